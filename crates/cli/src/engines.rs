@@ -1,0 +1,50 @@
+//! Where the CLI meets the engines: one match per verb on the engine name.
+//! An engine that is not built in yet is an error naming it, never a panic.
+
+use anyhow::bail;
+use retroanim_core::{Scenario, ScenarioError};
+use serde_json::Value;
+use std::path::Path;
+
+/// Play a scenario with the engine its `engine` field names.
+pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
+    #[allow(clippy::match_single_binding)]
+    match scenario.engine.as_str() {
+        other => Err(scenario.error("engine", not_built(other))),
+    }
+}
+
+/// Print an asset file.
+pub fn inspect(file: &Path, _id: Option<&str>, _json: bool) -> anyhow::Result<()> {
+    bail!(
+        "{}: no engine built into this retroanim recognises this file",
+        file.display()
+    )
+}
+
+/// Benchmark an engine on its sample assets.
+pub fn bench(
+    engine: &str,
+    _entities: Option<usize>,
+    _ticks: Option<usize>,
+    _threads: usize,
+) -> anyhow::Result<()> {
+    #[allow(clippy::match_single_binding)]
+    match engine {
+        other => bail!("{}", not_built(other)),
+    }
+}
+
+/// Start the model browser.
+pub fn browse(_host: &str, _port: u16) -> anyhow::Result<()> {
+    bail!("the model browser is not built into this retroanim yet")
+}
+
+fn not_built(engine: &str) -> String {
+    match engine {
+        "ac" | "herc" | "actor" => {
+            format!("engine '{engine}' is not built into this retroanim yet")
+        }
+        _ => format!("unknown engine '{engine}' (expected ac, herc or actor)"),
+    }
+}
