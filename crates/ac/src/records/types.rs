@@ -1,0 +1,82 @@
+//! Record types exactly as the binary layout holds them. Maps keep file order
+//! (ACE reads them into dictionaries, whose enumeration order is insertion order).
+
+use crate::math::{AFrame, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// DAT `AnimData`: one clip reference inside a MotionData.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnimRef {
+    pub anim_id: u32,
+    pub low_frame: i32,
+    /// -1 means "last frame".
+    pub high_frame: i32,
+    /// Frames per second; negative plays backwards.
+    pub framerate: f32,
+}
+
+/// DAT `MotionData`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MotionData {
+    /// bit 0: exclusive cycle; bit 1: restricted (see `is_allowed`).
+    pub bitfield: u8,
+    /// bit 0: velocity present; bit 1: omega present.
+    pub flags: u8,
+    pub anims: Vec<AnimRef>,
+    /// Zero when `flags & 1 == 0`.
+    pub velocity: Vec3,
+    /// Zero when `flags & 2 == 0`.
+    pub omega: Vec3,
+}
+
+/// DAT `MotionTable` (`0x09……`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MotionTable {
+    pub id: u32,
+    pub default_style: u32,
+    /// style -> default substate, in file order.
+    pub style_defaults: Vec<(u32, u32)>,
+    /// cycle key -> MotionData, in file order.
+    pub cycles: Vec<(u32, MotionData)>,
+    /// modifier key -> MotionData, in file order.
+    pub modifiers: Vec<(u32, MotionData)>,
+    /// outer key (style << 16 | from substate) -> [(to motion, MotionData)], in file order.
+    pub links: Vec<(u32, Vec<(u32, MotionData)>)>,
+}
+
+/// `AnimationHookDir`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HookDir {
+    Backward = -1,
+    Both = 0,
+    Forward = 1,
+}
+
+/// One animation hook: its type number, direction and the raw payload bytes that
+/// follow the 8-byte header (kept verbatim so a record round-trips byte-exactly).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnimHook {
+    pub hook_type: u32,
+    pub direction: i32,
+    pub payload: Vec<u8>,
+}
+
+/// DAT `AnimationFrame`: one placement per part, then the frame's hooks.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PartFrame {
+    pub parts: Vec<AFrame>,
+    pub hooks: Vec<AnimHook>,
+}
+
+/// DAT `Animation` (`0x03……`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Animation {
+    pub id: u32,
+    /// bit 0: pos frames present.
+    pub flags: u32,
+    pub num_parts: u32,
+    pub num_frames: u32,
+    /// Root displacement per frame; empty when `flags & 1 == 0`.
+    pub pos_frames: Vec<AFrame>,
+    pub part_frames: Vec<PartFrame>,
+}
