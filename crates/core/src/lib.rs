@@ -8,6 +8,7 @@
 //! * [`trace`]: JSON Lines trace reading and writing.
 //! * [`diff`]: field-by-field trace comparison with a float tolerance.
 
+pub mod bench;
 pub mod cint;
 pub mod diff;
 pub mod error;
