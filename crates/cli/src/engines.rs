@@ -2,6 +2,7 @@
 //! An engine that is not built in yet is an error naming it, never a panic.
 
 use anyhow::bail;
+use retroanim_core::bench::BenchWorld;
 use retroanim_core::{Scenario, ScenarioError};
 use serde_json::Value;
 use std::path::Path;
@@ -22,13 +23,16 @@ pub fn inspect(file: &Path, _id: Option<&str>, _json: bool) -> anyhow::Result<()
     )
 }
 
-/// Benchmark an engine on its sample assets.
-pub fn bench(
-    engine: &str,
-    _entities: Option<usize>,
-    _ticks: Option<usize>,
-    _threads: usize,
-) -> anyhow::Result<()> {
+/// A benchmark world builder: `entities -> world`, plus the engine's default size.
+pub struct BenchSpec {
+    pub build: fn(usize) -> Box<dyn BenchWorld>,
+    pub default_entities: usize,
+    /// What one tick stands for, for the report ("25 Hz step", "update").
+    pub tick_name: &'static str,
+}
+
+/// The benchmark world of an engine, built on its bundled sample assets.
+pub fn bench_spec(engine: &str) -> anyhow::Result<BenchSpec> {
     #[allow(clippy::match_single_binding)]
     match engine {
         other => bail!("{}", not_built(other)),

@@ -1,5 +1,6 @@
 //! `retroanim`: run, compare, inspect, benchmark and browse the three engines.
 
+mod bench;
 mod engines;
 
 use clap::{Parser, Subcommand};
@@ -115,7 +116,7 @@ fn main() -> ExitCode {
             entities,
             ticks,
             threads,
-        } => report(engines::bench(&engine, entities, ticks, threads)),
+        } => report(bench(&engine, entities, ticks, threads)),
         Command::Browse { host, port } => report(engines::browse(&host, port)),
     }
 }
@@ -128,6 +129,39 @@ fn report(r: anyhow::Result<()>) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn bench(
+    engine: &str,
+    entities: Option<usize>,
+    ticks: Option<usize>,
+    threads: usize,
+) -> anyhow::Result<()> {
+    let spec = engines::bench_spec(engine)?;
+    let entities = entities.unwrap_or(spec.default_entities);
+    let ticks = ticks.unwrap_or(200);
+    eprintln!(
+        "retroanim: bench {engine}: {entities} entities, {ticks} ticks ({}), {} thread(s)",
+        spec.tick_name,
+        if threads == 0 {
+            "all".to_string()
+        } else {
+            threads.to_string()
+        }
+    );
+    let r = bench::run(&spec, entities, ticks, threads);
+    println!("engine: {engine}");
+    println!("entities: {}", r.entities);
+    println!("threads: {}", r.threads);
+    println!("ticks: {}", r.ticks);
+    println!("seconds: {:.4}", r.seconds);
+    println!(
+        "entity_ticks_per_second: {:.0}",
+        r.entity_ticks_per_second()
+    );
+    println!("allocations_per_tick: {:.3}", r.allocations_per_tick());
+    println!("checksum: {:016x}", r.checksum);
+    Ok(())
 }
 
 fn run(path: &std::path::Path, output: Option<&std::path::Path>) -> ExitCode {
