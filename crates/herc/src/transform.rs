@@ -1,0 +1,293 @@
+//! The Q14 transform record (M5–M9 of spec/herc.md; Transform3).
+//!
+//! Storage order m0..m8 with `M = [[m0 m1 m4], [m2 m3 m5], [m6 m7 m8]]`; points are row
+//! vectors, `p' = p·M + t`. Every rounding step and width below is the one the spec
+//! states; sums that DBSIM forms in 32 bits wrap in 32 bits here.
+
+use serde::{Deserialize, Serialize};
+
+use crate::fixed::wrap16;
+use crate::trig::{asin, atan2, cos, sin};
+
+/// Q14 one.
+pub const ONE: i16 = 16384;
+
+/// Identity rotation (kind 0).
+pub const KIND_IDENTITY: u8 = 0;
+/// Rotation about Z only (kind 1).
+pub const KIND_Z: u8 = 1;
+/// General rotation (kind 2).
+pub const KIND_GENERAL: u8 = 2;
+/// General rotation built with a pitch X ≠ 0; every consumer treats it as kind 2.
+pub const KIND_GENERAL_X: u8 = 3;
+
+/// The 32-byte transform record (M5, F7). Serializes as `{"m":[..9],"kind":k,"t":[..3]}`,
+/// the trace form of spec/herc-conformance.md §6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Transform3 {
+    /// Rotation m0..m8, Q14, in storage order.
+    pub m: [i16; 9],
+    /// 0 identity, 1 about Z, 2 general, 3 general with X ≠ 0.
+    pub kind: u8,
+    /// Translation.
+    pub t: [i32; 3],
+}
+
+impl Default for Transform3 {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+/// `q(v) = i16((v + 0x2000) >> 14)` over a 32-bit sum (M7).
+fn q(v: i32) -> i16 {
+    wrap16(v.wrapping_add(0x2000) >> 14)
+}
+
+/// `qq(v) = (v + 0x2000) >> 14` over a 64-bit sum, giving i32 (M7).
+fn qq(v: i64) -> i32 {
+    (v.wrapping_add(0x2000) >> 14) as i32
+}
+
+/// An i16×i16 product in 32 bits (it always fits).
+fn p(a: i16, b: i16) -> i32 {
+    a as i32 * b as i32
+}
+
+/// `r(v) = i16((v + 0x2000) >> 14)` of FromEuler (M6); same rounding as `q`.
+fn r(v: i32) -> i32 {
+    q(v) as i32
+}
+
+impl Transform3 {
+    /// Identity rotation, zero translation, kind 0.
+    pub const IDENTITY: Transform3 = Transform3 {
+        m: [ONE, 0, 0, ONE, 0, 0, 0, 0, ONE],
+        kind: KIND_IDENTITY,
+        t: [0, 0, 0],
+    };
+
+    /// This transform with translation `t`.
+    pub fn with_translation(mut self, t: [i32; 3]) -> Self {
+        self.t = t;
+        self
+    }
+
+    /// The rotation as rows of `M`: `[[m0 m1 m4], [m2 m3 m5], [m6 m7 m8]]`.
+    pub fn rows(&self) -> [[i16; 3]; 3] {
+        let m = &self.m;
+        [[m[0], m[1], m[4]], [m[2], m[3], m[5]], [m[6], m[7], m[8]]]
+    }
+
+    /// Build from rows of `M` (the inverse of [`Transform3::rows`]).
+    pub fn from_rows(rows: [[i16; 3]; 3], kind: u8, t: [i32; 3]) -> Self {
+        Transform3 {
+            m: [
+                rows[0][0], rows[0][1], rows[1][0], rows[1][1], rows[0][2], rows[1][2], rows[2][0],
+                rows[2][1], rows[2][2],
+            ],
+            kind,
+            t,
+        }
+    }
+
+    /// `FromEuler(x, y, z)` (M6; BuildEulerRotationMatrixQ14, 0x47eaac): roll about Y
+    /// first, then pitch about X, then yaw about Z, for row vectors. Translation 0.
+    pub fn from_euler(x: i16, y: i16, z: i16) -> Self {
+        if x == 0 && y == 0 {
+            if z == 0 {
+                return Self::IDENTITY;
+            }
+            let (c, s) = (cos(z), sin(z));
+            return Transform3 {
+                m: [c, s, s.wrapping_neg(), c, 0, 0, 0, 0, ONE],
+                kind: KIND_Z,
+                t: [0, 0, 0],
+            };
+        }
+        let kind = if x == 0 { KIND_GENERAL } else { KIND_GENERAL_X };
+        let cw = |a: i16| cos(a) as i32;
+        let sw = |a: i16| sin(a) as i32;
+        let sx = sin(x) as i32;
+        let mut m = [0i16; 9];
+
+        let a = cw(y.wrapping_sub(z));
+        let b = cw(z.wrapping_add(y));
+        let (s, d) = ((a + b) >> 1, (a - b) >> 1);
+        m[0] = wrap16(s - r(sx * d));
+        m[7] = wrap16(d - r(sx * s));
+
+        let a = sw(y.wrapping_add(z));
+        let b = sw(z.wrapping_sub(y));
+        let (s, d) = ((a + b) >> 1, (a - b) >> 1);
+        m[1] = wrap16(r(sx * d) + s);
+        m[6] = wrap16(r(sx * s) + d);
+
+        m[3] = wrap16((cw(z.wrapping_add(x)) + cw(x.wrapping_sub(z))) >> 1);
+        m[8] = wrap16((cw(y.wrapping_add(x)) + cw(x.wrapping_sub(y))) >> 1);
+        m[5] = wrap16(sx);
+        // The two halvings differ in where the sign is applied; both are as in DBSIM.
+        m[4] = wrap16((-(sw(y.wrapping_add(x)) + sw(y.wrapping_sub(x)))) >> 1);
+        m[2] = wrap16(-((sw(z.wrapping_add(x)) + sw(z.wrapping_sub(x))) >> 1));
+        Transform3 {
+            m,
+            kind,
+            t: [0, 0, 0],
+        }
+    }
+
+    /// `FromEuler` of a 6-component local record `[rx, ry, rz, tx, ty, tz]` (H13): the
+    /// rotation from the angles and the translation widened to i32.
+    pub fn from_local(k: [i16; 6]) -> Self {
+        Self::from_euler(k[0], k[1], k[2]).with_translation([k[3] as i32, k[4] as i32, k[5] as i32])
+    }
+
+    /// `Apply(T, p)` (M7): the general row-vector product with `qq` rounding, plus `t`.
+    pub fn apply(&self, pt: [i32; 3]) -> [i32; 3] {
+        let v = self.rotate_general(pt);
+        [
+            v[0].wrapping_add(self.t[0]),
+            v[1].wrapping_add(self.t[1]),
+            v[2].wrapping_add(self.t[2]),
+        ]
+    }
+
+    fn rotate_general(&self, pt: [i32; 3]) -> [i32; 3] {
+        let m = self.m.map(|v| v as i64);
+        let (x, y, z) = (pt[0] as i64, pt[1] as i64, pt[2] as i64);
+        [
+            qq(x * m[0] + y * m[2] + z * m[6]),
+            qq(x * m[1] + y * m[3] + z * m[7]),
+            qq(x * m[4] + y * m[5] + z * m[8]),
+        ]
+    }
+
+    /// `RotateVector(T, p)` (M8; 0x4801f8): `TransformPoint` without the translation.
+    pub fn rotate_vector(&self, pt: [i32; 3]) -> [i32; 3] {
+        match self.kind {
+            KIND_IDENTITY => pt,
+            KIND_Z => {
+                let m = self.m.map(|v| v as i64);
+                let (x, y) = (pt[0] as i64, pt[1] as i64);
+                [qq(x * m[0] + y * m[2]), qq(x * m[1] + y * m[3]), pt[2]]
+            }
+            _ => self.rotate_general(pt),
+        }
+    }
+
+    /// `TransformPoint(T, p)` (M8; 0x480330): the kind picks a shortcut.
+    pub fn transform_point(&self, pt: [i32; 3]) -> [i32; 3] {
+        let v = self.rotate_vector(pt);
+        [
+            v[0].wrapping_add(self.t[0]),
+            v[1].wrapping_add(self.t[1]),
+            v[2].wrapping_add(self.t[2]),
+        ]
+    }
+
+    /// `Inverse(T)` (M8): transpose by swapping m1↔m2, m4↔m6, m5↔m7 (kind kept), then
+    /// `t = RotateVector(swapped, −t)`.
+    pub fn inverse(&self) -> Self {
+        let mut m = self.m;
+        m.swap(1, 2);
+        m.swap(4, 6);
+        m.swap(5, 7);
+        let mut inv = Transform3 {
+            m,
+            kind: self.kind,
+            t: [0, 0, 0],
+        };
+        inv.t = inv.rotate_vector(self.t.map(i32::wrapping_neg));
+        inv
+    }
+
+    /// `Concat(A, B)` (M7; 0x47f914): apply `self` (A), then `b` (B).
+    pub fn concat(&self, b: &Transform3) -> Self {
+        let a = self;
+        let am = &a.m;
+        let bm = &b.m;
+        if a.kind == KIND_IDENTITY {
+            return Transform3 {
+                m: b.m,
+                kind: b.kind,
+                t: b.apply(a.t),
+            };
+        }
+        if b.kind == KIND_IDENTITY {
+            return Transform3 {
+                m: a.m,
+                kind: a.kind,
+                t: [
+                    a.t[0].wrapping_add(b.t[0]),
+                    a.t[1].wrapping_add(b.t[1]),
+                    a.t[2].wrapping_add(b.t[2]),
+                ],
+            };
+        }
+        let upper = |i: usize, j: usize| q(p(am[i], bm[j]).wrapping_add(p(am[i + 1], bm[j + 2])));
+        let mut m = [0i16; 9];
+        let kind;
+        if b.kind == KIND_Z {
+            m[0] = upper(0, 0);
+            m[1] = upper(0, 1);
+            m[2] = upper(2, 0);
+            m[3] = upper(2, 1);
+            if a.kind == KIND_Z {
+                m[8] = ONE;
+                kind = KIND_Z;
+            } else {
+                m[6] = upper(6, 0);
+                m[7] = upper(6, 1);
+                m[4] = am[4];
+                m[5] = am[5];
+                m[8] = am[8];
+                kind = KIND_GENERAL;
+            }
+        } else if a.kind == KIND_Z {
+            m[0] = upper(0, 0);
+            m[1] = upper(0, 1);
+            m[2] = upper(2, 0);
+            m[3] = upper(2, 1);
+            m[4] = q(p(am[0], bm[4]).wrapping_add(p(am[1], bm[5])));
+            m[5] = q(p(am[2], bm[4]).wrapping_add(p(am[3], bm[5])));
+            m[6] = bm[6];
+            m[7] = bm[7];
+            m[8] = bm[8];
+            kind = KIND_GENERAL;
+        } else {
+            let ra = a.rows();
+            let rb = b.rows();
+            let mut rows = [[0i16; 3]; 3];
+            for (i, row) in rows.iter_mut().enumerate() {
+                for (j, cell) in row.iter_mut().enumerate() {
+                    let sum = p(ra[i][0], rb[0][j])
+                        .wrapping_add(p(ra[i][1], rb[1][j]))
+                        .wrapping_add(p(ra[i][2], rb[2][j]));
+                    *cell = q(sum);
+                }
+            }
+            return Transform3::from_rows(rows, KIND_GENERAL, b.apply(a.t));
+        }
+        Transform3 {
+            m,
+            kind,
+            t: b.apply(a.t),
+        }
+    }
+
+    /// `ToEuler(T)` (M9; 0x47f894): `(x, y, z)` = (pitch, roll, heading) via asin/atan2.
+    pub fn to_euler(&self) -> [i16; 3] {
+        let m = self.m.map(|v| v as i32);
+        let x = asin(m[5]);
+        if x as i32 == 0x4000 || x as i32 == -0x4000 {
+            [x, 0, atan2(m[1], m[0])]
+        } else {
+            [x, atan2(-m[4], m[8]), atan2(-m[2], m[3])]
+        }
+    }
+}
+
+/// `Concat(a, b)` (M7): apply `a`, then `b`. Same as [`Transform3::concat`].
+pub fn concat(a: &Transform3, b: &Transform3) -> Transform3 {
+    a.concat(b)
+}

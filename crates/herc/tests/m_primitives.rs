@@ -1,0 +1,388 @@
+//! M1–M9: fixed-point primitives, trig tables and the Q14 transform. Every expected value
+//! below was worked out by hand from the rule text (the arithmetic is in the comments) or
+//! typed in from the worked example of spec/herc-conformance.md §9.
+
+use retroanim_herc::fixed::{
+    integrate_rate_over_tick, move_toward, q10, q14, q16, q16_div, q8, qn,
+};
+use retroanim_herc::transform::{Transform3, KIND_GENERAL, KIND_GENERAL_X, KIND_IDENTITY, KIND_Z};
+use retroanim_herc::trig::{
+    asin, asin_coarse_entry, asin_fine_entry, atan2, atan_corr_entry, cos, cos_table_entry, sin,
+    CosTable,
+};
+
+fn tr(m: [i16; 9], kind: u8, t: [i32; 3]) -> Transform3 {
+    Transform3 { m, kind, t }
+}
+
+#[test]
+fn m01_qn_products_floor_and_keep_low_32_bits() {
+    // 81·128 = 10368, >>8 = 40.5 → 40; negative floors: −40.5 → −41.
+    assert_eq!(q8(81, 128), 40);
+    assert_eq!(q8(81, -128), -41);
+    assert_eq!(q10(1000, 768), 750);
+    // −3·102 = −306, >>10 = −0.3 → −1 (floor, not truncation).
+    assert_eq!(q10(-3, 102), -1);
+    assert_eq!(q14(16384, 16384), 16384);
+    assert_eq!(q14(11585, 11585), 8191);
+    assert_eq!(q16(3 << 16, 5), 15);
+    // (2^31−1)² >> 8 = 2^54 − 2^24; its low 32 bits are 0xff00_0000.
+    assert_eq!(q8(i32::MAX, i32::MAX), -16_777_216);
+    assert_eq!(qn(-1, 1, 14), -1);
+}
+
+#[test]
+fn m01_q16div_truncates_toward_zero() {
+    assert_eq!(q16_div(3, 2), Some(98_304));
+    assert_eq!(q16_div(-3, 2), Some(-98_304));
+    // 65536/3 = 21845.33; −21845.33 truncates to −21845.
+    assert_eq!(q16_div(1, 3), Some(21_845));
+    assert_eq!(q16_div(-1, 3), Some(-21_845));
+    assert_eq!(q16_div(1, 0), None);
+}
+
+#[test]
+fn m02_integrate_rate_over_tick_clamps() {
+    // 81·100 = 8100, >>8 = 31; 64·100 >> 8 = 25.
+    assert_eq!(integrate_rate_over_tick(81, 100), 31);
+    assert_eq!(integrate_rate_over_tick(64, 100), 25);
+    // 450·32767 >> 8 = 57598 → 0x7fff; −57600 → −0x7fff.
+    assert_eq!(integrate_rate_over_tick(450, 32767), 32767);
+    assert_eq!(integrate_rate_over_tick(450, -32768), -32767);
+    assert_eq!(integrate_rate_over_tick(81, -3), -1);
+}
+
+#[test]
+fn m02_move_toward_steps_and_snaps() {
+    assert_eq!(move_toward(0, 100, 30), 30);
+    assert_eq!(move_toward(90, 100, 30), 100);
+    assert_eq!(move_toward(100, 0, 30), 70);
+    assert_eq!(move_toward(20, 0, 30), 0);
+    assert_eq!(move_toward(5, 5, 7), 5);
+    // The i16 wrap happens before the overshoot test: 32760 + 100 wraps to −32676.
+    assert_eq!(move_toward(32760, 32767, 100), -32676);
+    // A negative step moves away and is kept.
+    assert_eq!(move_toward(0, 100, -10), -10);
+}
+
+#[test]
+fn m03_cosine_table_entries() {
+    assert_eq!(cos_table_entry(0), 16384);
+    // cos(0.0879°) = 1 − 1.2e-6: 16383.98 + 0.5 → 16384.
+    assert_eq!(cos_table_entry(1), 16384);
+    // 1 − cos(0.0092039 rad) = 4.236e-5; 16384 − 0.694 + 0.5 = 16383.8 → 16383.
+    assert_eq!(cos_table_entry(6), 16383);
+    // cos 22.5° = 0.9238795 → 15136.9 → 15137.
+    assert_eq!(cos_table_entry(256), 15137);
+    // cos 45° → 11585.24 → 11585.
+    assert_eq!(cos_table_entry(512), 11585);
+    // cos 67.5° = 0.3826834 → 6269.98 → 6270.
+    assert_eq!(cos_table_entry(768), 6270);
+    // 90° − 84.4629° = 5.5371°: sin = 0.096496 → 1580.99 → 1581.
+    assert_eq!(cos_table_entry(961), 1581);
+    // sin 5.4492° = 0.0949636 → 1555.88 → 1556.
+    assert_eq!(cos_table_entry(962), 1556);
+    // sin 0.5273° = 0.0092038 → 150.8 → 151.
+    assert_eq!(cos_table_entry(1018), 151);
+    assert_eq!(cos_table_entry(1024), 0);
+}
+
+#[test]
+fn m03_cosine_table_matches_formula() {
+    for i in 0..=1024usize {
+        let v = ((i as f64) * std::f64::consts::TAU / 4096.0).cos() * 16384.0 + 0.5;
+        assert_eq!(cos_table_entry(i) as f64, v.floor(), "entry {i}");
+    }
+    assert!(CosTable::generated().generated);
+}
+
+#[test]
+fn m03_cosine_table_lookup() {
+    assert_eq!(cos(0), 16384);
+    // a = 8: k = 0 + ((8 >> 3) & 1) = 1 → entry 1; a = 24: k = 1 + 1 = 2.
+    assert_eq!(cos(8), 16384);
+    assert_eq!(cos(0x2000), 11585);
+    assert_eq!(cos(-0x2000), 11585);
+    // k = 1024 is past the quarter: −cos_tab[1024] = 0.
+    assert_eq!(cos(0x4000), 0);
+    assert_eq!(cos(0x6000), -11585);
+    // −32768: k = |−2048| → −cos_tab[0].
+    assert_eq!(cos(-32768), -16384);
+    // C(1000): k = 62 + ((125) & 1) = 63; cos(0.09664 rad)·16384 = 16307.55 → 16308.
+    assert_eq!(cos(1000), 16308);
+    // S(1000) = C(−15384): k = −962 + 1 → 961 → 1581.
+    assert_eq!(sin(1000), 1581);
+    // S(−1000) = C(−17384): k = −1087 + 1 → 1086 ≥ 1024 → −cos_tab[962] = −1556.
+    assert_eq!(sin(-1000), -1556);
+    assert_eq!(sin(0x4000), 16384);
+    assert_eq!(sin(-0x4000), -16384);
+    assert_eq!(sin(100), 151);
+    assert_eq!(cos(100), 16383);
+}
+
+#[test]
+fn m03_user_cos_table_is_reported() {
+    let mut entries: Vec<i16> = (0..=1024).map(cos_table_entry).collect();
+    entries[961] = 1580;
+    let user = CosTable::from_user(&entries).unwrap();
+    assert!(!user.generated);
+    assert_eq!(user.sin(1000), 1580);
+    assert!(CosTable::from_user(&entries[..1024]).is_err());
+}
+
+#[test]
+fn m04_atan_and_asin_tables() {
+    assert_eq!(atan_corr_entry(0), 0);
+    // atan(1/512)·0x4000/2π = 5.093 → floor(5.593) = 5, minus 4 → 1.
+    assert_eq!(atan_corr_entry(1), 1);
+    // atan(5/512)·2607.59 = 25.46 → 25 − 20 = 5.
+    assert_eq!(atan_corr_entry(5), 5);
+    // atan(6/512)·2607.59 = 30.56 → 31 − 24 = 7.
+    assert_eq!(atan_corr_entry(6), 7);
+    // π/4 → 2048.5 → 2048 − 2048 = 0.
+    assert_eq!(atan_corr_entry(512), 0);
+    assert_eq!(asin_coarse_entry(0), 0);
+    // asin(0.5) = π/6 → 65536/12 = 5461.33 → 5461.
+    assert_eq!(asin_coarse_entry(256), 5461);
+    // asin(392/4096) = 0.0958497 rad → 999.75 → 999.
+    assert_eq!(asin_coarse_entry(49), 999);
+    assert_eq!(asin_fine_entry(512), 16384);
+}
+
+#[test]
+fn m04_atan2_quadrants() {
+    assert_eq!(atan2(0, 0), 0);
+    assert_eq!(atan2(0, 16384), 0);
+    // ax ≥ ay: i = (151·512 + 8191)/16383 = 5; a = 20 + 5 = 25; 25 << 2 = 100.
+    assert_eq!(atan2(151, 16383), 100);
+    // i = (176·512 + 8191)/16383 = 6; a = 24 + 7 = 31 → 124.
+    assert_eq!(atan2(176, 16383), 124);
+    // ax < ay with i = 0: a = 0x1000 → 0x4000.
+    assert_eq!(atan2(16384, 0), 16384);
+    // x < 0: a = 0x2000 → 0x8000 wraps to −32768.
+    assert_eq!(atan2(0, -16384), -32768);
+    // y < 0: a = 0x4000 − 0x1000 = 0x3000 → 0xc000 = −16384.
+    assert_eq!(atan2(-16384, 0), -16384);
+    // i = (100·512 + 50)/100 = 512: a = 2048 → 8192.
+    assert_eq!(atan2(100, 100), 8192);
+    // a = 0x2000 − 2048 = 6144, then 0x4000 − 6144 = 10240 → 40960 = −24576.
+    assert_eq!(atan2(-100, -100), -24576);
+}
+
+#[test]
+fn m04_asin_rounds_to_q12_then_table() {
+    assert_eq!(asin(0), 0);
+    assert_eq!(asin(16384), 16384);
+    assert_eq!(asin(-16384), -16384);
+    // m = 8192: k = 2048, coarse[256] = 5461.
+    assert_eq!(asin(8192), 5461);
+    assert_eq!(asin(-8192), -5461);
+    // m = 1581: k = 395 + 0; coarse[49 + 0] = 999.
+    assert_eq!(asin(1581), 999);
+    // Not a sine: clamps to the last fine entry.
+    assert_eq!(asin(-32768), -16384);
+}
+
+#[test]
+fn m05_transform_record_layout() {
+    let id = Transform3::IDENTITY;
+    assert_eq!(id.m, [16384, 0, 0, 16384, 0, 0, 0, 0, 16384]);
+    assert_eq!(id.kind, KIND_IDENTITY);
+    let t = tr([1, 2, 3, 4, 5, 6, 7, 8, 9], KIND_GENERAL, [10, 20, 30]);
+    // M = [[m0 m1 m4], [m2 m3 m5], [m6 m7 m8]].
+    assert_eq!(t.rows(), [[1, 2, 5], [3, 4, 6], [7, 8, 9]]);
+    assert_eq!(
+        Transform3::from_rows(t.rows(), KIND_GENERAL, [10, 20, 30]),
+        t
+    );
+    assert_eq!(
+        serde_json::to_string(&t).unwrap(),
+        r#"{"m":[1,2,3,4,5,6,7,8,9],"kind":2,"t":[10,20,30]}"#
+    );
+}
+
+#[test]
+fn m06_euler_matrix_identity_and_yaw() {
+    assert_eq!(Transform3::from_euler(0, 0, 0), Transform3::IDENTITY);
+    // C(0x4000) = 0, S(0x4000) = 16384.
+    assert_eq!(
+        Transform3::from_euler(0, 0, 0x4000),
+        tr([0, 16384, -16384, 0, 0, 0, 0, 0, 16384], KIND_Z, [0, 0, 0])
+    );
+    // C(100) = 16383, S(100) = 151.
+    assert_eq!(
+        Transform3::from_euler(0, 0, 100),
+        tr(
+            [16383, 151, -151, 16383, 0, 0, 0, 0, 16384],
+            KIND_Z,
+            [0, 0, 0]
+        )
+    );
+}
+
+#[test]
+fn m06_euler_matrix_general() {
+    // x = 1000: sx = 1581; m3 = m8 = C(1000) = 16308; m7 = −r(1581·16384) = −1581;
+    // m2 = −((1581 − 1556) >> 1) = −12; m4 = (−(1581 − 1556)) >> 1 = −13. Kind 3 (x ≠ 0).
+    assert_eq!(
+        Transform3::from_euler(1000, 0, 0),
+        tr(
+            [16384, 0, -12, 16308, -13, 1581, 0, -1581, 16308],
+            KIND_GENERAL_X,
+            [0, 0, 0]
+        )
+    );
+    // Roll 90° about Y: sx = 0; m6 = d = (S(0x4000) − S(−0x4000)) >> 1 = 16384;
+    // m4 = (−(16384 + 16384)) >> 1 = −16384; m3 = 16384; m8 = (0 + 0) >> 1 = 0. Kind 2.
+    assert_eq!(
+        Transform3::from_euler(0, 0x4000, 0),
+        tr(
+            [0, 0, 0, 16384, -16384, 0, 16384, 0, 0],
+            KIND_GENERAL,
+            [0, 0, 0]
+        )
+    );
+    // Pitch 90°: sx = 16384; m0 = 16384; m7 = −16384; m5 = 16384; the rest 0.
+    assert_eq!(
+        Transform3::from_euler(0x4000, 0, 0),
+        tr(
+            [16384, 0, 0, 0, 0, 16384, 0, -16384, 0],
+            KIND_GENERAL_X,
+            [0, 0, 0]
+        )
+    );
+}
+
+#[test]
+fn m07_concat_cases() {
+    let yaw90 = Transform3::from_euler(0, 0, 0x4000);
+    // Case 1: A identity → B's rotation, t = Apply(B, A.t) = (100, 0, 0)·M + (0, 0, 5).
+    let a = Transform3::IDENTITY.with_translation([100, 0, 0]);
+    let b = yaw90.with_translation([0, 0, 5]);
+    assert_eq!(a.concat(&b), tr(b.m, KIND_Z, [0, 100, 5]));
+    // Case 2: B identity → A's rotation and kind, translations add.
+    let b0 = Transform3::IDENTITY.with_translation([1, 2, 3]);
+    assert_eq!(
+        Transform3::from_euler(1000, 0, 0)
+            .with_translation([5, 5, 5])
+            .concat(&b0),
+        tr(
+            [16384, 0, -12, 16308, -13, 1581, 0, -1581, 16308],
+            KIND_GENERAL_X,
+            [6, 7, 8]
+        )
+    );
+    // Case 3 with A kind 1: m0 = q(16384·−16384) = (−2^28 + 0x2000) >> 14 = −16384.
+    let a = yaw90.with_translation([100, 0, 0]);
+    assert_eq!(
+        a.concat(&b),
+        tr(
+            [-16384, 0, 0, -16384, 0, 0, 0, 0, 16384],
+            KIND_Z,
+            [0, 100, 5]
+        )
+    );
+    // Case 5: roll 90° twice = [[−1 0 0], [0 1 0], [0 0 −1]].
+    let roll = Transform3::from_euler(0, 0x4000, 0);
+    assert_eq!(
+        roll.concat(&roll),
+        tr(
+            [-16384, 0, 0, 16384, 0, 0, 0, 0, -16384],
+            KIND_GENERAL,
+            [0, 0, 0]
+        )
+    );
+    // Case 3 with a general A keeps A's m4, m5, m8 and gives kind 2.
+    let pitch = Transform3::from_euler(1000, 0, 0);
+    let c = pitch.concat(&yaw90);
+    // m0 = q(16384·0 + 0·−16384) = 0; m1 = q(16384·16384) = 16384;
+    // m2 = q(−12·0 + 16308·−16384) = −16308; m3 = q(−12·16384) = (−196608 + 8192) >> 14 = −12;
+    // m6 = q(0 + −1581·−16384) = 1581; m7 = q(0·16384 + −1581·0) = 0.
+    assert_eq!(
+        c,
+        tr(
+            [0, 16384, -16308, -12, -13, 1581, 1581, 0, 16308],
+            KIND_GENERAL,
+            [0, 0, 0]
+        )
+    );
+    // 32-bit sums wrap: 2^30 + 2^30 = −2^31 → (−2^31 + 0x2000) >> 14 = −131072 → i16 0.
+    let big = tr([-32768, -32768, 0, 0, 0, 0, 0, 0, 16384], KIND_Z, [0, 0, 0]);
+    let bz = tr([-32768, 0, -32768, 0, 0, 0, 0, 0, 16384], KIND_Z, [0, 0, 0]);
+    assert_eq!(big.concat(&bz).m[0], 0);
+}
+
+#[test]
+fn m07_concat_worked_example_world() {
+    // spec/herc-conformance.md §9, setup line: world[2] = Concat(local 2, world[1]).
+    let world1 = Transform3::from_local([1000, 0, 0, 0, 0, 1000]);
+    assert_eq!(
+        world1,
+        tr(
+            [16384, 0, -12, 16308, -13, 1581, 0, -1581, 16308],
+            KIND_GENERAL_X,
+            [0, 0, 1000]
+        )
+    );
+    let local2 = Transform3::from_local([0, 0, 4000, 300, 0, 200]);
+    assert_eq!(
+        local2.concat(&world1),
+        tr(
+            [15190, 6102, -6141, 15124, 579, 1471, 0, -1581, 16308],
+            KIND_GENERAL,
+            [300, -19, 1199]
+        )
+    );
+}
+
+#[test]
+fn m08_transform_point_and_inverse() {
+    let t0 = Transform3::IDENTITY.with_translation([1, 2, 3]);
+    assert_eq!(t0.transform_point([10, 20, 30]), [11, 22, 33]);
+    let yaw = Transform3::from_euler(0, 0, 0x4000).with_translation([10, 20, 30]);
+    // kind 1: x = qq(0) + 10, y = qq(1000·16384) + 20, z = 7 + 30.
+    assert_eq!(yaw.transform_point([1000, 0, 7]), [10, 1020, 37]);
+    assert_eq!(yaw.rotate_vector([1000, 0, 7]), [0, 1000, 7]);
+    // general: x = qq(−12000) = −1; y = qq(16308000) = 995; z = qq(1581000) = 96.
+    let pitch = Transform3::from_euler(1000, 0, 0);
+    assert_eq!(pitch.transform_point([0, 1000, 0]), [-1, 995, 96]);
+    // Inverse: m1↔m2; t = RotateVector(swapped, (−10, −20, −30)):
+    // x = qq(−20·16384) = (−327680 + 8192) >> 14 = −20; y = qq(163840) = 10.
+    let inv = yaw.inverse();
+    assert_eq!(
+        inv,
+        tr(
+            [0, -16384, 16384, 0, 0, 0, 0, 0, 16384],
+            KIND_Z,
+            [-20, 10, -30]
+        )
+    );
+    assert_eq!(inv.transform_point([10, 20, 30]), [0, 0, 0]);
+    // The worked example's second step: O = FromEuler(0, 0, 100) at (0, 161, 0) moves
+    // (−1, 151, 0) to x = qq(−16383 − 22801) = −2, y = qq(2473682) + 161 = 312.
+    let o = Transform3::from_euler(0, 0, 100).with_translation([0, 161, 0]);
+    assert_eq!(o.transform_point([-1, 151, 0]), [-2, 312, 0]);
+}
+
+#[test]
+fn m09_to_euler() {
+    assert_eq!(Transform3::IDENTITY.to_euler(), [0, 0, 0]);
+    assert_eq!(
+        Transform3::from_euler(0, 0, 0x4000).to_euler(),
+        [0, 0, 16384]
+    );
+    // The worked example's first delta turns by atan2(151, 16383) = 100.
+    let d = tr(
+        [16383, 151, -151, 16383, 0, 0, 0, 0, 16384],
+        KIND_Z,
+        [0, 161, 0],
+    );
+    assert_eq!(d.to_euler(), [0, 0, 100]);
+    // asin(16384) = 0x4000: (x, 0, atan2(m1, m0)) = (16384, 0, 0).
+    assert_eq!(
+        Transform3::from_euler(0x4000, 0, 0).to_euler(),
+        [16384, 0, 0]
+    );
+    // asin(1581) = 999; atan2(13, 16308) and atan2(12, 16308) have i = 0.
+    assert_eq!(Transform3::from_euler(1000, 0, 0).to_euler(), [999, 0, 0]);
+}
