@@ -1,6 +1,16 @@
 //! The DAT-side records as loaded (spec/ac-motion.md §1.3, byte layout §3):
 //! MotionTable (`0x09……`), Animation (`0x03……`), and the DAT container.
 
+pub mod dat;
+pub mod error;
+pub mod hooks;
+pub mod reader;
+pub mod store;
 pub mod types;
+pub mod writer;
 
+pub use error::RecordError;
+pub use reader::{read_animation, read_motion_table};
+pub use store::RecordStore;
 pub use types::*;
+pub use writer::{write_animation, write_motion_table};

@@ -80,3 +80,44 @@ pub struct Animation {
     pub pos_frames: Vec<AFrame>,
     pub part_frames: Vec<PartFrame>,
 }
+
+impl Animation {
+    /// Whether the lists agree with the counts the writer puts on disk: `num_frames`
+    /// part frames of `num_parts` placements each, and `num_frames` pos frames when
+    /// `flags & 1` (none otherwise).
+    pub fn check(&self) -> Result<(), String> {
+        let frames = self.num_frames as usize;
+        if self.part_frames.len() != frames {
+            return Err(format!(
+                "{} part frames, num_frames says {frames}",
+                self.part_frames.len()
+            ));
+        }
+        let want_pos = if self.flags & 1 != 0 { frames } else { 0 };
+        if self.pos_frames.len() != want_pos {
+            return Err(format!(
+                "{} pos frames, expected {want_pos}",
+                self.pos_frames.len()
+            ));
+        }
+        for (i, f) in self.part_frames.iter().enumerate() {
+            if f.parts.len() != self.num_parts as usize {
+                return Err(format!(
+                    "frame {i} has {} part placements, num_parts says {}",
+                    f.parts.len(),
+                    self.num_parts
+                ));
+            }
+            for h in &f.hooks {
+                if super::hooks::payload_len(h.hook_type, &h.payload) != Ok(h.payload.len()) {
+                    return Err(format!(
+                        "frame {i}: hook type {} has a {}-byte payload that does not match its layout",
+                        h.hook_type,
+                        h.payload.len()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}

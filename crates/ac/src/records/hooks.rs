@@ -1,0 +1,337 @@
+//! Animation hook types (`AnimationHookType`): names, payload layouts (spec/ac-motion.md §3.5.3)
+//! and a field-by-field view of a hook's payload for inspection.
+
+use crate::math::{AFrame, Quat, Vec3};
+use serde::Serialize;
+
+pub const NO_OP: u32 = 0;
+pub const SOUND: u32 = 1;
+pub const SOUND_TABLE: u32 = 2;
+pub const ATTACK: u32 = 3;
+pub const ANIMATION_DONE: u32 = 4;
+pub const REPLACE_OBJECT: u32 = 5;
+pub const ETHEREAL: u32 = 6;
+pub const TRANSPARENT_PART: u32 = 7;
+pub const LUMINOUS: u32 = 8;
+pub const LUMINOUS_PART: u32 = 9;
+pub const DIFFUSE: u32 = 10;
+pub const DIFFUSE_PART: u32 = 11;
+pub const SCALE: u32 = 12;
+pub const CREATE_PARTICLE: u32 = 13;
+pub const DESTROY_PARTICLE: u32 = 14;
+pub const STOP_PARTICLE: u32 = 15;
+pub const NO_DRAW: u32 = 16;
+pub const DEFAULT_SCRIPT: u32 = 17;
+pub const DEFAULT_SCRIPT_PART: u32 = 18;
+pub const CALL_PES: u32 = 19;
+pub const TRANSPARENT: u32 = 20;
+pub const SOUND_TWEAKED: u32 = 21;
+pub const SET_OMEGA: u32 = 22;
+pub const TEXTURE_VELOCITY: u32 = 23;
+pub const TEXTURE_VELOCITY_PART: u32 = 24;
+pub const SET_LIGHT: u32 = 25;
+pub const CREATE_BLOCKING_PARTICLE: u32 = 26;
+
+/// Trace names (spec/ac-conformance.md §4): AnimationDone is `anim_done`, every other
+/// type its ACE enum name in snake_case. Indexed by hook type.
+const NAMES: [&str; 27] = [
+    "no_op",
+    "sound",
+    "sound_table",
+    "attack",
+    "anim_done",
+    "replace_object",
+    "ethereal",
+    "transparent_part",
+    "luminous",
+    "luminous_part",
+    "diffuse",
+    "diffuse_part",
+    "scale",
+    "create_particle",
+    "destroy_particle",
+    "stop_particle",
+    "no_draw",
+    "default_script",
+    "default_script_part",
+    "call_pes",
+    "transparent",
+    "sound_tweaked",
+    "set_omega",
+    "texture_velocity",
+    "texture_velocity_part",
+    "set_light",
+    "create_blocking_particle",
+];
+
+/// The trace name of a hook type (`"anim_done"`, `"sound"`, ...); `None` for numbers
+/// outside `AnimationHookType`.
+pub fn hook_name(hook_type: u32) -> Option<&'static str> {
+    NAMES.get(hook_type as usize).copied()
+}
+
+/// The type number of a trace name (inverse of [`hook_name`]).
+pub fn hook_type_from_name(name: &str) -> Option<u32> {
+    NAMES.iter().position(|n| *n == name).map(|i| i as u32)
+}
+
+/// One field of a payload, in file order.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum FieldValue {
+    U16(u16),
+    U32(u32),
+    I32(i32),
+    F32(f32),
+    Vec3(Vec3),
+    Frame(AFrame),
+}
+
+/// Field layout of a payload: what to read, in order.
+#[derive(Clone, Copy)]
+enum Field {
+    U16,
+    U32,
+    I32,
+    F32,
+    /// `DataID of known type 0x01000000`: 2 or 4 bytes (§3.1).
+    PackedGfxId,
+    Vec3,
+    Frame,
+}
+
+const PART_START_END_TIME: &[(&str, Field)] = &[
+    ("part", Field::U32),
+    ("start", Field::F32),
+    ("end", Field::F32),
+    ("time", Field::F32),
+];
+const START_END_TIME: &[(&str, Field)] = &[
+    ("start", Field::F32),
+    ("end", Field::F32),
+    ("time", Field::F32),
+];
+const PARTICLE: &[(&str, Field)] = &[
+    ("emitter_info_id", Field::U32),
+    ("part_index", Field::U32),
+    ("offset", Field::Frame),
+    ("emitter_id", Field::U32),
+];
+
+/// The payload layout of a hook type; `None` for types ACE cannot read (NoOp and
+/// anything outside the enum), whose payload length is unknowable (§3.5.2).
+fn layout(hook_type: u32) -> Option<&'static [(&'static str, Field)]> {
+    Some(match hook_type {
+        SOUND => &[("sound_id", Field::U32)],
+        SOUND_TABLE => &[("sound_type", Field::U32)],
+        ATTACK => &[
+            ("part_index", Field::U32),
+            ("left_x", Field::F32),
+            ("left_y", Field::F32),
+            ("right_x", Field::F32),
+            ("right_y", Field::F32),
+            ("radius", Field::F32),
+            ("height", Field::F32),
+        ],
+        ANIMATION_DONE | DEFAULT_SCRIPT => &[],
+        REPLACE_OBJECT => &[("part_index", Field::U16), ("part_id", Field::PackedGfxId)],
+        ETHEREAL => &[("ethereal", Field::I32)],
+        TRANSPARENT_PART | LUMINOUS_PART | DIFFUSE_PART => PART_START_END_TIME,
+        LUMINOUS | DIFFUSE | TRANSPARENT => START_END_TIME,
+        SCALE => &[("end", Field::F32), ("time", Field::F32)],
+        CREATE_PARTICLE | CREATE_BLOCKING_PARTICLE => PARTICLE,
+        DESTROY_PARTICLE | STOP_PARTICLE => &[("emitter_id", Field::U32)],
+        NO_DRAW => &[("no_draw", Field::U32)],
+        DEFAULT_SCRIPT_PART => &[("part_index", Field::U32)],
+        CALL_PES => &[("pes_id", Field::U32), ("pause", Field::F32)],
+        SOUND_TWEAKED => &[
+            ("sound_id", Field::U32),
+            ("priority", Field::F32),
+            ("probability", Field::F32),
+            ("volume", Field::F32),
+        ],
+        SET_OMEGA => &[("axis", Field::Vec3)],
+        TEXTURE_VELOCITY => &[("u_speed", Field::F32), ("v_speed", Field::F32)],
+        TEXTURE_VELOCITY_PART => &[
+            ("part_index", Field::U32),
+            ("u_speed", Field::F32),
+            ("v_speed", Field::F32),
+        ],
+        SET_LIGHT => &[("lights_on", Field::I32)],
+        _ => return None,
+    })
+}
+
+/// Why a payload could not be measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PayloadError {
+    /// No payload layout is known for this type (§3.5.2: the parse cannot continue).
+    UnknownType,
+    /// The bytes end inside the payload; `needed` bytes were required.
+    Truncated { needed: usize },
+}
+
+/// The payload length of a hook of `hook_type` whose payload starts at `rest[0]`.
+/// ReplaceObject's packed id makes its length depend on the bytes (4 or 6).
+pub fn payload_len(hook_type: u32, rest: &[u8]) -> Result<usize, PayloadError> {
+    let fields = layout(hook_type).ok_or(PayloadError::UnknownType)?;
+    let mut len = 0usize;
+    for (_, f) in fields {
+        let need = match f {
+            Field::U16 => 2,
+            Field::U32 | Field::I32 | Field::F32 => 4,
+            Field::Vec3 => 12,
+            Field::Frame => 28,
+            Field::PackedGfxId => {
+                let head = rest
+                    .get(len..len + 2)
+                    .ok_or(PayloadError::Truncated { needed: len + 2 })?;
+                if u16::from_le_bytes([head[0], head[1]]) & 0x8000 != 0 {
+                    4
+                } else {
+                    2
+                }
+            }
+        };
+        len += need;
+        if rest.len() < len {
+            return Err(PayloadError::Truncated { needed: len });
+        }
+    }
+    Ok(len)
+}
+
+/// The packed `DataID of known type` decoding (§3.1) with base 0x01000000.
+fn packed_id(bytes: &[u8]) -> u32 {
+    let v = u16::from_le_bytes([bytes[0], bytes[1]]) as u32;
+    if v & 0x8000 != 0 && bytes.len() >= 4 {
+        let lo = u16::from_le_bytes([bytes[2], bytes[3]]) as u32;
+        0x0100_0000u32.wrapping_add(((v & 0x3FFF) << 16) | lo)
+    } else {
+        0x0100_0000u32.wrapping_add(v)
+    }
+}
+
+fn f32_at(b: &[u8], at: usize) -> f32 {
+    f32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// The payload's fields by name, in file order; `None` when the type is unknown or the
+/// payload does not have the type's length.
+pub fn decode_payload(hook_type: u32, payload: &[u8]) -> Option<Vec<(&'static str, FieldValue)>> {
+    let fields = layout(hook_type)?;
+    if payload_len(hook_type, payload).ok()? != payload.len() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(fields.len());
+    let mut at = 0usize;
+    for (name, f) in fields {
+        let b = &payload[at..];
+        let (value, size) = match f {
+            Field::U16 => (FieldValue::U16(u16::from_le_bytes([b[0], b[1]])), 2),
+            Field::U32 => (
+                FieldValue::U32(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+                4,
+            ),
+            Field::I32 => (
+                FieldValue::I32(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+                4,
+            ),
+            Field::F32 => (FieldValue::F32(f32_at(b, 0)), 4),
+            Field::PackedGfxId => {
+                let size = if u16::from_le_bytes([b[0], b[1]]) & 0x8000 != 0 {
+                    4
+                } else {
+                    2
+                };
+                (FieldValue::U32(packed_id(&b[..size])), size)
+            }
+            Field::Vec3 => (
+                FieldValue::Vec3(Vec3::new(f32_at(b, 0), f32_at(b, 4), f32_at(b, 8))),
+                12,
+            ),
+            Field::Frame => (
+                FieldValue::Frame(AFrame {
+                    origin: Vec3::new(f32_at(b, 0), f32_at(b, 4), f32_at(b, 8)),
+                    orientation: Quat::new(
+                        f32_at(b, 12),
+                        f32_at(b, 16),
+                        f32_at(b, 20),
+                        f32_at(b, 24),
+                    ),
+                }),
+                28,
+            ),
+        };
+        out.push((*name, value));
+        at += size;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payload_lengths_follow_the_table() {
+        let zeros = [0u8; 64];
+        let expect: [(u32, usize); 26] = [
+            (1, 4),
+            (2, 4),
+            (3, 28),
+            (4, 0),
+            (5, 4),
+            (6, 4),
+            (7, 16),
+            (8, 12),
+            (9, 16),
+            (10, 12),
+            (11, 16),
+            (12, 8),
+            (13, 40),
+            (14, 4),
+            (15, 4),
+            (16, 4),
+            (17, 0),
+            (18, 4),
+            (19, 8),
+            (20, 12),
+            (21, 16),
+            (22, 12),
+            (23, 8),
+            (24, 12),
+            (25, 4),
+            (26, 40),
+        ];
+        for (t, n) in expect {
+            assert_eq!(payload_len(t, &zeros), Ok(n), "hook type {t}");
+        }
+        assert_eq!(payload_len(0, &zeros), Err(PayloadError::UnknownType));
+        assert_eq!(payload_len(27, &zeros), Err(PayloadError::UnknownType));
+    }
+
+    #[test]
+    fn replace_object_packed_id_takes_two_or_four_bytes() {
+        assert_eq!(payload_len(5, &[1, 0, 0x34, 0x12]), Ok(4));
+        assert_eq!(payload_len(5, &[1, 0, 0x01, 0x80, 0x02, 0x00]), Ok(6));
+        assert_eq!(
+            payload_len(5, &[1, 0, 0x01, 0x80]),
+            Err(PayloadError::Truncated { needed: 6 })
+        );
+        let f = decode_payload(5, &[1, 0, 0x01, 0x80, 0x02, 0x00]).unwrap();
+        assert_eq!(f[0], ("part_index", FieldValue::U16(1)));
+        assert_eq!(f[1], ("part_id", FieldValue::U32(0x0101_0002)));
+        let f = decode_payload(5, &[1, 0, 0x34, 0x12]).unwrap();
+        assert_eq!(f[1], ("part_id", FieldValue::U32(0x0100_1234)));
+    }
+
+    #[test]
+    fn names_match_the_trace_format() {
+        assert_eq!(hook_name(4), Some("anim_done"));
+        assert_eq!(hook_name(19), Some("call_pes"));
+        assert_eq!(hook_name(26), Some("create_blocking_particle"));
+        assert_eq!(hook_name(27), None);
+        assert_eq!(hook_type_from_name("sound"), Some(1));
+    }
+}
