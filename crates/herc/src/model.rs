@@ -1,0 +1,566 @@
+//! The resource model: DBSIM's `ANAnimList` (nodes, keyframe pool, sequences, transition pool).
+//!
+//! One model serves both sources: the project's JSON assets (D1, herc-conformance §2) and a
+//! user's own `.DTS` (F4/F5, read elsewhere in this crate). Both go through [`AnimList::new`],
+//! which validates every index and the hierarchy once, so that the thread code can index
+//! without re-checking and never panics on a loaded model.
+
+use retroanim_core::ScenarioError;
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::Path;
+
+/// A keyframe record `[rx, ry, rz, tx, ty, tz]` (12 bytes in DBSIM); angles in 1/65536 turn.
+pub type Keyframe = [i16; 6];
+
+/// The largest pool or list the model accepts. Every count in the binary format is an i16 and
+/// every index into a pool is an i16, so longer lists could not be addressed.
+pub const MAX_COUNT: usize = i16::MAX as usize;
+
+/// A node (transform id): its parent and its rest (default-transform) keyframe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// Parent transform id, −1 = none.
+    pub parent: i16,
+    /// Keyframe index of the rest record.
+    pub rest: i16,
+}
+
+/// The chunk class of a sequence; it fixes the next/previous frame functions (H2, H3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeqClass {
+    /// `ANCyclicSequence`: next wraps last → 0, previous wraps 0 → last.
+    Cyclic,
+    /// `ANSequence`: next clamps at the last frame, previous holds at 0.
+    OneShot,
+}
+
+/// One frame of a sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// Whole animation ticks (≥ 0; D2).
+    pub duration: i16,
+    /// First transition-pool entry this frame offers.
+    pub first_transition: i16,
+    /// How many consecutive entries it offers.
+    pub transition_count: i16,
+}
+
+/// A sequence (`ANSequence` / `ANCyclicSequence` chunk).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sequence {
+    /// Informative only (JSON `name`); not part of DBSIM's record.
+    pub name: Option<String>,
+    pub class: SeqClass,
+    /// Slot-sort key (H17): lower sorts first.
+    pub priority: i16,
+    /// Column 0 is root motion (H12, H14).
+    pub ground: bool,
+    /// Column c animates node `columns[c]` (part id = transform id).
+    pub columns: Vec<i16>,
+    pub frames: Vec<Frame>,
+    /// Keyframe index per (frame, column), row-major by frame: `frames.len() * columns.len()`.
+    pub keys: Vec<i16>,
+}
+
+/// A transition-pool entry (H6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transition {
+    pub duration: i16,
+    pub dest_seq: i16,
+    pub dest_frame: i16,
+    /// Keyframe index of the movement keyframe.
+    pub key: i16,
+}
+
+/// A validation fault, located by a JSON-style path into the model
+/// (`sequences[2].frames[1].keys[0]`), whatever the source format was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{at}: {message}")]
+pub struct ModelFault {
+    pub at: String,
+    pub message: String,
+}
+
+impl ModelFault {
+    fn new(at: impl Into<String>, message: impl Into<String>) -> ModelFault {
+        ModelFault {
+            at: at.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The fault as a scenario error in `file`, its path prefixed by `base` (e.g. `asset`).
+    pub fn into_error(self, file: &str, base: &str) -> ScenarioError {
+        let at = retroanim_core::scenario::join_path(base, &self.at);
+        ScenarioError::new(file, at, self.message)
+    }
+}
+
+/// `ANAnimList`: the whole validated animation resource of one shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnimList {
+    nodes: Vec<Node>,
+    keyframes: Vec<Keyframe>,
+    sequences: Vec<Sequence>,
+    transitions: Vec<Transition>,
+    /// Per sequence, per node: the column animating that node, −1 for none.
+    node_columns: Vec<Vec<i16>>,
+    /// Nodes in an order where every parent precedes its children (D7 builds parent-first).
+    parent_first: Vec<u16>,
+}
+
+impl AnimList {
+    /// Validate and build. Checks (herc-conformance §2): counts, i16 ranges, every index
+    /// against its pool, node 0 without a parent, no parent cycles, one key per column, no
+    /// column twice, transition ranges inside the pool, and per sequence at least one
+    /// non-zero duration and a total of at most 32767 ticks.
+    pub fn new(
+        nodes: Vec<Node>,
+        keyframes: Vec<Keyframe>,
+        sequences: Vec<Sequence>,
+        transitions: Vec<Transition>,
+    ) -> Result<AnimList, ModelFault> {
+        check_count("nodes", nodes.len(), 1)?;
+        check_count("keyframes", keyframes.len(), 1)?;
+        check_count("sequences", sequences.len(), 1)?;
+        check_count("transitions", transitions.len(), 0)?;
+        let n_nodes = nodes.len();
+        let n_keys = keyframes.len();
+        for (n, node) in nodes.iter().enumerate() {
+            if n == 0 && node.parent != -1 {
+                return Err(ModelFault::new(
+                    "nodes[0].parent",
+                    "node 0 carries root motion and must have parent -1",
+                ));
+            }
+            check_index(&format!("nodes[{n}].parent"), node.parent, n_nodes, true)?;
+            check_index(&format!("nodes[{n}].rest"), node.rest, n_keys, false)?;
+        }
+        let parent_first = parent_first_order(&nodes)?;
+        for (s, seq) in sequences.iter().enumerate() {
+            check_sequence(s, seq, n_nodes, n_keys, transitions.len())?;
+        }
+        for (t, tr) in transitions.iter().enumerate() {
+            let at = format!("transitions[{t}]");
+            if tr.duration < 0 {
+                return Err(ModelFault::new(
+                    format!("{at}.duration"),
+                    format!("duration {} is negative", tr.duration),
+                ));
+            }
+            check_index(
+                &format!("{at}.dest_seq"),
+                tr.dest_seq,
+                sequences.len(),
+                false,
+            )?;
+            let frames = sequences[tr.dest_seq as usize].frames.len();
+            if tr.dest_frame < 0 || tr.dest_frame as usize >= frames {
+                return Err(ModelFault::new(
+                    format!("{at}.dest_frame"),
+                    format!(
+                        "frame {} does not exist in sequence {} ({} frames)",
+                        tr.dest_frame, tr.dest_seq, frames
+                    ),
+                ));
+            }
+            check_index(&format!("{at}.key"), tr.key, n_keys, false)?;
+        }
+        let node_columns = sequences
+            .iter()
+            .map(|seq| {
+                let mut map = vec![-1i16; n_nodes];
+                for (c, &p) in seq.columns.iter().enumerate() {
+                    map[p as usize] = c as i16;
+                }
+                map
+            })
+            .collect();
+        Ok(AnimList {
+            nodes,
+            keyframes,
+            sequences,
+            transitions,
+            node_columns,
+            parent_first,
+        })
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub fn keyframes(&self) -> &[Keyframe] {
+        &self.keyframes
+    }
+
+    pub fn sequences(&self) -> &[Sequence] {
+        &self.sequences
+    }
+
+    pub fn transitions(&self) -> &[Transition] {
+        &self.transitions
+    }
+
+    /// Nodes ordered so that every parent comes before its children.
+    pub fn parent_first(&self) -> &[u16] {
+        &self.parent_first
+    }
+
+    /// The sequence `s`, if it exists.
+    pub fn sequence(&self, s: i16) -> Option<&Sequence> {
+        usize::try_from(s).ok().and_then(|i| self.sequences.get(i))
+    }
+
+    /// The column of sequence `s` that animates `node`, if any.
+    pub fn column_of(&self, s: i16, node: usize) -> Option<usize> {
+        let c = *self.node_columns.get(s as usize)?.get(node)?;
+        usize::try_from(c).ok()
+    }
+
+    /// A keyframe record; the zero record for an index outside the pool (never produced by a
+    /// validated model, kept total so callers need no panicking path).
+    pub fn keyframe(&self, k: i16) -> Keyframe {
+        usize::try_from(k)
+            .ok()
+            .and_then(|i| self.keyframes.get(i))
+            .copied()
+            .unwrap_or([0; 6])
+    }
+
+    /// Load an asset JSON file (D1).
+    pub fn from_json_file(path: &Path) -> Result<AnimList, ScenarioError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ScenarioError::new(&file, "", format!("cannot read asset: {e}")))?;
+        let doc: Value = serde_json::from_str(&text).map_err(|e| {
+            ScenarioError::new(
+                &file,
+                format!("line {}, column {}", e.line(), e.column()),
+                format!("malformed JSON: {e}"),
+            )
+        })?;
+        AnimList::from_json_value(&doc, &file, "")
+    }
+
+    /// Build from an asset JSON value; errors name `file` and the JSON path under `base`.
+    pub fn from_json_value(doc: &Value, file: &str, base: &str) -> Result<AnimList, ScenarioError> {
+        let raw: json::Asset = retroanim_core::scenario::from_value_at(doc, file, base)?;
+        raw.into_model().map_err(|f| f.into_error(file, base))
+    }
+}
+
+impl Sequence {
+    /// `next()` of the sequence's class (0x4786d8 cyclic / 0x478654 one-shot).
+    pub fn next(&self, f: i16) -> i16 {
+        let last = self.frames.len() as i16 - 1;
+        if f < last {
+            f + 1
+        } else {
+            match self.class {
+                SeqClass::Cyclic => 0,
+                SeqClass::OneShot => f,
+            }
+        }
+    }
+
+    /// `previous()` of the sequence's class (0x4786f8 cyclic / 0x478670 one-shot).
+    pub fn previous(&self, f: i16) -> i16 {
+        if f != 0 {
+            f - 1
+        } else {
+            match self.class {
+                SeqClass::Cyclic => self.frames.len() as i16 - 1,
+                SeqClass::OneShot => 0,
+            }
+        }
+    }
+
+    /// Frame `f`, if it exists.
+    pub fn frame(&self, f: i16) -> Option<&Frame> {
+        usize::try_from(f).ok().and_then(|i| self.frames.get(i))
+    }
+
+    /// Duration of frame `f` (0 for a frame that does not exist).
+    pub fn duration(&self, f: i16) -> i16 {
+        self.frame(f).map_or(0, |fr| fr.duration)
+    }
+
+    /// Keyframe index at (frame, column), if both exist.
+    pub fn key(&self, f: i16, column: usize) -> Option<i16> {
+        let f = usize::try_from(f).ok()?;
+        if column >= self.columns.len() {
+            return None;
+        }
+        self.keys.get(f * self.columns.len() + column).copied()
+    }
+
+    /// Sum of all frame durations (≤ 32767 once validated).
+    pub fn total_duration(&self) -> i32 {
+        self.frames.iter().map(|f| i32::from(f.duration)).sum()
+    }
+}
+
+fn check_count(at: &str, len: usize, min: usize) -> Result<(), ModelFault> {
+    if len < min {
+        return Err(ModelFault::new(
+            at,
+            format!(
+                "needs at least {min} entr{}",
+                if min == 1 { "y" } else { "ies" }
+            ),
+        ));
+    }
+    if len > MAX_COUNT {
+        return Err(ModelFault::new(
+            at,
+            format!("{len} entries; at most {MAX_COUNT} can be indexed by an i16"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_index(at: &str, v: i16, len: usize, allow_none: bool) -> Result<(), ModelFault> {
+    if allow_none && v == -1 {
+        return Ok(());
+    }
+    if v < 0 || v as usize >= len {
+        return Err(ModelFault::new(
+            at,
+            format!("index {v} is outside 0..{len}"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_sequence(
+    s: usize,
+    seq: &Sequence,
+    n_nodes: usize,
+    n_keys: usize,
+    n_transitions: usize,
+) -> Result<(), ModelFault> {
+    let at = format!("sequences[{s}]");
+    if seq.columns.is_empty() {
+        return Err(ModelFault::new(
+            format!("{at}.columns"),
+            "a sequence needs at least one column",
+        ));
+    }
+    check_count(&format!("{at}.columns"), seq.columns.len(), 1)?;
+    check_count(&format!("{at}.frames"), seq.frames.len(), 1)?;
+    let mut seen = vec![false; n_nodes];
+    for (c, &p) in seq.columns.iter().enumerate() {
+        let cat = format!("{at}.columns[{c}]");
+        check_index(&cat, p, n_nodes, false)?;
+        if std::mem::replace(&mut seen[p as usize], true) {
+            return Err(ModelFault::new(cat, format!("node {p} appears twice")));
+        }
+    }
+    let width = seq.columns.len();
+    if seq.keys.len() != seq.frames.len() * width {
+        return Err(ModelFault::new(
+            format!("{at}.frames"),
+            format!(
+                "{} keys for {} frames of {} columns",
+                seq.keys.len(),
+                seq.frames.len(),
+                width
+            ),
+        ));
+    }
+    let mut total: i32 = 0;
+    for (f, frame) in seq.frames.iter().enumerate() {
+        let fat = format!("{at}.frames[{f}]");
+        if frame.duration < 0 {
+            return Err(ModelFault::new(
+                format!("{fat}.duration"),
+                format!("duration {} is negative", frame.duration),
+            ));
+        }
+        total += i32::from(frame.duration);
+        if frame.first_transition < 0 {
+            return Err(ModelFault::new(
+                format!("{fat}.first_transition"),
+                "negative transition index",
+            ));
+        }
+        if frame.transition_count < 0 {
+            return Err(ModelFault::new(
+                format!("{fat}.transition_count"),
+                "negative transition count",
+            ));
+        }
+        let end = frame.first_transition as usize + frame.transition_count as usize;
+        if frame.transition_count > 0 && end > n_transitions {
+            return Err(ModelFault::new(
+                format!("{fat}.transition_count"),
+                format!(
+                    "range {}..{end} is outside the transition pool of {n_transitions}",
+                    frame.first_transition
+                ),
+            ));
+        }
+        for c in 0..width {
+            let k = seq.keys[f * width + c];
+            check_index(&format!("{fat}.keys[{c}]"), k, n_keys, false)?;
+        }
+    }
+    if total == 0 {
+        return Err(ModelFault::new(
+            format!("{at}.frames"),
+            "every frame has duration 0; a backward advance through it would never end (D2)",
+        ));
+    }
+    if total > i32::from(i16::MAX) {
+        return Err(ModelFault::new(
+            format!("{at}.frames"),
+            format!("durations total {total} ticks, more than 32767"),
+        ));
+    }
+    Ok(())
+}
+
+/// Order nodes parent-first, rejecting cycles. Parents are already range-checked.
+fn parent_first_order(nodes: &[Node]) -> Result<Vec<u16>, ModelFault> {
+    // 0 = unvisited, 1 = on the current chain, 2 = placed.
+    let mut state = vec![0u8; nodes.len()];
+    let mut order = Vec::with_capacity(nodes.len());
+    let mut chain = Vec::new();
+    for start in 0..nodes.len() {
+        let mut n = start;
+        chain.clear();
+        while state[n] == 0 {
+            state[n] = 1;
+            chain.push(n);
+            match usize::try_from(nodes[n].parent) {
+                Ok(p) => n = p,
+                Err(_) => break,
+            }
+        }
+        if state[n] == 1 && nodes[n].parent != -1 {
+            return Err(ModelFault::new(
+                format!("nodes[{n}].parent"),
+                format!("the parent chain of node {n} is a cycle"),
+            ));
+        }
+        for &c in chain.iter().rev() {
+            state[c] = 2;
+            order.push(c as u16);
+        }
+    }
+    Ok(order)
+}
+
+/// The D1 asset JSON (herc-conformance §2). Unknown keys (`name`, `note`, …) are ignored.
+mod json {
+    use super::*;
+
+    #[derive(Deserialize)]
+    pub(super) struct Asset {
+        nodes: Vec<JNode>,
+        keyframes: Vec<Keyframe>,
+        sequences: Vec<JSequence>,
+        transitions: Vec<JTransition>,
+    }
+
+    #[derive(Deserialize)]
+    struct JNode {
+        parent: i16,
+        rest: i16,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum JClass {
+        Cyclic,
+        OneShot,
+    }
+
+    #[derive(Deserialize)]
+    struct JSequence {
+        #[serde(default)]
+        name: Option<String>,
+        class: JClass,
+        priority: i16,
+        ground: bool,
+        columns: Vec<i16>,
+        frames: Vec<JFrame>,
+    }
+
+    #[derive(Deserialize)]
+    struct JFrame {
+        duration: i16,
+        #[serde(default)]
+        first_transition: i16,
+        #[serde(default)]
+        transition_count: i16,
+        keys: Vec<i16>,
+    }
+
+    #[derive(Deserialize)]
+    struct JTransition {
+        duration: i16,
+        dest_seq: i16,
+        dest_frame: i16,
+        key: i16,
+    }
+
+    impl Asset {
+        pub(super) fn into_model(self) -> Result<AnimList, ModelFault> {
+            let mut sequences = Vec::with_capacity(self.sequences.len());
+            for (s, js) in self.sequences.into_iter().enumerate() {
+                let width = js.columns.len();
+                let mut keys = Vec::with_capacity(js.frames.len().saturating_mul(width));
+                let mut frames = Vec::with_capacity(js.frames.len());
+                for (f, jf) in js.frames.into_iter().enumerate() {
+                    if jf.keys.len() != width {
+                        return Err(ModelFault::new(
+                            format!("sequences[{s}].frames[{f}].keys"),
+                            format!("{} keys for {width} columns", jf.keys.len()),
+                        ));
+                    }
+                    keys.extend_from_slice(&jf.keys);
+                    frames.push(Frame {
+                        duration: jf.duration,
+                        first_transition: jf.first_transition,
+                        transition_count: jf.transition_count,
+                    });
+                }
+                sequences.push(Sequence {
+                    name: js.name,
+                    class: match js.class {
+                        JClass::Cyclic => SeqClass::Cyclic,
+                        JClass::OneShot => SeqClass::OneShot,
+                    },
+                    priority: js.priority,
+                    ground: js.ground,
+                    columns: js.columns,
+                    frames,
+                    keys,
+                });
+            }
+            AnimList::new(
+                self.nodes
+                    .into_iter()
+                    .map(|n| Node {
+                        parent: n.parent,
+                        rest: n.rest,
+                    })
+                    .collect(),
+                self.keyframes,
+                sequences,
+                self.transitions
+                    .into_iter()
+                    .map(|t| Transition {
+                        duration: t.duration,
+                        dest_seq: t.dest_seq,
+                        dest_frame: t.dest_frame,
+                        key: t.key,
+                    })
+                    .collect(),
+            )
+        }
+    }
+}

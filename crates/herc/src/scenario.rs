@@ -1,0 +1,445 @@
+//! The conformance scenario runner (spec/herc-conformance.md §3–§6): [`HercSim`] drives one
+//! shape instance from scenario steps and writes one trace line per step.
+
+use crate::clock::{clock_for, Clock};
+use crate::model::{AnimList, Keyframe};
+use crate::object::SimObject;
+use crate::shape::{ShapeError, ShapeInstance};
+use crate::thread::{AnimationThread, STOP_ON_ARRIVAL};
+use crate::transform::Transform3;
+use retroanim_core::{Scenario, ScenarioError, Simulation};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The largest `step_ms` the format allows.
+pub const MAX_STEP_MS: i64 = 1_000_000;
+
+/// Run a herc scenario: the conformance runner ([`HercSim`]).
+pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
+    retroanim_core::run_scenario::<HercSim>(scenario)
+}
+
+/// Load the scenario's `asset`: a path relative to the scenario file, or an inline object.
+pub fn load_asset(scenario: &Scenario) -> Result<AnimList, ScenarioError> {
+    match scenario.raw("asset") {
+        Some(Value::String(rel)) => AnimList::from_json_file(&scenario.resolve(rel)),
+        Some(v @ Value::Object(_)) => AnimList::from_json_value(v, &scenario.file, "asset"),
+        Some(_) => Err(scenario.error("asset", "expected a path or an asset object")),
+        None => Err(scenario.error("asset", "missing field")),
+    }
+}
+
+#[derive(Deserialize)]
+struct Setup {
+    threads: Vec<ThreadSetup>,
+    #[serde(default)]
+    object: ObjectSetup,
+}
+
+#[derive(Deserialize)]
+struct ThreadSetup {
+    seq: i16,
+    #[serde(default)]
+    rate: i16,
+}
+
+#[derive(Deserialize, Default)]
+struct ObjectSetup {
+    #[serde(default)]
+    euler: [i16; 3],
+    #[serde(default)]
+    position: [i32; 3],
+}
+
+fn minus_one() -> i16 {
+    -1
+}
+
+/// One scenario step (herc-conformance §3.2).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Step {
+    StepMs {
+        ms: i64,
+    },
+    Advance {
+        thread: usize,
+        delta: i16,
+    },
+    SetSequence {
+        thread: usize,
+        seq: i16,
+        #[serde(default)]
+        frame: i16,
+        #[serde(default)]
+        acc: i16,
+    },
+    Seek {
+        thread: usize,
+        seq: i16,
+        pos: i32,
+    },
+    Request {
+        thread: usize,
+        seq: i16,
+        #[serde(default = "minus_one")]
+        frame: i16,
+        #[serde(default)]
+        stop_on_arrival: bool,
+    },
+    SetRate {
+        thread: usize,
+        rate: i16,
+    },
+    DropRequest {
+        thread: usize,
+    },
+    AddThread {
+        seq: i16,
+    },
+    WriteRoot {
+        thread: usize,
+        euler: [i16; 3],
+        t: [i32; 3],
+    },
+}
+
+impl Step {
+    fn op(&self) -> &'static str {
+        match self {
+            Step::StepMs { .. } => "step_ms",
+            Step::Advance { .. } => "advance",
+            Step::SetSequence { .. } => "set_sequence",
+            Step::Seek { .. } => "seek",
+            Step::Request { .. } => "request",
+            Step::SetRate { .. } => "set_rate",
+            Step::DropRequest { .. } => "drop_request",
+            Step::AddThread { .. } => "add_thread",
+            Step::WriteRoot { .. } => "write_root",
+        }
+    }
+}
+
+/// One thread in a trace line (herc-conformance §6), fields in trace order.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ThreadLine {
+    pub seq: i16,
+    pub frame: i16,
+    pub next_seq: i16,
+    pub next_frame: i16,
+    pub scan_frame: i16,
+    pub tr_seq: i16,
+    pub tr_frame: i16,
+    pub tr_dur: i16,
+    pub tr_key: i16,
+    pub target_seq: i16,
+    pub target_frame: i16,
+    pub target_flags: i16,
+    pub acc: i16,
+    pub dur: i16,
+    pub ground: bool,
+    pub g: Keyframe,
+    pub root: Transform3,
+    pub rate: i16,
+    pub flags: u8,
+}
+
+impl From<&AnimationThread> for ThreadLine {
+    fn from(t: &AnimationThread) -> ThreadLine {
+        ThreadLine {
+            seq: t.seq,
+            frame: t.frame,
+            next_seq: t.next_seq,
+            next_frame: t.next_frame,
+            scan_frame: t.scan_frame,
+            tr_seq: t.tr_seq,
+            tr_frame: t.tr_frame,
+            tr_dur: t.tr_dur,
+            tr_key: t.tr_key,
+            target_seq: t.target_seq,
+            target_frame: t.target_frame,
+            target_flags: t.target_flags,
+            acc: t.acc,
+            dur: t.dur,
+            ground: t.ground,
+            g: t.g,
+            root: t.root,
+            rate: t.rate,
+            flags: t.flags,
+        }
+    }
+}
+
+/// One trace line (herc-conformance §6), fields in trace order.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Line {
+    pub step: usize,
+    pub op: &'static str,
+    pub clock: Option<Clock>,
+    pub slots: Vec<usize>,
+    pub threads: Vec<ThreadLine>,
+    pub locals: Vec<Keyframe>,
+    pub world: Vec<Transform3>,
+    pub root_read: Transform3,
+    pub delta: Option<Transform3>,
+    pub object: SimObject,
+}
+
+/// The conformance simulation: one asset, one shape instance, one machine object.
+#[derive(Clone, Debug)]
+pub struct HercSim {
+    /// The scenario file, for errors raised by steps.
+    file: String,
+    list: AnimList,
+    shape: ShapeInstance,
+    object: SimObject,
+}
+
+impl HercSim {
+    /// Build from a loaded asset and the setup values (herc-conformance §3.1).
+    pub fn new(
+        list: AnimList,
+        threads: &[(i16, i16)],
+        object: SimObject,
+    ) -> Result<HercSim, ShapeError> {
+        let mut shape = ShapeInstance::new(&list);
+        for &(seq, rate) in threads {
+            let id = shape.add_thread(&list, seq)?;
+            if let Some(th) = shape.thread_mut(id) {
+                th.set_rate(&list, rate);
+            }
+        }
+        let mut sim = HercSim {
+            file: String::new(),
+            list,
+            shape,
+            object,
+        };
+        sim.evaluate_now();
+        Ok(sim)
+    }
+
+    pub fn list(&self) -> &AnimList {
+        &self.list
+    }
+
+    pub fn shape(&self) -> &ShapeInstance {
+        &self.shape
+    }
+
+    pub fn object(&self) -> &SimObject {
+        &self.object
+    }
+
+    /// Re-evaluate the pose with `root_read` = the first slot's read now (§5, non-step lines).
+    fn evaluate_now(&mut self) {
+        let read = self.shape.read_root();
+        self.shape.evaluate(&self.list, &read);
+    }
+
+    fn line(
+        &self,
+        step: usize,
+        op: &'static str,
+        clock: Option<Clock>,
+        delta: Option<Transform3>,
+    ) -> Line {
+        Line {
+            step,
+            op,
+            clock,
+            slots: self.shape.slots().to_vec(),
+            threads: self.shape.threads().iter().map(ThreadLine::from).collect(),
+            locals: self.shape.locals().to_vec(),
+            world: self.shape.world().to_vec(),
+            root_read: delta.unwrap_or_else(|| self.shape.read_root()),
+            delta,
+            object: self.object,
+        }
+    }
+
+    /// One `step_ms` (§4): clock, seed, advance all, sort, read, move the object, seed.
+    pub fn step_ms(&mut self, ms: i64) -> (Clock, Transform3) {
+        let clock = clock_for(ms);
+        let read = self.shape.tick(&self.list, clock.anim_delta);
+        self.object.integrate(&read);
+        self.shape.evaluate(&self.list, &read);
+        (clock, read)
+    }
+
+    fn check_thread(&self, thread: usize, at: &str) -> Result<(), ScenarioError> {
+        if thread >= self.shape.threads().len() {
+            return Err(ScenarioError::new(
+                &self.file,
+                format!("{at}.thread"),
+                format!(
+                    "thread {thread} does not exist ({} registered)",
+                    self.shape.threads().len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_seq(&self, seq: i16, at: &str) -> Result<(), ScenarioError> {
+        if self.list.sequence(seq).is_none() {
+            return Err(ScenarioError::new(
+                &self.file,
+                format!("{at}.seq"),
+                format!(
+                    "sequence {seq} does not exist ({} sequences)",
+                    self.list.sequences().len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Apply one step and return its trace line. Errors leave the state unchanged.
+    pub fn apply_step(
+        &mut self,
+        index: usize,
+        step: &Step,
+        at: &str,
+    ) -> Result<Line, ScenarioError> {
+        let list = &self.list;
+        match *step {
+            Step::StepMs { ms } => {
+                if !(0..=MAX_STEP_MS).contains(&ms) {
+                    return Err(ScenarioError::new(
+                        &self.file,
+                        format!("{at}.ms"),
+                        format!("{ms} is outside 0..={MAX_STEP_MS}"),
+                    ));
+                }
+                let (clock, read) = self.step_ms(ms);
+                return Ok(self.line(index, step.op(), Some(clock), Some(read)));
+            }
+            Step::Advance { thread, delta } => {
+                self.check_thread(thread, at)?;
+                if let Some(th) = self.shape.thread_mut(thread) {
+                    th.advance(list, delta);
+                }
+            }
+            Step::SetSequence {
+                thread,
+                seq,
+                frame,
+                acc,
+            } => {
+                self.check_thread(thread, at)?;
+                self.check_seq(seq, at)?;
+                let frames = list.sequence(seq).map_or(0, |s| s.frames.len());
+                if frame < 0 || frame as usize >= frames {
+                    return Err(ScenarioError::new(
+                        &self.file,
+                        format!("{at}.frame"),
+                        format!("frame {frame} does not exist in sequence {seq} ({frames} frames)"),
+                    ));
+                }
+                if let Some(th) = self.shape.thread_mut(thread) {
+                    th.set_sequence(list, seq, frame, acc);
+                }
+            }
+            Step::Seek { thread, seq, pos } => {
+                self.check_thread(thread, at)?;
+                self.check_seq(seq, at)?;
+                if !(0..=16384).contains(&pos) {
+                    return Err(ScenarioError::new(
+                        &self.file,
+                        format!("{at}.pos"),
+                        format!("{pos} is outside 0..=16384"),
+                    ));
+                }
+                if let Some(th) = self.shape.thread_mut(thread) {
+                    th.seek(list, seq, pos as i16);
+                }
+            }
+            Step::Request {
+                thread,
+                seq,
+                frame,
+                stop_on_arrival,
+            } => {
+                self.check_thread(thread, at)?;
+                let flags = if stop_on_arrival { STOP_ON_ARRIVAL } else { 0 };
+                if let Some(th) = self.shape.thread_mut(thread) {
+                    th.request(list, seq, frame, flags);
+                }
+            }
+            Step::SetRate { thread, rate } => {
+                self.check_thread(thread, at)?;
+                if let Some(th) = self.shape.thread_mut(thread) {
+                    th.set_rate(list, rate);
+                }
+            }
+            Step::DropRequest { thread } => {
+                self.check_thread(thread, at)?;
+                if let Some(th) = self.shape.thread_mut(thread) {
+                    th.drop_request();
+                }
+            }
+            Step::AddThread { seq } => {
+                self.check_seq(seq, at)?;
+                self.shape
+                    .add_thread(list, seq)
+                    .map_err(|e| ScenarioError::new(&self.file, at, e.to_string()))?;
+            }
+            Step::WriteRoot { thread, euler, t } => {
+                self.check_thread(thread, at)?;
+                let value =
+                    Transform3::from_euler(euler[0], euler[1], euler[2]).with_translation(t);
+                if let Some(th) = self.shape.thread_mut(thread) {
+                    th.write_root(&value);
+                }
+            }
+        }
+        self.evaluate_now();
+        Ok(self.line(index, step.op(), None, None))
+    }
+}
+
+impl Simulation for HercSim {
+    type Step = Step;
+    type Line = Line;
+
+    fn load(scenario: &Scenario) -> Result<HercSim, ScenarioError> {
+        let list = load_asset(scenario)?;
+        let setup: Setup = scenario
+            .field("setup")?
+            .ok_or_else(|| scenario.error("setup", "missing field"))?;
+        if setup.threads.is_empty() {
+            return Err(scenario.error("setup.threads", "at least one thread is required"));
+        }
+        let mut threads = Vec::with_capacity(setup.threads.len());
+        for (i, t) in setup.threads.iter().enumerate() {
+            if list.sequence(t.seq).is_none() {
+                return Err(scenario.error(
+                    format!("setup.threads[{i}].seq"),
+                    format!(
+                        "sequence {} does not exist ({} sequences)",
+                        t.seq,
+                        list.sequences().len()
+                    ),
+                ));
+            }
+            threads.push((t.seq, t.rate));
+        }
+        let object = SimObject {
+            euler: setup.object.euler,
+            position: setup.object.position,
+        };
+        let mut sim = HercSim::new(list, &threads, object)
+            .map_err(|e| scenario.error("setup.threads", e.to_string()))?;
+        sim.file = scenario.file.clone();
+        Ok(sim)
+    }
+
+    fn snapshot(&self) -> Line {
+        self.line(0, "setup", None, None)
+    }
+
+    fn apply(&mut self, index: usize, step: &Step, at: &str) -> Result<Line, ScenarioError> {
+        self.apply_step(index, step, at)
+    }
+}

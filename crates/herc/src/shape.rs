@@ -1,0 +1,183 @@
+//! A shape instance: up to 10 thread slots in priority order, the per-tick root-motion cycle
+//! and the pose of every node (H13, H16–H18, H28, D4–D7).
+//!
+//! The instance does not own its [`AnimList`] (many instances share one); every method takes
+//! it. Locals and world transforms live in buffers sized once at construction, so a steady
+//! state step allocates nothing.
+
+use crate::model::{AnimList, Keyframe};
+use crate::pose::thread_local;
+use crate::thread::AnimationThread;
+use crate::transform::Transform3;
+
+/// Thread slots per shape instance (H17).
+pub const MAX_SLOTS: usize = 10;
+
+/// Why a thread could not be registered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    #[error("a shape instance has at most {MAX_SLOTS} threads")]
+    TooManyThreads,
+    #[error("sequence {0} does not exist")]
+    NoSuchSequence(i16),
+}
+
+/// `ShapeInstance`: threads by id, their slot order, and the evaluated pose.
+#[derive(Clone, Debug)]
+pub struct ShapeInstance {
+    threads: Vec<AnimationThread>,
+    /// Thread ids, first slot first.
+    slots: Vec<usize>,
+    locals: Vec<Keyframe>,
+    world: Vec<Transform3>,
+}
+
+impl ShapeInstance {
+    /// An instance with no threads; the pose is every node's rest record.
+    pub fn new(list: &AnimList) -> ShapeInstance {
+        let n = list.nodes().len();
+        let mut s = ShapeInstance {
+            threads: Vec::with_capacity(MAX_SLOTS),
+            slots: Vec::with_capacity(MAX_SLOTS),
+            locals: vec![[0; 6]; n],
+            world: vec![Transform3::IDENTITY; n],
+        };
+        s.evaluate(list, &Transform3::IDENTITY);
+        s
+    }
+
+    /// ShapeInst_AddThread: construct a thread (H4d), SetSequence(seq, 0, 0), append it as the
+    /// last slot and sort (H18). Returns the thread id.
+    pub fn add_thread(&mut self, list: &AnimList, seq: i16) -> Result<usize, ShapeError> {
+        if self.threads.len() >= MAX_SLOTS {
+            return Err(ShapeError::TooManyThreads);
+        }
+        if list.sequence(seq).is_none() {
+            return Err(ShapeError::NoSuchSequence(seq));
+        }
+        let mut th = AnimationThread::new(list);
+        th.set_sequence(list, seq, 0, 0);
+        let id = self.threads.len();
+        self.threads.push(th);
+        self.slots.push(id);
+        self.sort(list);
+        Ok(id)
+    }
+
+    pub fn threads(&self) -> &[AnimationThread] {
+        &self.threads
+    }
+
+    pub fn thread(&self, id: usize) -> Option<&AnimationThread> {
+        self.threads.get(id)
+    }
+
+    pub fn thread_mut(&mut self, id: usize) -> Option<&mut AnimationThread> {
+        self.threads.get_mut(id)
+    }
+
+    /// Thread ids in slot order.
+    pub fn slots(&self) -> &[usize] {
+        &self.slots
+    }
+
+    /// The evaluated locals, per node.
+    pub fn locals(&self) -> &[Keyframe] {
+        &self.locals
+    }
+
+    /// The evaluated world transforms, per node.
+    pub fn world(&self) -> &[Transform3] {
+        &self.world
+    }
+
+    /// The slot sort (0x478930; H18): a bubble sort that swaps neighbours only when the earlier
+    /// priority is strictly greater, so equal priorities keep their current order.
+    pub fn sort(&mut self, list: &AnimList) {
+        let n = self.slots.len();
+        for pass in 0..n {
+            let mut swapped = false;
+            for i in 0..n.saturating_sub(1 + pass) {
+                let a = self.threads[self.slots[i]].priority(list);
+                let b = self.threads[self.slots[i + 1]].priority(list);
+                if a > b {
+                    self.slots.swap(i, i + 1);
+                    swapped = true;
+                }
+            }
+            if !swapped {
+                break;
+            }
+        }
+    }
+
+    /// ShapeInst_SeedRootTransform (0x478a70): write `value` into the first slot's thread.
+    pub fn seed_root(&mut self, value: &Transform3) {
+        if let Some(&id) = self.slots.first() {
+            self.threads[id].write_root(value);
+        }
+    }
+
+    /// The first slot's root read (identity for an instance without threads).
+    pub fn read_root(&self) -> Transform3 {
+        self.slots
+            .first()
+            .map_or(Transform3::IDENTITY, |&id| self.threads[id].read_root())
+    }
+
+    /// AnimThread_StepAll (0x4789a0) and the re-sort after it (H28 step 1, D4).
+    pub fn step_all(&mut self, list: &AnimList, anim_delta: i16) {
+        for i in 0..self.slots.len() {
+            let id = self.slots[i];
+            self.threads[id].advance(list, anim_delta);
+        }
+        self.sort(list);
+    }
+
+    /// The animation half of one simulation tick (SimObject_ApplyRootMotion, 0x40250c; H16):
+    /// seed identity into slot 0, step every thread and re-sort, read slot 0 (which may be
+    /// another thread than the seeded one; reproduced literally, H18), seed identity again.
+    /// Returns the read: the step's root-motion delta.
+    pub fn tick(&mut self, list: &AnimList, anim_delta: i16) -> Transform3 {
+        self.seed_root(&Transform3::IDENTITY);
+        self.step_all(list, anim_delta);
+        let read = self.read_root();
+        self.seed_root(&Transform3::IDENTITY);
+        read
+    }
+
+    /// ShapeInst_EvalAllNodeLocals (0x4789f4) then the world build (0x478b58): locals are
+    /// written from the last slot to the first, so the first slot wins a contested node
+    /// (H17); uncovered nodes and node 0 take their rest record (D6, H12). World transforms
+    /// are built parent-first with `world[0] = root_read` (H13, H28, D7).
+    pub fn evaluate(&mut self, list: &AnimList, root_read: &Transform3) {
+        let nodes = list.nodes();
+        for (local, node) in self.locals.iter_mut().zip(nodes) {
+            *local = list.keyframe(node.rest);
+        }
+        for &id in self.slots.iter().rev() {
+            let th = &self.threads[id];
+            let Some(seq) = list.sequence(th.seq) else {
+                continue;
+            };
+            for &p in &seq.columns {
+                let p = p as usize;
+                if let Some(k) = thread_local(list, th, p) {
+                    self.locals[p] = k;
+                }
+            }
+        }
+        for &n in list.parent_first() {
+            let n = usize::from(n);
+            self.world[n] = if n == 0 {
+                *root_read
+            } else {
+                let local = Transform3::from_local(self.locals[n]);
+                match usize::try_from(nodes[n].parent) {
+                    Ok(p) => local.concat(&self.world[p]),
+                    Err(_) => local,
+                }
+            };
+        }
+    }
+}

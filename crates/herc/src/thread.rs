@@ -1,0 +1,396 @@
+//! One animation thread: DBSIM's 0x52-byte thread record and its state machine (H1–H9).
+//!
+//! Every method takes the [`AnimList`] the thread plays; the thread stores only ids, so a
+//! thread is a plain `Copy` value (DBSIM saves and restores it as 0x52 raw bytes, H30).
+//! Arithmetic on the i16 fields wraps on purpose, exactly where DBSIM's 16-bit stores wrap.
+
+use crate::model::{AnimList, Keyframe, Sequence};
+use crate::root_motion;
+use crate::transform::Transform3;
+
+/// flags bit 0: playback has reached the target.
+pub const AT_TARGET: u8 = 1;
+/// flags bit 1: the current frame is a transition frame.
+pub const IN_TRANSITION: u8 = 2;
+/// targetFlags bit 0: stop on arrival.
+pub const STOP_ON_ARRIVAL: i16 = 1;
+
+/// The thread record (table "Thread state" of spec/herc.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnimationThread {
+    pub seq: i16,
+    pub frame: i16,
+    pub next_seq: i16,
+    pub next_frame: i16,
+    /// Armed frame, −1 = none.
+    pub scan_frame: i16,
+    pub tr_seq: i16,
+    pub tr_frame: i16,
+    pub tr_dur: i16,
+    pub tr_key: i16,
+    pub target_seq: i16,
+    pub target_frame: i16,
+    pub target_flags: i16,
+    /// Whole ticks into the current frame.
+    pub acc: i16,
+    /// The current frame's (or transition frame's) duration.
+    pub dur: i16,
+    /// Ground flag (+0x20).
+    pub ground: bool,
+    /// Loaded ground increment G as `[rx, ry, rz, tx, ty, tz]`.
+    pub g: Keyframe,
+    /// The stored root.
+    pub root: Transform3,
+    /// Q8 playback rate.
+    pub rate: i16,
+    /// Bit 0 AtTarget, bit 1 InTransition.
+    pub flags: u8,
+}
+
+impl AnimationThread {
+    /// The thread constructor (0x478d3c): SetSequence(0, 0, 0), root = identity, rate 0, the
+    /// armed-transition and G fields zero (H4d).
+    pub fn new(list: &AnimList) -> AnimationThread {
+        let mut t = AnimationThread {
+            seq: 0,
+            frame: 0,
+            next_seq: 0,
+            next_frame: 0,
+            scan_frame: -1,
+            tr_seq: 0,
+            tr_frame: 0,
+            tr_dur: 0,
+            tr_key: 0,
+            target_seq: -1,
+            target_frame: -1,
+            target_flags: 0,
+            acc: 0,
+            dur: 0,
+            ground: false,
+            g: [0; 6],
+            root: Transform3::IDENTITY,
+            rate: 0,
+            flags: AT_TARGET,
+        };
+        t.set_sequence(list, 0, 0, 0);
+        t.root = Transform3::IDENTITY;
+        t
+    }
+
+    pub fn at_target(&self) -> bool {
+        self.flags & AT_TARGET != 0
+    }
+
+    pub fn in_transition(&self) -> bool {
+        self.flags & IN_TRANSITION != 0
+    }
+
+    /// The sequence being played (a validated model always has it; the fallback keeps the
+    /// code total for a thread whose cursor was written by hand).
+    fn seq_of(list: &AnimList, s: i16) -> &Sequence {
+        list.sequence(s).unwrap_or(&list.sequences()[0])
+    }
+
+    /// `SetSequence(s, f, a)` (AnimThread_SetSequence, 0x4791a0; H4a). The caller guarantees
+    /// that `s` and `f` exist (the scenario checks them).
+    pub fn set_sequence(&mut self, list: &AnimList, s: i16, f: i16, a: i16) {
+        let sq = Self::seq_of(list, s);
+        self.seq = s;
+        self.next_seq = s;
+        self.frame = f;
+        self.next_frame = sq.next(f);
+        self.acc = a;
+        self.dur = sq.duration(f);
+        self.load_ground(list, s, f);
+        self.target_seq = -1;
+        self.target_frame = -1;
+        self.target_flags = 0;
+        self.scan_frame = -1;
+        self.flags = AT_TARGET;
+    }
+
+    /// `Seek(s, pos)` (AnimThread_SeekToPosition, 0x479238; H4b): pos is a Q14 fraction of
+    /// the whole sequence; the offset is always a whole tick. `pos` must be 0..=16384.
+    pub fn seek(&mut self, list: &AnimList, s: i16, pos: i16) {
+        let sq = Self::seq_of(list, s);
+        let total = sq.total_duration();
+        // Q14(pos, total − 1): total ≤ 32767 and pos ≤ 16384, so the product fits in i32
+        // and the remainder never drops below 0.
+        let mut rem = (i32::from(pos) * (total - 1)) >> 14;
+        let mut f: usize = 0;
+        while f + 1 < sq.frames.len() && rem >= i32::from(sq.frames[f].duration) {
+            rem -= i32::from(sq.frames[f].duration);
+            f += 1;
+        }
+        self.set_sequence(list, s, f as i16, rem as i16);
+    }
+
+    /// DropRequest (H4c), written inline by the gait code.
+    pub fn drop_request(&mut self) {
+        self.scan_frame = -1;
+        self.target_seq = -1;
+        self.target_frame = -1;
+        self.target_flags = 0;
+        self.flags = AT_TARGET;
+    }
+
+    /// `SetRate(r)` (0x4795cc; H5): a sign change re-runs the pending request.
+    pub fn set_rate(&mut self, list: &AnimList, r: i16) {
+        let previous = self.rate;
+        self.rate = r;
+        if (r < 0) != (previous < 0) {
+            self.request(list, self.target_seq, self.target_frame, self.target_flags);
+        }
+    }
+
+    /// `Request(s, f, flags)` (AnimThread_SetTarget, 0x479570; H6).
+    pub fn request(&mut self, list: &AnimList, s: i16, f: i16, flags: i16) {
+        self.target_seq = s;
+        self.target_frame = f;
+        self.target_flags = flags;
+        self.flags &= !AT_TARGET;
+        if s != -1 && (self.seq != s || self.frame != f || self.acc != 0) {
+            self.search(list);
+            return;
+        }
+        self.flags |= AT_TARGET;
+        self.scan_frame = -1;
+    }
+
+    /// Transition search (0x4792c8; H6, H9): walk the playing sequence's frames from the
+    /// cursor in the playing direction, arming the first transition into the target that
+    /// lands on the near side of the target frame.
+    fn search(&mut self, list: &AnimList) {
+        let sq = Self::seq_of(list, self.seq);
+        let back = self.rate < 0;
+        let start = if back { self.frame } else { self.next_frame };
+        let (s, f) = (self.target_seq, self.target_frame);
+        let mut scan = start;
+        // Deviation (fenced): during a transition frame the cursor's next frame belongs to
+        // the other sequence and may not exist in this one; DBSIM would read past the frame
+        // table. Such a frame offers nothing here and ends the search.
+        while let Some(fr) = sq.frame(scan) {
+            let first = fr.first_transition as usize;
+            let count = fr.transition_count.max(0) as usize;
+            for t in list.transitions().iter().skip(first).take(count) {
+                if t.dest_seq != s {
+                    continue;
+                }
+                self.tr_seq = s;
+                self.tr_frame = t.dest_frame;
+                self.tr_dur = t.duration;
+                self.tr_key = t.key;
+                let accept = f == -1
+                    || if back {
+                        t.dest_frame > f
+                    } else {
+                        t.dest_frame < f
+                    }
+                    || (t.dest_frame == f && self.acc == 0);
+                if accept {
+                    self.scan_frame = scan;
+                    return;
+                }
+            }
+            let prev = scan;
+            scan = if back {
+                sq.previous(scan)
+            } else {
+                sq.next(scan)
+            };
+            if scan == prev || scan == start {
+                break;
+            }
+        }
+        self.scan_frame = -1;
+    }
+
+    /// `Advance(delta)` (AnimThread_Advance, 0x479614): raw animation ticks, scaled by the
+    /// Q8 rate, crossing frames and committing or uncommitting their ground movement.
+    pub fn advance(&mut self, list: &AnimList, delta: i16) {
+        if self.at_target() && self.target_flags & STOP_ON_ARRIVAL != 0 {
+            return;
+        }
+        let step = ((i32::from(delta) * i32::from(self.rate)) >> 8) as i16;
+        if step == 0 {
+            return;
+        }
+        let mut t = self.acc.wrapping_add(step);
+        if t < 0
+            && self.frame == 0
+            && self.scan_frame != 0
+            && Self::seq_of(list, self.seq).previous(0) == 0
+        {
+            t = 0;
+        }
+        if t == 0 {
+            self.acc = 0;
+            if self.in_transition() {
+                self.land(list);
+            }
+            self.note_arrival();
+            return;
+        }
+        if t < self.dur {
+            if t >= 0 {
+                self.acc = t;
+            } else {
+                self.step_backward(list, t);
+            }
+            return;
+        }
+        self.step_forward(list, t);
+    }
+
+    /// Advance step 5's landing: a transition frame played back to acc 0 becomes its own
+    /// sequence's frame again.
+    fn land(&mut self, list: &AnimList) {
+        let sq = Self::seq_of(list, self.seq);
+        self.next_seq = self.seq;
+        self.next_frame = sq.next(self.frame);
+        self.dur = sq.duration(self.frame);
+        self.flags &= !IN_TRANSITION;
+        self.load_ground(list, self.seq, self.frame);
+    }
+
+    fn arrived(&self) -> bool {
+        self.seq == self.target_seq && (self.target_frame == self.frame || self.target_frame == -1)
+    }
+
+    fn note_arrival(&mut self) {
+        if self.arrived() {
+            self.flags |= AT_TARGET;
+        }
+    }
+
+    /// Advance step 7.
+    fn step_forward(&mut self, list: &AnimList, mut t: i16) {
+        while t != 0 && self.dur <= t {
+            self.commit();
+            self.seq = self.next_seq;
+            self.frame = self.next_frame;
+            t = t.wrapping_sub(self.dur);
+            if self.frame == self.scan_frame {
+                // Enter the transition frame (H6). A zero-length transition does not stop the
+                // advance: the loop passes through it, as the port does.
+                self.next_seq = self.tr_seq;
+                self.next_frame = self.tr_frame;
+                self.dur = self.tr_dur;
+                self.scan_frame = -1;
+                self.flags |= IN_TRANSITION;
+                self.set_ground_key(list, self.tr_key);
+            } else {
+                let next = Self::seq_of(list, self.next_seq).next(self.next_frame);
+                self.next_frame = next;
+                self.dur = Self::seq_of(list, self.seq).duration(self.frame);
+                if self.dur == 0 {
+                    t = 0;
+                }
+                self.flags &= !IN_TRANSITION;
+                self.load_ground(list, self.seq, self.frame);
+            }
+            self.acc = 0;
+            if self.arrived() {
+                self.flags |= AT_TARGET;
+                if self.target_flags & STOP_ON_ARRIVAL != 0 {
+                    t = 0;
+                }
+            }
+        }
+        self.acc = t;
+    }
+
+    /// Advance step 8 (H9).
+    fn step_backward(&mut self, list: &AnimList, mut t: i16) {
+        while t < 0 {
+            self.next_seq = self.seq;
+            self.next_frame = self.frame;
+            if self.frame == self.scan_frame {
+                self.seq = self.tr_seq;
+                self.frame = self.tr_frame;
+                self.dur = self.tr_dur;
+                self.scan_frame = -1;
+                self.flags |= IN_TRANSITION;
+                self.set_ground_key(list, self.tr_key);
+            } else {
+                let sq = Self::seq_of(list, self.seq);
+                self.frame = sq.previous(self.frame);
+                self.dur = sq.duration(self.frame);
+                self.flags &= !IN_TRANSITION;
+                self.load_ground(list, self.seq, self.frame);
+            }
+            self.uncommit();
+            // −t ≤ dur, written so that −32768 needs no negation.
+            if i32::from(t) + i32::from(self.dur) >= 0 {
+                self.acc = t.wrapping_add(self.dur);
+                t = 0;
+            } else {
+                self.acc = 0;
+                t = t.wrapping_add(self.dur);
+            }
+            if self.arrived() {
+                self.flags |= AT_TARGET;
+                if self.target_flags & STOP_ON_ARRIVAL != 0 {
+                    t = 0;
+                    self.acc = 0;
+                }
+            }
+        }
+    }
+
+    /// Load G (0x478de8; H14): a sequence without ground movement only drops the flag.
+    fn load_ground(&mut self, list: &AnimList, s: i16, f: i16) {
+        let sq = Self::seq_of(list, s);
+        if !sq.ground {
+            self.ground = false;
+            return;
+        }
+        if let Some(k) = sq.key(f, 0) {
+            self.set_ground_key(list, k);
+        }
+    }
+
+    fn set_ground_key(&mut self, list: &AnimList, k: i16) {
+        self.g = list.keyframe(k);
+        self.ground = true;
+    }
+
+    /// Commit (0x478e60; H14): root = Concat(Gt, root).
+    fn commit(&mut self) {
+        if self.ground {
+            self.root = root_motion::whole(&self.g).concat(&self.root);
+        }
+    }
+
+    /// Uncommit (0x478ee8; H14): root = Concat(Inverse(Gt), root).
+    fn uncommit(&mut self) {
+        if self.ground {
+            self.root = root_motion::whole(&self.g).inverse().concat(&self.root);
+        }
+    }
+
+    /// Read (0x478fa8; H15): the root with the elapsed part of the current frame's G.
+    pub fn read_root(&self) -> Transform3 {
+        if !self.ground {
+            return self.root;
+        }
+        root_motion::partial(&self.g, self.acc, self.dur).concat(&self.root)
+    }
+
+    /// Write/seed (0x479088; H15): store the root that makes [`Self::read_root`] return
+    /// `value` now.
+    pub fn write_root(&mut self, value: &Transform3) {
+        if !self.ground {
+            self.root = *value;
+            return;
+        }
+        self.root = root_motion::partial(&self.g, self.acc, self.dur)
+            .inverse()
+            .concat(value);
+    }
+
+    /// Priority of the playing sequence (the slot-sort key, H17).
+    pub fn priority(&self, list: &AnimList) -> i16 {
+        Self::seq_of(list, self.seq).priority
+    }
+}
