@@ -1,0 +1,70 @@
+//! Ordinary request arbitration with the default group (A4–A12; §5.2, §5.3).
+//! Callers have already passed the eligibility boundary (A16, see [`crate::world`]).
+
+use crate::advance::advance;
+use crate::error::RunError;
+use crate::resources::Model;
+use crate::state::Anim;
+use serde::Serialize;
+
+/// What one advancement works with: the actor's model table and the shared
+/// whole-tick increment of this update (A11, A38).
+#[derive(Clone, Copy)]
+pub struct Ctx<'m> {
+    pub model: &'m Model,
+    pub ticks: u32,
+}
+
+/// The `result` of a request (§6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Accepted,
+    Cleared,
+    Refused,
+    Unchanged,
+    Rejected,
+    Kept,
+}
+
+/// Acceptance with the absent-group fallback and the start countdown (A9, A10; §5.2).
+pub fn accept(anim: &mut Anim, model: &Model, g: u8, modifier: u8) -> Outcome {
+    let group = match model.group(g) {
+        Some(group) => group,
+        None => match model.group(anim.default) {
+            Some(group) => group,
+            None => {
+                anim.pending = None;
+                anim.pending_countdown = None;
+                return Outcome::Cleared;
+            }
+        },
+    };
+    anim.pending = Some(group.number);
+    anim.pending_countdown = Some(group.low_byte().wrapping_add(modifier));
+    Outcome::Accepted
+}
+
+/// An ordinary request (A4–A8, A11; §5.3). Arbitration compares the requested
+/// number; the fallback applies only once accepted (C4).
+pub fn request(anim: &mut Anim, cx: Ctx, g: u8, modifier: u8) -> Result<Outcome, RunError> {
+    if anim.current.is_some() && anim.current == Some(anim.default) {
+        if g == anim.default {
+            return Ok(Outcome::Unchanged); // A5
+        }
+        anim.current = None; // A6
+    }
+    let replace = match (anim.current, anim.pending) {
+        (None, _) | (_, None) => true,
+        (Some(cur), Some(pend)) => pend <= g || pend == cur,
+    };
+    let result = if replace {
+        accept(anim, cx.model, g, modifier) // A7
+    } else {
+        Outcome::Refused // A8
+    };
+    if anim.current.is_none() {
+        advance(anim, cx, 0)?; // A11
+    }
+    Ok(result)
+}

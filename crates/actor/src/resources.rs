@@ -1,0 +1,120 @@
+//! Loaded animation resources: model tables (RAAN + RAGR, pre-decoded into one flat
+//! command array per model), scripts, and the placed actors of a set (D2).
+
+use crate::raan::RaanTable;
+use crate::ragr::{Cmd, Group};
+
+/// Marks an absent group in [`Model::slots`].
+const NO_GROUP: u16 = u16::MAX;
+
+/// One animation model table: its RAAN table and its RAGR groups.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub name: String,
+    pub raan: RaanTable,
+    /// Group number → index into `groups` (`NO_GROUP` when absent).
+    slots: Box<[u16; 256]>,
+    pub groups: Vec<Group>,
+    /// Every group's commands, back to back.
+    pub cmds: Vec<Cmd>,
+}
+
+impl Model {
+    /// An empty table (no groups).
+    pub fn new(name: impl Into<String>, raan: RaanTable) -> Model {
+        Model {
+            name: name.into(),
+            raan,
+            slots: Box::new([NO_GROUP; 256]),
+            groups: Vec::new(),
+            cmds: Vec::new(),
+        }
+    }
+
+    /// Add a decoded group; returns false when the number is already taken.
+    pub fn add_group(&mut self, number: u8, header: u16, cmds: &[Cmd]) -> bool {
+        if self.slots[number as usize] != NO_GROUP {
+            return false;
+        }
+        self.slots[number as usize] = self.groups.len() as u16;
+        self.groups.push(Group {
+            number,
+            header,
+            start: self.cmds.len() as u32,
+            len: cmds.len() as u16,
+        });
+        self.cmds.extend_from_slice(cmds);
+        true
+    }
+
+    /// The group numbered `g`, if the table has it.
+    #[inline]
+    pub fn group(&self, g: u8) -> Option<&Group> {
+        let slot = self.slots[g as usize];
+        if slot == NO_GROUP {
+            None
+        } else {
+            self.groups.get(slot as usize)
+        }
+    }
+
+    /// The commands of a group.
+    #[inline]
+    pub fn commands(&self, group: &Group) -> &[Cmd] {
+        let start = group.start as usize;
+        &self.cmds[start..start + group.len as usize]
+    }
+}
+
+/// A script command (D2: only the two the FLAG2 program needs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScriptCmd {
+    PushAnimation { group: u8, count: u8 },
+    End { target: u16 },
+}
+
+/// A main script: its commands; the last one is always `End`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    pub name: String,
+    pub cmds: Vec<ScriptCmd>,
+}
+
+/// Runtime flags of an actor (§2, C16).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ActorFlags {
+    /// Runtime exclusion or pause: in the list but not updated.
+    pub excluded: bool,
+    /// The animation-update exclusion of A36.
+    pub anim_update_excluded: bool,
+    /// The actor flag suppressing the script stage.
+    pub script_suppressed: bool,
+}
+
+/// A placed actor as the set describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActorSpec {
+    pub id: String,
+    pub pos: [i64; 2],
+    pub activation: u8,
+    pub attr113: u8,
+    pub attr44: u8,
+    pub state_default: Option<u8>,
+    /// Index into [`ActorSet::models`]; `None` = no animation state.
+    pub model: Option<usize>,
+    /// Index into [`ActorSet::scripts`]; `None` = no script stage.
+    pub script: Option<usize>,
+    pub static_model: bool,
+    pub walk: Option<[i64; 2]>,
+    pub flags: ActorFlags,
+}
+
+/// A validated actor set: map size in 512-unit cells, models, scripts, actors.
+#[derive(Debug, Clone)]
+pub struct ActorSet {
+    pub width: i64,
+    pub height: i64,
+    pub models: Vec<Model>,
+    pub scripts: Vec<Script>,
+    pub actors: Vec<ActorSpec>,
+}

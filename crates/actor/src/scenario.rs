@@ -1,0 +1,432 @@
+//! The conformance runner (actor-conformance §3, §6): [`ActorSim`] implements
+//! [`Simulation`]; [`run_scenario`] adds the one-line trace of a rejected actor set.
+
+use crate::arbitration::Outcome;
+use crate::boundary::{actor_force_request, actor_request};
+use crate::error::{FaultKind, LoadFault};
+use crate::load::load_set;
+use crate::state::{Anim, Task, Translation};
+use crate::world::{Switches, Why, World};
+use retroanim_core::{Scenario, ScenarioError, Simulation};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The `setup` block (§3).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SetupDoc {
+    #[serde(default)]
+    view: Option<[i64; 2]>,
+    #[serde(default)]
+    frame_scale: Option<u16>,
+    #[serde(default)]
+    switches: Option<SwitchesDoc>,
+}
+
+#[derive(Deserialize)]
+struct SwitchesDoc {
+    #[serde(default = "yes")]
+    animation: bool,
+    #[serde(default = "yes")]
+    scripts: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Which global switch a `set_switch` step sets.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwitchName {
+    Animation,
+    Scripts,
+}
+
+/// One scenario step (§3).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Step {
+    Update,
+    SetFrameScale {
+        q8: u16,
+    },
+    ResetTiming,
+    SetView {
+        x: i64,
+        y: i64,
+    },
+    Request {
+        actor: String,
+        group: u8,
+        #[serde(default)]
+        modifier: u8,
+    },
+    ForceRequest {
+        actor: String,
+        group: u8,
+        #[serde(default)]
+        modifier: u8,
+    },
+    SetDefault {
+        actor: String,
+        #[serde(default)]
+        group: Option<u8>,
+    },
+    SetExitFlag {
+        actor: String,
+    },
+    SetSwitch {
+        switch: SwitchName,
+        value: bool,
+    },
+    SetFlags {
+        actor: String,
+        #[serde(default)]
+        excluded: Option<bool>,
+        #[serde(default)]
+        anim_update_excluded: Option<bool>,
+        #[serde(default)]
+        script_suppressed: Option<bool>,
+    },
+}
+
+impl Step {
+    fn op(&self) -> &'static str {
+        match self {
+            Step::Update => "update",
+            Step::SetFrameScale { .. } => "set_frame_scale",
+            Step::ResetTiming => "reset_timing",
+            Step::SetView { .. } => "set_view",
+            Step::Request { .. } => "request",
+            Step::ForceRequest { .. } => "force_request",
+            Step::SetDefault { .. } => "set_default",
+            Step::SetExitFlag { .. } => "set_exit_flag",
+            Step::SetSwitch { .. } => "set_switch",
+            Step::SetFlags { .. } => "set_flags",
+        }
+    }
+}
+
+/// One `members` entry (§5.8).
+#[derive(Debug, Clone, Serialize)]
+pub struct Member {
+    pub actor: String,
+    pub why: Why,
+    pub updated: bool,
+}
+
+/// The script part of an actor line.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScriptLine {
+    pub pc: u16,
+    pub task: Option<Task>,
+}
+
+/// One `actors` entry (§6).
+#[derive(Debug, Clone, Serialize)]
+pub struct ActorLine {
+    pub id: String,
+    pub pos: [i64; 2],
+    pub cell: [i64; 2],
+    pub anim: Option<Anim>,
+    pub translation: Option<Translation>,
+    pub script: Option<ScriptLine>,
+}
+
+/// A state line (§6); keys in the order of the spec.
+#[derive(Debug, Clone, Serialize)]
+pub struct StateLine {
+    pub step: usize,
+    pub op: &'static str,
+    pub result: Option<Outcome>,
+    pub ticks: u32,
+    pub acc: u64,
+    pub warmup: u8,
+    pub scale: u32,
+    pub view: [i64; 2],
+    pub window: [i64; 2],
+    pub switches: Switches,
+    pub members: Option<Vec<Member>>,
+    pub actors: Vec<ActorLine>,
+}
+
+/// The `error` object of a rejected set (§2.1). Extension kinds add where and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorBody {
+    pub kind: FaultKind,
+    pub model: Option<String>,
+    pub group: Option<u8>,
+    pub command: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// The single line of a rejected set.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorLine {
+    pub step: usize,
+    pub op: &'static str,
+    pub error: ErrorBody,
+}
+
+/// A trace line.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Line {
+    State(StateLine),
+    Error(ErrorLine),
+}
+
+/// The scenario driver: a loaded world, or the fault that rejected its set.
+#[derive(Debug, Clone)]
+pub struct ActorSim {
+    file: String,
+    state: Result<World, LoadFault>,
+}
+
+impl ActorSim {
+    /// The world, when the set loaded.
+    pub fn world(&self) -> Option<&World> {
+        self.state.as_ref().ok()
+    }
+
+    /// The fault that rejected the set, if any.
+    pub fn load_fault(&self) -> Option<&LoadFault> {
+        self.state.as_ref().err()
+    }
+
+    fn line(&self, step: usize, op: &'static str, result: Option<Outcome>) -> Line {
+        match &self.state {
+            Ok(world) => Line::State(state_line(world, step, op, result, op == "update")),
+            Err(fault) => Line::Error(error_line(fault)),
+        }
+    }
+}
+
+/// The trace line of a rejected set.
+pub fn error_line(fault: &LoadFault) -> ErrorLine {
+    let extension = !fault.kind.is_conformance_kind();
+    ErrorLine {
+        step: 0,
+        op: "setup",
+        error: ErrorBody {
+            kind: fault.kind,
+            model: fault.model.clone(),
+            group: fault.group,
+            command: fault.command,
+            at: extension.then(|| fault.at.clone()),
+            message: extension.then(|| fault.message.clone()),
+        },
+    }
+}
+
+/// A state line for the world as it is now.
+pub fn state_line(
+    world: &World,
+    step: usize,
+    op: &'static str,
+    result: Option<Outcome>,
+    with_members: bool,
+) -> StateLine {
+    let members = with_members.then(|| {
+        world
+            .actors
+            .iter()
+            .zip(&world.members)
+            .map(|(a, why)| Member {
+                actor: a.id.clone(),
+                why: *why,
+                updated: why.listed() && !a.flags.excluded,
+            })
+            .collect()
+    });
+    StateLine {
+        step,
+        op,
+        result,
+        ticks: world.timing.ticks,
+        acc: world.timing.acc,
+        warmup: world.timing.warmup,
+        scale: world.timing.scale,
+        view: world.view,
+        window: world.window(),
+        switches: world.switches,
+        members,
+        actors: world
+            .actors
+            .iter()
+            .map(|a| ActorLine {
+                id: a.id.clone(),
+                pos: a.pos,
+                cell: a.cell(),
+                anim: a.anim,
+                translation: a.translation,
+                script: a.script.map(|_| ScriptLine {
+                    pc: a.pc,
+                    task: a.task,
+                }),
+            })
+            .collect(),
+    }
+}
+
+/// Read the scenario's actor set: a path relative to the scenario, or inline.
+fn read_assets(scenario: &Scenario) -> Result<(Value, String), ScenarioError> {
+    match scenario.raw("assets") {
+        Some(Value::String(rel)) => {
+            let path = scenario.resolve(rel);
+            let file = path.display().to_string();
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| scenario.error("assets", format!("cannot read {file}: {e}")))?;
+            let value = serde_json::from_str(&text).map_err(|e| {
+                ScenarioError::new(
+                    &file,
+                    format!("line {}, column {}", e.line(), e.column()),
+                    "malformed JSON",
+                )
+            })?;
+            Ok((value, file))
+        }
+        Some(v @ Value::Object(_)) => Ok((v.clone(), scenario.file.clone())),
+        Some(_) => Err(scenario.error("assets", "expected a path string or an actor set object")),
+        None => Err(scenario.error("assets", "missing field")),
+    }
+}
+
+impl Simulation for ActorSim {
+    type Step = Step;
+    type Line = Line;
+
+    fn load(scenario: &Scenario) -> Result<Self, ScenarioError> {
+        let (assets, _) = read_assets(scenario)?;
+        let setup: SetupDoc = scenario.field("setup")?.unwrap_or_default();
+        let switches = setup
+            .switches
+            .map(|s| Switches {
+                animation: s.animation,
+                scripts: s.scripts,
+            })
+            .unwrap_or_default();
+        let state = match load_set(&assets) {
+            Err(fault) => Err(fault),
+            Ok(set) => Ok(World::new(
+                set,
+                setup.view.unwrap_or([0, 0]),
+                setup.frame_scale.unwrap_or(256) as u32,
+                switches,
+            )
+            .map_err(|e| scenario.error("setup", e.to_string()))?),
+        };
+        Ok(ActorSim {
+            file: scenario.file.clone(),
+            state,
+        })
+    }
+
+    fn snapshot(&self) -> Line {
+        self.line(0, "setup", None)
+    }
+
+    fn apply(&mut self, index: usize, step: &Step, at: &str) -> Result<Line, ScenarioError> {
+        let file = self.file.clone();
+        let world = match &mut self.state {
+            Ok(world) => world,
+            Err(fault) => {
+                return Err(ScenarioError::new(
+                    &file,
+                    "assets",
+                    format!("the actor set was rejected: {fault}"),
+                ))
+            }
+        };
+        world.clear_translations();
+        let find = |world: &World, id: &str| {
+            world.actors.iter().position(|a| a.id == id).ok_or_else(|| {
+                ScenarioError::new(&file, format!("{at}.actor"), format!("no actor '{id}'"))
+            })
+        };
+        let run_err = |e: crate::error::RunError| ScenarioError::new(&file, at, e.to_string());
+        let mut result = None;
+        match step {
+            Step::Update => world
+                .update()
+                .map_err(|e| ScenarioError::new(&file, at, e.to_string()))?,
+            Step::SetFrameScale { q8 } => world.timing.scale = *q8 as u32,
+            Step::ResetTiming => world.timing.reset(),
+            Step::SetView { x, y } => world.view = [*x, *y],
+            Step::Request {
+                actor,
+                group,
+                modifier,
+            } => {
+                let i = find(world, actor)?;
+                let env = world.env();
+                let a = &mut world.actors[i];
+                result =
+                    Some(actor_request(a, &world.models, env, *group, *modifier).map_err(run_err)?);
+            }
+            Step::ForceRequest {
+                actor,
+                group,
+                modifier,
+            } => {
+                let i = find(world, actor)?;
+                let env = world.env();
+                let a = &mut world.actors[i];
+                result = Some(
+                    actor_force_request(a, &world.models, env, *group, *modifier)
+                        .map_err(run_err)?,
+                );
+            }
+            Step::SetDefault { actor, group } => {
+                let i = find(world, actor)?;
+                world.actors[i].state_default = *group;
+            }
+            Step::SetExitFlag { actor } => {
+                let i = find(world, actor)?;
+                if let Some(anim) = world.actors[i].anim.as_mut() {
+                    anim.exit = true;
+                }
+            }
+            Step::SetSwitch { switch, value } => match switch {
+                SwitchName::Animation => world.switches.animation = *value,
+                SwitchName::Scripts => world.switches.scripts = *value,
+            },
+            Step::SetFlags {
+                actor,
+                excluded,
+                anim_update_excluded,
+                script_suppressed,
+            } => {
+                let i = find(world, actor)?;
+                let flags = &mut world.actors[i].flags;
+                if let Some(v) = excluded {
+                    flags.excluded = *v;
+                }
+                if let Some(v) = anim_update_excluded {
+                    flags.anim_update_excluded = *v;
+                }
+                if let Some(v) = script_suppressed {
+                    flags.script_suppressed = *v;
+                }
+            }
+        }
+        Ok(self.line(index, step.op(), result))
+    }
+}
+
+/// Play a whole scenario (§6): line 0, then one line per step; a rejected actor set
+/// gives its single error line and nothing else (§2.1), which the generic
+/// [`retroanim_core::run_scenario`] cannot express.
+pub fn run_scenario(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
+    let sim = ActorSim::load(scenario)?;
+    if let Some(fault) = sim.load_fault() {
+        let line = serde_json::to_value(error_line(fault))
+            .map_err(|e| scenario.error("setup", format!("cannot serialise trace line: {e}")))?;
+        return Ok(vec![line]);
+    }
+    retroanim_core::run_scenario::<ActorSim>(scenario)
+}

@@ -1,0 +1,38 @@
+//! The minimal main script stage (A36, A40, D2; §5.10b, decisions C9, C10):
+//! `PushAnimation(group, count)` creates a task, `End(target)` ends the invocation.
+
+use crate::boundary::Env;
+use crate::error::RunError;
+use crate::resources::{Model, Script, ScriptCmd};
+use crate::state::{Actor, Phase, Task};
+use crate::tasks::{invoke, TaskStatus};
+
+/// One script stage for an actor whose stage is enabled: existing task first, then
+/// (if it completed or there was none) one step of the body.
+pub fn script_stage(
+    actor: &mut Actor,
+    models: &[Model],
+    script: &Script,
+    env: Env,
+) -> Result<(), RunError> {
+    if actor.task.is_some() {
+        if invoke(actor, models, env)? == TaskStatus::Active {
+            return Ok(()); // the body stays blocked
+        }
+        actor.task = None; // completed: the body may continue in this update
+    }
+    match script.cmds.get(actor.pc as usize) {
+        Some(&ScriptCmd::PushAnimation { group, count }) => {
+            // C9: creation only; the first invocation is in the next stage.
+            actor.task = Some(Task {
+                group,
+                count,
+                phase: Phase::NotStarted,
+            });
+            actor.pc += 1;
+        }
+        Some(&ScriptCmd::End { target }) => actor.pc = target, // C10
+        None => actor.pc = 0,
+    }
+    Ok(())
+}

@@ -1,0 +1,138 @@
+//! Per-actor state: the animation state of actor-conformance §4 and the actor's
+//! placement, flags and script position.
+
+use crate::resources::{ActorFlags, ActorSpec};
+use serde::Serialize;
+
+/// The animation state of one actor (A4, A17–A26; §4). Field order is trace order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Anim {
+    pub current: Option<u8>,
+    pub pending: Option<u8>,
+    /// Start countdown carried by the pending request (C2); `None` iff `pending` is.
+    pub pending_countdown: Option<u8>,
+    pub default: u8,
+    /// Where interpretation resumes; indexes the selected `show_frame` while current.
+    pub cursor: u16,
+    /// Always 1: reverse playback is outside the seed's rules.
+    pub direction: i8,
+    pub countdown: u8,
+    /// What the countdown reloads to: the playback's start value (C1).
+    pub reload: u8,
+    /// Frame skip count (not byte-wrapped, C20).
+    pub skip: u32,
+    /// Finite loop countdown set by tasks (A29, A30, A32).
+    #[serde(rename = "loop")]
+    pub loop_count: u8,
+    pub breakpoint: bool,
+    /// The animation's exit flag / marker (C6).
+    pub exit: bool,
+    /// The selected (model handle, frame index) pair: the current pose (A3).
+    pub frame: Option<[u16; 2]>,
+}
+
+impl Anim {
+    /// Fresh state: default group 0, nothing current or pending (A33, §5.11).
+    pub const fn new() -> Anim {
+        Anim {
+            current: None,
+            pending: None,
+            pending_countdown: None,
+            default: 0,
+            cursor: 0,
+            direction: 1,
+            countdown: 0,
+            reload: 0,
+            skip: 0,
+            loop_count: 0,
+            breakpoint: false,
+            exit: false,
+            frame: None,
+        }
+    }
+}
+
+impl Default for Anim {
+    fn default() -> Self {
+        Anim::new()
+    }
+}
+
+/// A task's phase (A28–A31).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    NotStarted,
+    Started,
+}
+
+/// A `PushAnimation(group, count)` task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Task {
+    pub group: u8,
+    pub count: u8,
+    pub phase: Phase,
+}
+
+/// What the movement handling did in this step (A27, C14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Translation {
+    Applied,
+    Suppressed,
+}
+
+/// One placed actor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actor {
+    pub id: String,
+    pub pos: [i64; 2],
+    pub activation: u8,
+    pub attr113: u8,
+    pub attr44: u8,
+    pub state_default: Option<u8>,
+    /// Index of its model table; `None` = no animation state (`anim` is `None` too).
+    pub model: Option<usize>,
+    pub script: Option<usize>,
+    pub static_model: bool,
+    pub walk: Option<[i64; 2]>,
+    pub flags: ActorFlags,
+    pub anim: Option<Anim>,
+    /// Script program counter.
+    pub pc: u16,
+    pub task: Option<Task>,
+    /// Set by movement handling during an update; cleared at the start of every step.
+    pub translation: Option<Translation>,
+}
+
+impl Actor {
+    /// An actor as placed, before placement requests (§5.11): fresh animation state
+    /// when it has a model.
+    pub fn from_spec(spec: &ActorSpec) -> Actor {
+        Actor {
+            id: spec.id.clone(),
+            pos: spec.pos,
+            activation: spec.activation,
+            attr113: spec.attr113,
+            attr44: spec.attr44,
+            state_default: spec.state_default,
+            model: spec.model,
+            script: spec.script,
+            static_model: spec.static_model,
+            walk: spec.walk,
+            flags: spec.flags,
+            anim: spec.model.map(|_| Anim::new()),
+            pc: 0,
+            task: None,
+            translation: None,
+        }
+    }
+
+    /// The map cell of the actor's position (floor division by 512).
+    pub fn cell(&self) -> [i64; 2] {
+        [
+            self.pos[0].div_euclid(crate::load::CELL),
+            self.pos[1].div_euclid(crate::load::CELL),
+        ]
+    }
+}

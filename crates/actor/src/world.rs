@@ -1,0 +1,265 @@
+//! The world: placement (A33), the activation byte and the cell-window update list
+//! (A34, A35; §5.8), one actor's update order (A36, A37, A27; §5.9) and the world
+//! update (§5.10a).
+
+use crate::boundary::{actor_advance, actor_force_request, actor_request, Env};
+use crate::error::RunError;
+use crate::load::CELL;
+use crate::resources::{ActorSet, Model, Script};
+use crate::script::script_stage;
+use crate::state::{Actor, Translation};
+use crate::timing::Timing;
+use serde::Serialize;
+
+/// Cells per axis of the update window (A35).
+pub const WINDOW: i64 = 18;
+/// Cells the window starts before the view centre cell (A35).
+pub const WINDOW_LEAD: i64 = 9;
+
+/// The global switches (C16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Switches {
+    pub animation: bool,
+    pub scripts: bool,
+}
+
+impl Default for Switches {
+    fn default() -> Self {
+        Switches {
+            animation: true,
+            scripts: true,
+        }
+    }
+}
+
+/// An actor's update-list membership (§5.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Why {
+    #[serde(rename = "persistent")]
+    Persistent,
+    #[serde(rename = "outside")]
+    Outside,
+    #[serde(rename = "corner")]
+    Corner,
+    #[serde(rename = "border")]
+    Border,
+    #[serde(rename = "border_attr113")]
+    BorderAttr113,
+    #[serde(rename = "inner")]
+    Inner,
+}
+
+impl Why {
+    /// Members the list hands to the update (before the actor's own exclusion).
+    #[inline]
+    pub fn listed(self) -> bool {
+        matches!(self, Why::Persistent | Why::Border | Why::Inner)
+    }
+}
+
+/// A runtime fault of one actor's update.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("actor '{actor}': {error}")]
+pub struct ActorRunError {
+    pub actor: String,
+    pub error: RunError,
+}
+
+/// A world of placed actors sharing one clock, one view and the global switches.
+#[derive(Debug, Clone)]
+pub struct World {
+    pub width: i64,
+    pub height: i64,
+    pub models: Vec<Model>,
+    pub scripts: Vec<Script>,
+    pub actors: Vec<Actor>,
+    pub timing: Timing,
+    pub view: [i64; 2],
+    pub switches: Switches,
+    /// Membership computed by the last update, one per actor (reused, never regrown).
+    pub members: Vec<Why>,
+}
+
+impl World {
+    /// Build the world and place every actor in asset order (A33, §5.11, C15).
+    pub fn new(
+        set: ActorSet,
+        view: [i64; 2],
+        scale: u32,
+        switches: Switches,
+    ) -> Result<World, ActorRunError> {
+        let actors: Vec<Actor> = set.actors.iter().map(Actor::from_spec).collect();
+        let n = actors.len();
+        let mut world = World {
+            width: set.width,
+            height: set.height,
+            models: set.models,
+            scripts: set.scripts,
+            actors,
+            timing: Timing::new(scale),
+            view,
+            switches,
+            members: Vec::with_capacity(n),
+        };
+        let env = world.env();
+        for actor in &mut world.actors {
+            place(actor, &world.models, env).map_err(|error| ActorRunError {
+                actor: actor.id.clone(),
+                error,
+            })?;
+        }
+        Ok(world)
+    }
+
+    /// What the boundary checks read now.
+    #[inline]
+    pub fn env(&self) -> Env {
+        Env {
+            animation: self.switches.animation,
+            ticks: self.timing.ticks,
+        }
+    }
+
+    /// The window origin `[x0, y0]` for the current view (A35, C11).
+    pub fn window(&self) -> [i64; 2] {
+        window_origin(self.view, self.width, self.height)
+    }
+
+    /// Forget last step's movement results (the trace's `translation` is per step).
+    pub fn clear_translations(&mut self) {
+        for a in &mut self.actors {
+            a.translation = None;
+        }
+    }
+
+    /// One world update (§5.10a): timing, the list, then every updated member in
+    /// asset order (C12).
+    pub fn update(&mut self) -> Result<(), ActorRunError> {
+        self.timing.step();
+        let origin = self.window();
+        self.members.clear();
+        for a in &self.actors {
+            self.members.push(membership(a, origin));
+        }
+        let env = self.env();
+        let switches = self.switches;
+        for (actor, why) in self.actors.iter_mut().zip(&self.members) {
+            actor.translation = None;
+            if why.listed() && !actor.flags.excluded {
+                update_actor(actor, &self.models, &self.scripts, env, switches).map_err(
+                    |error| ActorRunError {
+                        actor: actor.id.clone(),
+                        error,
+                    },
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Placement of one actor (A33, §5.11): two ordinary requests for group 0 with
+/// modifier 0 and the shared ticks (0 at setup).
+pub fn place(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
+    actor_request(actor, models, env, 0, 0)?;
+    actor_request(actor, models, env, 0, 0)?;
+    Ok(())
+}
+
+/// The window origin for a view centre (A35, C11): nine cells before the centre
+/// cell, clamped so the 18×18 window stays inside the map.
+#[inline]
+pub fn window_origin(view: [i64; 2], width: i64, height: i64) -> [i64; 2] {
+    let cx = view[0].div_euclid(CELL);
+    let cy = view[1].div_euclid(CELL);
+    [
+        (cx - WINDOW_LEAD).max(0).min(width - WINDOW),
+        (cy - WINDOW_LEAD).max(0).min(height - WINDOW),
+    ]
+}
+
+/// One actor's membership (A34, A35; §5.8): the activation byte picks storage;
+/// cell actors count when inside the window minus its corners, border actors only
+/// with attribute byte 113 clear.
+#[inline]
+pub fn membership(actor: &Actor, origin: [i64; 2]) -> Why {
+    if actor.activation != 0 {
+        return Why::Persistent;
+    }
+    let dx = actor.pos[0].div_euclid(CELL) - origin[0];
+    let dy = actor.pos[1].div_euclid(CELL) - origin[1];
+    let last = WINDOW - 1;
+    if !(0..=last).contains(&dx) || !(0..=last).contains(&dy) {
+        return Why::Outside;
+    }
+    let edge_x = dx == 0 || dx == last;
+    let edge_y = dy == 0 || dy == last;
+    if edge_x && edge_y {
+        Why::Corner
+    } else if edge_x || edge_y {
+        if actor.attr113 == 0 {
+            Why::Border
+        } else {
+            Why::BorderAttr113
+        }
+    } else {
+        Why::Inner
+    }
+}
+
+/// One eligible actor's update (A36, §5.9).
+pub fn update_actor(
+    actor: &mut Actor,
+    models: &[Model],
+    scripts: &[Script],
+    env: Env,
+    switches: Switches,
+) -> Result<(), RunError> {
+    select_default(actor, models, env)?;
+    if !actor.flags.anim_update_excluded {
+        actor_advance(actor, models, env)?;
+        if let Some(default) = actor.anim.as_ref().map(|a| a.default) {
+            actor_request(actor, models, env, default, 0)?;
+        }
+    }
+    move_actor(actor, env.ticks);
+    if switches.scripts && !actor.flags.script_suppressed {
+        if let Some(script) = actor.script.and_then(|i| scripts.get(i)) {
+            script_stage(actor, models, script, env)?;
+        }
+    }
+    Ok(())
+}
+
+/// State-dependent default selection and the forced replacement of A37 (C8).
+pub fn select_default(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
+    let sel = actor.state_default.unwrap_or(actor.attr44);
+    let Some(anim) = actor.anim.as_mut() else {
+        return Ok(());
+    };
+    if sel == anim.default {
+        return Ok(());
+    }
+    let old = anim.default;
+    anim.default = sel;
+    if anim.current == Some(old) && !anim.exit {
+        actor_force_request(actor, models, env, sel, 0)?;
+    }
+    Ok(())
+}
+
+/// Movement handling of ordinary forward walking (A27, C14): a set breakpoint
+/// marker suppresses this update's translation.
+pub fn move_actor(actor: &mut Actor, ticks: u32) {
+    let Some(walk) = actor.walk else {
+        return;
+    };
+    if actor.anim.as_ref().is_some_and(|a| a.breakpoint) {
+        actor.translation = Some(Translation::Suppressed);
+    } else {
+        let t = ticks as i64;
+        actor.pos[0] = actor.pos[0].saturating_add(walk[0].saturating_mul(t));
+        actor.pos[1] = actor.pos[1].saturating_add(walk[1].saturating_mul(t));
+        actor.translation = Some(Translation::Applied);
+    }
+}
