@@ -11,6 +11,8 @@ use std::path::Path;
 pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
     #[allow(clippy::match_single_binding)]
     match scenario.engine.as_str() {
+        // A rejected actor set is a one-line trace, which the generic runner cannot write.
+        "actor" => retroanim_actor::run_scenario(scenario),
         other => Err(scenario.error("engine", not_built(other))),
     }
 }
@@ -35,6 +37,11 @@ pub struct BenchSpec {
 pub fn bench_spec(engine: &str) -> anyhow::Result<BenchSpec> {
     #[allow(clippy::match_single_binding)]
     match engine {
+        "actor" => Ok(BenchSpec {
+            build: |n| Box::new(retroanim_actor::bench::ActorBench::new(n)),
+            default_entities: retroanim_actor::bench::DEFAULT_ACTORS,
+            tick_name: "update",
+        }),
         other => bail!("{}", not_built(other)),
     }
 }
