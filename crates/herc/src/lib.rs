@@ -3,6 +3,7 @@
 //! Modules are shared between two authors; keep edits here additive (`pub mod` lines).
 pub mod clock;
 pub mod fixed;
+pub mod formats;
 pub mod model;
 pub mod object;
 pub mod pose;

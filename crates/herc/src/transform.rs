@@ -275,6 +275,38 @@ impl Transform3 {
         }
     }
 
+    /// The 32-byte in-memory record (F7): m0..m8 as i16 at +0..+0x11, kind as a u8 at
+    /// +0x12, one padding byte, and tx, ty, tz as i32 at +0x14, +0x18, +0x1c.
+    pub fn to_record(&self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        for (i, v) in self.m.iter().enumerate() {
+            b[2 * i..2 * i + 2].copy_from_slice(&v.to_le_bytes());
+        }
+        b[0x12] = self.kind;
+        for (i, v) in self.t.iter().enumerate() {
+            b[0x14 + 4 * i..0x18 + 4 * i].copy_from_slice(&v.to_le_bytes());
+        }
+        b
+    }
+
+    /// Decode a 32-byte record (F7); the padding byte +0x13 is ignored.
+    pub fn from_record(b: &[u8; 32]) -> Self {
+        let mut m = [0i16; 9];
+        for (i, v) in m.iter_mut().enumerate() {
+            *v = i16::from_le_bytes([b[2 * i], b[2 * i + 1]]);
+        }
+        let mut t = [0i32; 3];
+        for (i, v) in t.iter_mut().enumerate() {
+            let o = 0x14 + 4 * i;
+            *v = i32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        }
+        Transform3 {
+            m,
+            kind: b[0x12],
+            t,
+        }
+    }
+
     /// `ToEuler(T)` (M9; 0x47f894): `(x, y, z)` = (pitch, roll, heading) via asin/atan2.
     pub fn to_euler(&self) -> [i16; 3] {
         let m = self.m.map(|v| v as i32);
