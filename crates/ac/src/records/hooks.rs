@@ -269,6 +269,72 @@ pub fn decode_payload(hook_type: u32, payload: &[u8]) -> Option<Vec<(&'static st
     Some(out)
 }
 
+/// The payload field names of a hook type, in file order (`None` for unknown types).
+pub fn field_names(hook_type: u32) -> Option<Vec<&'static str>> {
+    layout(hook_type).map(|f| f.iter().map(|(n, _)| *n).collect())
+}
+
+/// Encode a payload from named values (the inverse of [`decode_payload`]); a field
+/// missing from `get` is zero. `Vec3` fields take `[x, y, z]`, `Frame` fields take
+/// origin followed by `[w, x, y, z]` (7 numbers); integer fields take integral values.
+pub fn encode_payload(
+    hook_type: u32,
+    mut get: impl FnMut(&str) -> Option<Vec<f64>>,
+) -> Result<Vec<u8>, String> {
+    let fields = layout(hook_type).ok_or_else(|| format!("unknown hook type {hook_type}"))?;
+    let mut out = Vec::new();
+    for (name, f) in fields {
+        let (need, default) = match f {
+            Field::Vec3 => (3, vec![0.0; 3]),
+            Field::Frame => (7, vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]),
+            _ => (1, vec![0.0]),
+        };
+        let v = get(name).unwrap_or(default);
+        if v.len() != need {
+            return Err(format!(
+                "field {name}: expected {need} numbers, got {}",
+                v.len()
+            ));
+        }
+        let int = |x: f64, lo: f64, hi: f64| -> Result<i64, String> {
+            if x.fract() != 0.0 || x < lo || x > hi {
+                Err(format!(
+                    "field {name}: {x} is not an integer in {lo}..={hi}"
+                ))
+            } else {
+                Ok(x as i64)
+            }
+        };
+        match f {
+            Field::U16 => out.extend_from_slice(&(int(v[0], 0.0, 65535.0)? as u16).to_le_bytes()),
+            Field::U32 => {
+                out.extend_from_slice(&(int(v[0], 0.0, u32::MAX as f64)? as u32).to_le_bytes())
+            }
+            Field::I32 => out.extend_from_slice(
+                &(int(v[0], i32::MIN as f64, i32::MAX as f64)? as i32).to_le_bytes(),
+            ),
+            Field::PackedGfxId => {
+                let id = int(v[0], 0.0, u32::MAX as f64)? as u32;
+                let rel = id.wrapping_sub(0x0100_0000);
+                if rel < 0x8000 {
+                    out.extend_from_slice(&(rel as u16).to_le_bytes());
+                } else if rel <= 0x3FFF_FFFF {
+                    out.extend_from_slice(&(((rel >> 16) as u16) | 0x8000).to_le_bytes());
+                    out.extend_from_slice(&((rel & 0xFFFF) as u16).to_le_bytes());
+                } else {
+                    return Err(format!("field {name}: 0x{id:08x} cannot be packed"));
+                }
+            }
+            Field::F32 | Field::Vec3 | Field::Frame => {
+                for x in v {
+                    out.extend_from_slice(&(x as f32).to_le_bytes());
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

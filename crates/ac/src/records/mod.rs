@@ -1,6 +1,8 @@
 //! The DAT-side records as loaded (spec/ac-motion.md §1.3, byte layout §3):
 //! MotionTable (`0x09……`), Animation (`0x03……`), and the DAT container.
 
+pub mod authoring;
+pub mod command_names;
 pub mod dat;
 pub mod error;
 pub mod hooks;

@@ -1,0 +1,137 @@
+//! The committed sample records (assets/ac/records) are exactly what the writer makes
+//! from the readable source (assets/ac/humanoid.json), and the table is complete.
+
+use retroanim_ac::records::authoring::{compile_str, key};
+use retroanim_ac::records::store::record_file_name;
+use retroanim_ac::records::*;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn asset_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/ac")
+}
+
+fn compiled() -> authoring::Compiled {
+    let text = std::fs::read_to_string(asset_dir().join("humanoid.json")).unwrap();
+    compile_str(&text).unwrap()
+}
+
+#[test]
+fn committed_records_equal_the_writer_output_from_the_source() {
+    let c = compiled();
+    let dir = asset_dir().join("records");
+    let mut expected = vec![(c.motion_table.id, write_motion_table(&c.motion_table))];
+    for a in &c.animations {
+        assert_eq!(a.check(), Ok(()), "animation 0x{:08x}", a.id);
+        expected.push((a.id, write_animation(a)));
+    }
+    for (id, bytes) in &expected {
+        let path = dir.join(record_file_name(*id));
+        let on_disk = std::fs::read(&path).unwrap_or_else(|e| {
+            panic!("{}: {e} (run the build_ac_assets example)", path.display())
+        });
+        assert!(
+            on_disk == *bytes,
+            "{} differs from the source; run `cargo run -p retroanim-ac --example build_ac_assets`",
+            path.display()
+        );
+    }
+    let names: BTreeSet<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let wanted: BTreeSet<String> = expected
+        .iter()
+        .map(|(id, _)| record_file_name(*id))
+        .collect();
+    assert_eq!(names, wanted, "stray or missing files in assets/ac/records");
+}
+
+#[test]
+fn sample_table_loads_and_every_clip_exists() {
+    let mut store = RecordStore::from_dir(asset_dir().join("records"));
+    let t = store.motion_table(0x0900_0001).unwrap();
+    assert_eq!(t.default_style, 0x8000_003D);
+    assert_eq!(
+        t.style_defaults,
+        vec![(0x8000_003D, 0x4100_0003), (0x8000_003E, 0x4100_0003)]
+    );
+    let all = t
+        .cycles
+        .iter()
+        .chain(t.modifiers.iter())
+        .chain(t.links.iter().flat_map(|(_, inner)| inner.iter()));
+    for (_, md) in all {
+        for clip in &md.anims {
+            let a = store.animation(clip.anim_id).unwrap();
+            assert_eq!(a.num_parts, 8);
+            assert!(a.num_frames >= 4);
+        }
+    }
+}
+
+#[test]
+fn sample_table_has_the_documented_motions() {
+    let t = compiled().motion_table;
+    let nc = 0x8000_003D;
+    let sc = 0x8000_003E;
+    let cycle_keys: Vec<u32> = t.cycles.iter().map(|(k, _)| *k).collect();
+    for m in [
+        0x4100_0003,
+        0x4500_0005,
+        0x4400_0007,
+        0x6500_000D,
+        0x6500_000F,
+    ] {
+        assert!(
+            cycle_keys.contains(&key(nc, m)),
+            "NonCombat cycle 0x{m:08x}"
+        );
+    }
+    for m in [0x4100_0003, 0x4500_0005, 0x4400_0007] {
+        assert!(
+            cycle_keys.contains(&key(sc, m)),
+            "SwordCombat cycle 0x{m:08x}"
+        );
+    }
+    let ready_links = &t.links.iter().find(|(k, _)| *k == 0x003D_0003).unwrap().1;
+    let to: Vec<u32> = ready_links.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        to,
+        vec![
+            0x4500_0005,
+            0x4400_0007,
+            0x6500_000D,
+            0x6500_000F,
+            0x1300_0087,
+            0x8000_003E
+        ]
+    );
+    // Walk: 30 frames at 30 fps, 0.104 forward per pos frame = 3.12 units/s.
+    let walk = compiled()
+        .animations
+        .into_iter()
+        .find(|a| a.id == 0x0300_0102)
+        .unwrap();
+    assert_eq!(walk.flags, 1);
+    assert_eq!(walk.pos_frames[0].origin.y, 0.104);
+    assert_eq!(walk.part_frames[7].hooks[0].hook_type, hooks::SOUND);
+    // The turn cycle is restricted (bitfield 2) and turns clockwise (negative omega z).
+    let turn = &t.cycles.iter().find(|(k, _)| *k == 0x003D_000D).unwrap().1;
+    assert_eq!((turn.bitfield, turn.flags, turn.omega.z), (2, 2, -1.5));
+}
+
+#[test]
+fn source_errors_name_the_json_path() {
+    let e = compile_str(r#"{"skeleton": [], "animations": [{"id": 5}], "motion_table": {}}"#)
+        .unwrap_err();
+    assert!(e.starts_with("animations[0].id: invalid type"), "{e}");
+    let text = std::fs::read_to_string(asset_dir().join("humanoid.json"))
+        .unwrap()
+        .replace("\"to\": \"Wave\"", "\"to\": \"Wavy\"");
+    let e = compile_str(&text).unwrap_err();
+    assert_eq!(
+        e,
+        "motion_table.links[4]: unknown command 'Wavy' (a name from spec §1.1 or a hex id)"
+    );
+}
