@@ -3,5 +3,16 @@
 //! f32 throughout, in ACE's operation order (System.Numerics formulas spelled out in
 //! [`math`]); f64 only where ACE uses double (the update quantum).
 
+pub mod commands;
+pub mod interpolation;
 pub mod math;
+pub mod motion_interp;
+pub mod motion_table;
+pub mod physics_obj;
+pub mod position_manager;
 pub mod records;
+pub mod scenario;
+pub mod sequence;
+pub mod table_manager;
+
+pub use scenario::AcSim;

@@ -1,7 +1,12 @@
 //! f32 vector, quaternion and AFrame types (System.Numerics layout, ACE semantics).
-//! Operations live next to the types and keep ACE's operand order (spec/ac-motion.md §2.1).
+//! Operations live next to the types and keep ACE's operand order (spec/ac-motion.md §2.1):
+//! every formula is evaluated left to right exactly as the managed System.Numerics code
+//! does, so results agree with ACE to the last few ulps.
 
 use serde::{Deserialize, Serialize};
+
+/// `PhysicsGlobals.EPSILON`.
+pub const EPSILON: f32 = 0.0002;
 
 /// A System.Numerics `Vector3`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -19,6 +24,60 @@ impl Vec3 {
     };
     pub const fn new(x: f32, y: f32, z: f32) -> Vec3 {
         Vec3 { x, y, z }
+    }
+    /// `a + b`.
+    #[allow(clippy::should_implement_trait)]
+    pub fn add(self, b: Vec3) -> Vec3 {
+        Vec3::new(self.x + b.x, self.y + b.y, self.z + b.z)
+    }
+    /// `a - b`.
+    #[allow(clippy::should_implement_trait)]
+    pub fn sub(self, b: Vec3) -> Vec3 {
+        Vec3::new(self.x - b.x, self.y - b.y, self.z - b.z)
+    }
+    /// `v * s` (component-wise by a scalar).
+    pub fn scale(self, s: f32) -> Vec3 {
+        Vec3::new(self.x * s, self.y * s, self.z * s)
+    }
+    /// `v * w` (component-wise).
+    #[allow(clippy::should_implement_trait)]
+    pub fn mul(self, b: Vec3) -> Vec3 {
+        Vec3::new(self.x * b.x, self.y * b.y, self.z * b.z)
+    }
+    /// `v / s` as System.Numerics computes it: multiply by `1/s`.
+    #[allow(clippy::should_implement_trait)]
+    pub fn div(self, s: f32) -> Vec3 {
+        let inv = 1.0 / s;
+        self.scale(inv)
+    }
+    /// `Vector3.Dot`.
+    pub fn dot(self, b: Vec3) -> f32 {
+        self.x * b.x + self.y * b.y + self.z * b.z
+    }
+    /// `Vector3.LengthSquared`.
+    pub fn length_sq(self) -> f32 {
+        self.x * self.x + self.y * self.y + self.z * self.z
+    }
+    /// `Vector3.Length` (square root taken in f64, as managed code does).
+    pub fn length(self) -> f32 {
+        (self.length_sq() as f64).sqrt() as f32
+    }
+    /// `Vector3.Normalize`: `v / |v|`.
+    pub fn normalize(self) -> Vec3 {
+        self.div(self.length())
+    }
+    /// `Vec.IsZero`: every component within EPSILON of zero.
+    pub fn is_zero(self) -> bool {
+        self.x.abs() < EPSILON && self.y.abs() < EPSILON && self.z.abs() < EPSILON
+    }
+    /// `Vec.NormalizeCheckSmall`: true (and `v` untouched) when `|v| < EPSILON`.
+    pub fn normalize_check_small(&mut self) -> bool {
+        let d = self.length();
+        if d < EPSILON {
+            return true;
+        }
+        *self = self.scale(1.0 / d);
+        false
     }
 }
 
@@ -41,6 +100,99 @@ impl Quat {
     pub const fn new(w: f32, x: f32, y: f32, z: f32) -> Quat {
         Quat { w, x, y, z }
     }
+
+    /// `Quaternion.Multiply(a, b)` = `a ⊗ b` (applies `b` first, then `a`).
+    #[allow(clippy::should_implement_trait)]
+    pub fn mul(a: Quat, b: Quat) -> Quat {
+        let cx = a.y * b.z - a.z * b.y;
+        let cy = a.z * b.x - a.x * b.z;
+        let cz = a.x * b.y - a.y * b.x;
+        let dot = a.x * b.x + a.y * b.y + a.z * b.z;
+        Quat {
+            x: a.x * b.w + b.x * a.w + cx,
+            y: a.y * b.w + b.y * a.w + cy,
+            z: a.z * b.w + b.z * a.w + cz,
+            w: a.w * b.w - dot,
+        }
+    }
+
+    /// `Vector3.Transform(v, q)` (rotation-matrix form; no rescale for non-unit `q`).
+    pub fn rotate(q: Quat, v: Vec3) -> Vec3 {
+        let x2 = q.x + q.x;
+        let y2 = q.y + q.y;
+        let z2 = q.z + q.z;
+        let wx2 = q.w * x2;
+        let wy2 = q.w * y2;
+        let wz2 = q.w * z2;
+        let xx2 = q.x * x2;
+        let xy2 = q.x * y2;
+        let xz2 = q.x * z2;
+        let yy2 = q.y * y2;
+        let yz2 = q.y * z2;
+        let zz2 = q.z * z2;
+        Vec3 {
+            x: v.x * (1.0 - yy2 - zz2) + v.y * (xy2 - wz2) + v.z * (xz2 + wy2),
+            y: v.x * (xy2 + wz2) + v.y * (1.0 - xx2 - zz2) + v.z * (yz2 - wx2),
+            z: v.x * (xz2 - wy2) + v.y * (yz2 + wx2) + v.z * (1.0 - xx2 - yy2),
+        }
+    }
+
+    fn length_sq(self) -> f32 {
+        self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w
+    }
+
+    /// `Quaternion.Normalize`.
+    pub fn normalize(self) -> Quat {
+        let k = 1.0 / ((self.length_sq() as f64).sqrt() as f32);
+        Quat {
+            x: self.x * k,
+            y: self.y * k,
+            z: self.z * k,
+            w: self.w * k,
+        }
+    }
+
+    /// `Quaternion.Inverse`.
+    pub fn inverse(self) -> Quat {
+        let k = 1.0 / self.length_sq();
+        Quat {
+            x: -self.x * k,
+            y: -self.y * k,
+            z: -self.z * k,
+            w: self.w * k,
+        }
+    }
+
+    /// `Quaternion.CreateFromYawPitchRoll` (yaw about +Y, pitch about +X, roll about +Z).
+    pub fn from_ypr(yaw: f32, pitch: f32, roll: f32) -> Quat {
+        let (sr, cr) = sin_cos(roll * 0.5);
+        let (sp, cp) = sin_cos(pitch * 0.5);
+        let (sy, cy) = sin_cos(yaw * 0.5);
+        Quat {
+            x: cy * sp * cr + sy * cp * sr,
+            y: sy * cp * cr - cy * sp * sr,
+            z: cy * cp * sr - sy * sp * cr,
+            w: cy * cp * cr + sy * sp * sr,
+        }
+    }
+
+    /// The four `Matrix4x4.CreateFromQuaternion` elements motion code reads:
+    /// `(M13, M21, M22, M23)`.
+    pub fn matrix_elements(self) -> (f32, f32, f32, f32) {
+        let xx = self.x * self.x;
+        let zz = self.z * self.z;
+        let xy = self.x * self.y;
+        let wz = self.z * self.w;
+        let xz = self.z * self.x;
+        let wy = self.y * self.w;
+        let yz = self.y * self.z;
+        let wx = self.x * self.w;
+        let m13 = 2.0 * (xz - wy);
+        let m21 = 2.0 * (xy - wz);
+        let m22 = 1.0 - 2.0 * (zz + xx);
+        let m23 = 2.0 * (yz + wx);
+        (m13, m21, m22, m23)
+    }
 }
 
 impl Default for Quat {
@@ -49,9 +201,204 @@ impl Default for Quat {
     }
 }
 
+/// `(f32)Math.Sin(x)`, `(f32)Math.Cos(x)` (computed in double, narrowed).
+fn sin_cos(x: f32) -> (f32, f32) {
+    let d = x as f64;
+    (d.sin() as f32, d.cos() as f32)
+}
+
+/// `ToRadians`: computed in f64, narrowed.
+pub fn to_radians(deg: f32) -> f32 {
+    (std::f64::consts::PI / 180.0 * deg as f64) as f32
+}
+
+/// `ToDegrees`: computed in f64, narrowed.
+pub fn to_degrees(rad: f32) -> f32 {
+    (180.0 / std::f64::consts::PI * rad as f64) as f32
+}
+
 /// ACE's `AFrame` (and the DAT `Frame`): origin plus orientation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AFrame {
     pub origin: Vec3,
     pub orientation: Quat,
+}
+
+impl AFrame {
+    pub const IDENTITY: AFrame = AFrame {
+        origin: Vec3::ZERO,
+        orientation: Quat::IDENTITY,
+    };
+
+    pub const fn new(origin: Vec3, orientation: Quat) -> AFrame {
+        AFrame {
+            origin,
+            orientation,
+        }
+    }
+
+    /// `AFrame.Combine(a, b)`: `b` expressed in `a` (orientation not normalised).
+    pub fn combine(a: &AFrame, b: &AFrame) -> AFrame {
+        AFrame {
+            origin: a.origin.add(Quat::rotate(a.orientation, b.origin)),
+            orientation: Quat::mul(a.orientation, b.orientation),
+        }
+    }
+
+    /// `AFrame.Combine(a, b, scale)` (PartArray poses): `b`'s origin scaled first.
+    pub fn combine_scaled(a: &AFrame, b: &AFrame, scale: Vec3) -> AFrame {
+        AFrame {
+            origin: a
+                .origin
+                .add(Quat::rotate(a.orientation, b.origin.mul(scale))),
+            orientation: Quat::mul(a.orientation, b.orientation),
+        }
+    }
+
+    /// `AFrame.Subtract(b)` (in place): not the inverse of `combine` (§2.1.2).
+    pub fn subtract(&mut self, b: &AFrame) {
+        self.origin = self.origin.sub(Quat::rotate(b.orientation, b.origin));
+        self.orientation = Quat::mul(self.orientation, b.orientation.inverse());
+    }
+
+    /// `AFrame.GRotate(v)`.
+    pub fn grotate(&mut self, v: Vec3) {
+        let r = Quat::from_ypr(v.x, v.y, v.z);
+        self.orientation = Quat::mul(self.orientation, r).normalize();
+    }
+
+    /// `AFrame.Rotate(Vector3)`: the vector is taken in local axes.
+    pub fn rotate_vec(&mut self, w: Vec3) {
+        let g = Quat::rotate(self.orientation, w);
+        self.grotate(g);
+    }
+
+    /// `AFrame.Rotate(Quaternion)`.
+    pub fn rotate_quat(&mut self, r: Quat) {
+        self.orientation = Quat::mul(r, self.orientation).normalize();
+    }
+
+    /// `AFrame.LocalToGlobalVec`.
+    pub fn local_to_global(&self, v: Vec3) -> Vec3 {
+        Quat::rotate(self.orientation, v)
+    }
+
+    /// `AFrame.GlobalToLocalVec`: multiply by the transposed rotation matrix.
+    pub fn global_to_local(&self, v: Vec3) -> Vec3 {
+        let q = self.orientation;
+        let xx = q.x * q.x;
+        let yy = q.y * q.y;
+        let zz = q.z * q.z;
+        let xy = q.x * q.y;
+        let wz = q.z * q.w;
+        let xz = q.z * q.x;
+        let wy = q.y * q.w;
+        let yz = q.y * q.z;
+        let wx = q.x * q.w;
+        let m11 = 1.0 - 2.0 * (yy + zz);
+        let m12 = 2.0 * (xy + wz);
+        let m13 = 2.0 * (xz - wy);
+        let m21 = 2.0 * (xy - wz);
+        let m22 = 1.0 - 2.0 * (zz + xx);
+        let m23 = 2.0 * (yz + wx);
+        let m31 = 2.0 * (xz + wy);
+        let m32 = 2.0 * (yz - wx);
+        let m33 = 1.0 - 2.0 * (yy + xx);
+        Vec3 {
+            x: v.x * m11 + v.y * m12 + v.z * m13,
+            y: v.x * m21 + v.y * m22 + v.z * m23,
+            z: v.x * m31 + v.y * m32 + v.z * m33,
+        }
+    }
+
+    /// `AFrame.set_rotate(q)`.
+    pub fn set_rotate(&mut self, q: Quat) {
+        self.orientation = q.normalize();
+    }
+
+    /// `AFrame.get_heading()`: compass degrees, 0 = +Y, 90 = +X.
+    pub fn get_heading(&self) -> f32 {
+        let (_, m21, m22, _) = self.orientation.matrix_elements();
+        let h = (m22 as f64).atan2(m21 as f64) as f32;
+        (450.0 - to_degrees(h)) % 360.0
+    }
+
+    /// `AFrame.set_heading(deg)`.
+    pub fn set_heading(&mut self, deg: f32) {
+        let r = to_radians(deg);
+        let (m13, _, _, m23) = self.orientation.matrix_elements();
+        let dir = Vec3::new((r as f64).sin() as f32, (r as f64).cos() as f32, m23 + m13);
+        self.set_vector_heading(dir);
+    }
+
+    /// `AFrame.set_vector_heading(v)`: replaces the whole orientation.
+    pub fn set_vector_heading(&mut self, v: Vec3) {
+        let mut n = v;
+        if n.normalize_check_small() {
+            return;
+        }
+        let z_deg = 450.0 - to_degrees((n.y as f64).atan2(n.x as f64) as f32);
+        let z_rot = -to_radians(z_deg % 360.0);
+        let x_rot = (n.z as f64).asin() as f32;
+        self.set_rotate(Quat::from_ypr(x_rot, 0.0, z_rot));
+    }
+
+    /// `AFrame.Equals` as ACE evaluates it: origins within EPSILON; the orientation
+    /// test compares each component with itself, so it never fails (quirk Q27).
+    pub fn ace_equals(&self, other: &AFrame) -> bool {
+        (self.origin.x - other.origin.x).abs() <= EPSILON
+            && (self.origin.y - other.origin.y).abs() <= EPSILON
+            && (self.origin.z - other.origin.z).abs() <= EPSILON
+    }
+
+    /// `AFrame.close_rotation(a, b)`.
+    pub fn close_rotation(a: &AFrame, b: &AFrame) -> bool {
+        let (p, q) = (a.orientation, b.orientation);
+        (p.x - q.x).abs() < EPSILON
+            && (p.y - q.y).abs() < EPSILON
+            && (p.z - q.z).abs() < EPSILON
+            && (p.w - q.w).abs() < EPSILON
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn product_applies_right_operand_first() {
+        let a = Quat::new(0.0, 0.0, 0.0, 1.0); // 180 deg about z
+        let b = Quat::new(0.0, 1.0, 0.0, 0.0); // 180 deg about x
+        let p = Quat::mul(a, b);
+        assert_eq!(p, Quat::new(0.0, 0.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn rotate_by_quarter_turn_about_z() {
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let q = Quat::new(h, 0.0, 0.0, h);
+        let r = Quat::rotate(q, Vec3::new(1.0, 0.0, 0.0));
+        assert!((r.x).abs() < 1e-6 && (r.y - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn heading_of_identity_is_zero_and_set_heading_90_faces_plus_x() {
+        let mut f = AFrame::IDENTITY;
+        assert_eq!(f.get_heading(), 0.0);
+        f.set_heading(90.0);
+        let fwd = f.local_to_global(Vec3::new(0.0, 1.0, 0.0));
+        assert!((fwd.x - 1.0).abs() < 1e-6 && fwd.y.abs() < 1e-6);
+        assert!((f.get_heading() - 90.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn inverse_and_global_to_local_undo_rotation() {
+        let q = Quat::from_ypr(0.3, 0.2, 0.1);
+        let f = AFrame::new(Vec3::ZERO, q);
+        let v = Vec3::new(1.0, 2.0, 3.0);
+        let back = f.global_to_local(f.local_to_global(v));
+        assert!((back.x - 1.0).abs() < 1e-5 && (back.z - 3.0).abs() < 1e-5);
+        let i = Quat::mul(q, q.inverse());
+        assert!((i.w - 1.0).abs() < 1e-6);
+    }
 }

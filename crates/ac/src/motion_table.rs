@@ -1,0 +1,501 @@
+//! The motion graph walker (`Anim/MotionTable.cs`, `Anim/MotionState.cs`;
+//! spec/ac-motion.md §1.2, §1.4.5, §2.3).
+
+use crate::commands::*;
+use crate::math::EPSILON;
+use crate::records::{MotionData, MotionTable};
+use crate::sequence::{AnimData, AnimSource, Sequence};
+use std::collections::{HashMap, VecDeque};
+
+/// `Motion`: an id with the speed it was requested at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motion {
+    pub id: u32,
+    pub speed_mod: f32,
+}
+
+/// `MotionState`: the table-level state owned by the table manager.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MotionState {
+    pub style: u32,
+    pub substate: u32,
+    pub substate_mod: f32,
+    /// Newest first.
+    pub modifiers: VecDeque<Motion>,
+    /// Oldest first.
+    pub actions: VecDeque<Motion>,
+}
+
+impl Default for MotionState {
+    fn default() -> Self {
+        MotionState {
+            style: 0,
+            substate: 0,
+            substate_mod: 1.0,
+            modifiers: VecDeque::new(),
+            actions: VecDeque::new(),
+        }
+    }
+}
+
+impl MotionState {
+    /// `add_action`.
+    pub fn add_action(&mut self, id: u32, speed_mod: f32) {
+        self.actions.push_back(Motion { id, speed_mod });
+    }
+    /// `add_modifier`: refuses the current substate or an already active modifier.
+    pub fn add_modifier(&mut self, id: u32, speed_mod: f32) -> bool {
+        if self.substate == id || self.modifiers.iter().any(|m| m.id == id) {
+            return false;
+        }
+        self.add_modifier_no_check(id, speed_mod);
+        true
+    }
+    /// `add_modifier_no_check`: insert at the head.
+    pub fn add_modifier_no_check(&mut self, id: u32, speed_mod: f32) {
+        self.modifiers.push_front(Motion { id, speed_mod });
+    }
+    /// `remove_action_head`.
+    pub fn remove_action_head(&mut self) {
+        self.actions.pop_front();
+    }
+}
+
+/// `(style << 16) | (motion & 0xFFFFFF)` in u32 (the style's high bits fall off).
+pub fn key(style: u32, motion: u32) -> u32 {
+    (style << 16) | (motion & 0x00FF_FFFF)
+}
+
+/// C# `Math.Sign(float)`: 0 is its own class (Q16). NaN (which C# rejects) counts as 0.
+pub fn sign(x: f32) -> i32 {
+    if x > 0.0 {
+        1
+    } else if x < 0.0 {
+        -1
+    } else {
+        0
+    }
+}
+
+fn count(md: Option<&MotionData>) -> i64 {
+    md.map_or(0, |m| m.anims.len() as i64)
+}
+
+/// The runtime motion table: the DAT maps indexed for lookup.
+#[derive(Clone, Debug, Default)]
+pub struct MotionTableData {
+    pub id: u32,
+    pub default_style: u32,
+    pub style_defaults: HashMap<u32, u32>,
+    pub cycles: HashMap<u32, MotionData>,
+    pub modifiers: HashMap<u32, MotionData>,
+    pub links: HashMap<u32, HashMap<u32, MotionData>>,
+}
+
+impl From<&MotionTable> for MotionTableData {
+    fn from(t: &MotionTable) -> Self {
+        MotionTableData {
+            id: t.id,
+            default_style: t.default_style,
+            style_defaults: t.style_defaults.iter().copied().collect(),
+            cycles: t.cycles.iter().cloned().collect(),
+            modifiers: t.modifiers.iter().cloned().collect(),
+            links: t
+                .links
+                .iter()
+                .map(|(k, inner)| (*k, inner.iter().cloned().collect()))
+                .collect(),
+        }
+    }
+}
+
+/// `add_motion`: overwrite velocity/omega, then append every clip at `speed`.
+pub fn add_motion(seq: &mut Sequence, md: Option<&MotionData>, speed: f32, src: &dyn AnimSource) {
+    let Some(md) = md else { return };
+    seq.set_velocity(md.velocity.scale(speed));
+    seq.set_omega(md.omega.scale(speed));
+    for a in &md.anims {
+        seq.append_animation(
+            AnimData {
+                anim_id: a.anim_id,
+                low_frame: a.low_frame,
+                high_frame: a.high_frame,
+                framerate: a.framerate * speed,
+            },
+            src,
+        );
+    }
+}
+
+/// `combine_motion`.
+pub fn combine_motion(seq: &mut Sequence, md: Option<&MotionData>, speed: f32) {
+    if let Some(md) = md {
+        seq.combine_physics(md.velocity.scale(speed), md.omega.scale(speed));
+    }
+}
+
+/// `subtract_motion`.
+pub fn subtract_motion(seq: &mut Sequence, md: Option<&MotionData>, speed: f32) {
+    if let Some(md) = md {
+        seq.subtract_physics(md.velocity.scale(speed), md.omega.scale(speed));
+    }
+}
+
+/// `change_cycle_speed` (the MotionData argument is unused in ACE).
+pub fn change_cycle_speed(seq: &mut Sequence, substate_mod: f32, speed_mod: f32) {
+    if substate_mod.abs() > EPSILON {
+        seq.multiply_cyclic_animation_framerate(speed_mod / substate_mod);
+    } else if speed_mod.abs() < EPSILON {
+        seq.multiply_cyclic_animation_framerate(0.0);
+    }
+}
+
+impl MotionTableData {
+    /// `SD(s)`: the style's default substate, 0 when absent.
+    pub fn sd(&self, style: u32) -> u32 {
+        self.style_defaults.get(&style).copied().unwrap_or(0)
+    }
+    fn cycle(&self, k: u32) -> Option<&MotionData> {
+        self.cycles.get(&k)
+    }
+    fn modifier(&self, k: u32) -> Option<&MotionData> {
+        self.modifiers.get(&k)
+    }
+
+    /// `get_link`: forward lookup, or the reverse one when either speed is negative (Q14).
+    pub fn get_link(
+        &self,
+        style: u32,
+        substate: u32,
+        substate_speed: f32,
+        motion: u32,
+        speed: f32,
+    ) -> Option<&MotionData> {
+        if speed < 0.0 || substate_speed < 0.0 {
+            if let Some(md) = self
+                .links
+                .get(&key(style, motion))
+                .and_then(|m| m.get(&substate))
+            {
+                return Some(md);
+            }
+            if let Some(d) = self.style_defaults.get(&style) {
+                if let Some(inner) = self.links.get(&key(style, substate)) {
+                    return inner.get(d);
+                }
+            }
+            None
+        } else {
+            if let Some(md) = self
+                .links
+                .get(&key(style, substate))
+                .and_then(|m| m.get(&motion))
+            {
+                return Some(md);
+            }
+            if let Some(inner) = self.links.get(&(style << 16)) {
+                return inner.get(&motion);
+            }
+            None
+        }
+    }
+
+    /// `is_allowed`.
+    pub fn is_allowed(&self, motion: u32, md: &MotionData, state: &MotionState) -> bool {
+        if md.bitfield & 2 == 0 || motion == state.substate {
+            return true;
+        }
+        self.sd(state.style) == state.substate
+    }
+
+    /// `DoObjectMotion`.
+    pub fn do_object_motion(
+        &self,
+        motion: u32,
+        cs: &mut MotionState,
+        seq: &mut Sequence,
+        speed_mod: f32,
+        num_anims: &mut u32,
+        src: &dyn AnimSource,
+    ) -> bool {
+        self.get_object_sequence(motion, cs, seq, speed_mod, num_anims, false, src)
+    }
+
+    /// `GetObjectSequence`: the branches in ACE's order (style, substate, action,
+    /// modifier); a command with several class bits can fall through (Q19).
+    #[allow(clippy::too_many_arguments)]
+    pub fn get_object_sequence(
+        &self,
+        motion: u32,
+        cs: &mut MotionState,
+        seq: &mut Sequence,
+        speed_mod: f32,
+        num_anims: &mut u32,
+        stop_modifiers: bool,
+        src: &dyn AnimSource,
+    ) -> bool {
+        *num_anims = 0;
+        if cs.style == 0 || cs.substate == 0 {
+            return false;
+        }
+        let sub = self.sd(cs.style);
+        if motion == sub && !stop_modifiers && cs.substate & MODIFIER != 0 {
+            return true;
+        }
+
+        if motion & STYLE != 0 {
+            if cs.style == motion {
+                return true;
+            }
+            let to_default = if sub != cs.substate {
+                self.get_link(cs.style, cs.substate, cs.substate_mod, sub, speed_mod)
+            } else {
+                None
+            };
+            if sub != 0 {
+                if let Some(cyc) = self.cycle((motion << 16) | (sub & 0x00FF_FFFF)) {
+                    if cyc.bitfield & 1 != 0 {
+                        cs.modifiers.clear();
+                    }
+                    let mut link = self.get_link(cs.style, sub, cs.substate_mod, motion, speed_mod);
+                    let mut via = None;
+                    if link.is_none() {
+                        link = self.get_link(cs.style, sub, 1.0, self.default_style, 1.0);
+                        via = self.get_link(
+                            self.default_style,
+                            self.sd(self.default_style),
+                            1.0,
+                            motion,
+                            1.0,
+                        );
+                    }
+                    seq.clear_physics();
+                    seq.remove_cyclic_anims();
+                    add_motion(seq, to_default, speed_mod, src);
+                    add_motion(seq, link, speed_mod, src);
+                    add_motion(seq, via, speed_mod, src);
+                    add_motion(seq, Some(cyc), speed_mod, src);
+                    cs.substate = sub;
+                    cs.style = motion;
+                    cs.substate_mod = speed_mod;
+                    self.re_modify(seq, cs, src);
+                    *num_anims = (count(to_default) + count(link) + count(via) + count(Some(cyc))
+                        - 1) as u32;
+                    return true;
+                }
+            }
+        }
+
+        if motion & SUBSTATE != 0 {
+            let idx = motion & 0x00FF_FFFF;
+            let md = self
+                .cycle(key(cs.style, idx))
+                .or_else(|| self.cycle(key(self.default_style, idx)));
+            if let Some(md) = md {
+                if self.is_allowed(motion, md, cs) {
+                    if motion == cs.substate
+                        && seq.has_anims()
+                        && sign(speed_mod) == sign(cs.substate_mod)
+                    {
+                        change_cycle_speed(seq, cs.substate_mod, speed_mod);
+                        subtract_motion(seq, Some(md), cs.substate_mod);
+                        combine_motion(seq, Some(md), speed_mod);
+                        cs.substate_mod = speed_mod;
+                        return true;
+                    }
+                    if md.bitfield & 1 != 0 {
+                        cs.modifiers.clear();
+                    }
+                    let mut link =
+                        self.get_link(cs.style, cs.substate, cs.substate_mod, motion, speed_mod);
+                    let mut via = None;
+                    if link.is_none() || sign(speed_mod) != sign(cs.substate_mod) {
+                        let d = self.sd(cs.style);
+                        link = self.get_link(cs.style, cs.substate, cs.substate_mod, d, 1.0);
+                        via = self.get_link(cs.style, d, 1.0, motion, speed_mod);
+                    }
+                    seq.clear_physics();
+                    seq.remove_cyclic_anims();
+                    if via.is_some() {
+                        add_motion(seq, link, cs.substate_mod, src);
+                        add_motion(seq, via, speed_mod, src);
+                    } else {
+                        let s = if cs.substate_mod < 0.0 && speed_mod > 0.0 {
+                            -speed_mod
+                        } else {
+                            speed_mod
+                        };
+                        add_motion(seq, link, s, src);
+                    }
+                    add_motion(seq, Some(md), speed_mod, src);
+                    if cs.substate != motion
+                        && cs.substate & MODIFIER != 0
+                        && self.sd(cs.style) != motion
+                    {
+                        cs.add_modifier_no_check(cs.substate, cs.substate_mod);
+                    }
+                    cs.substate_mod = speed_mod;
+                    cs.substate = motion;
+                    self.re_modify(seq, cs, src);
+                    *num_anims = (count(Some(md)) + count(link) + count(via) - 1) as u32;
+                    return true;
+                }
+            }
+        }
+
+        if motion & ACTION != 0 {
+            let ck = key(cs.style, cs.substate);
+            if let Some(cur) = self.cycle(ck) {
+                let link = self.get_link(cs.style, cs.substate, cs.substate_mod, motion, speed_mod);
+                if link.is_some() {
+                    cs.add_action(motion, speed_mod);
+                    seq.clear_physics();
+                    seq.remove_cyclic_anims();
+                    add_motion(seq, link, speed_mod, src);
+                    add_motion(seq, Some(cur), cs.substate_mod, src);
+                    self.re_modify(seq, cs, src);
+                    *num_anims = count(link) as u32;
+                    return true;
+                }
+                let d = self.sd(cs.style);
+                let to_idle = self.get_link(cs.style, cs.substate, cs.substate_mod, d, 1.0);
+                if to_idle.is_some() {
+                    let act = self.get_link(cs.style, d, 1.0, motion, speed_mod);
+                    if act.is_some() {
+                        let back = self.get_link(cs.style, d, 1.0, cs.substate, cs.substate_mod);
+                        cs.add_action(motion, speed_mod);
+                        seq.clear_physics();
+                        seq.remove_cyclic_anims();
+                        add_motion(seq, to_idle, 1.0, src);
+                        add_motion(seq, act, speed_mod, src);
+                        add_motion(seq, back, 1.0, src);
+                        add_motion(seq, Some(cur), cs.substate_mod, src);
+                        self.re_modify(seq, cs, src);
+                        // [ACE bug] Q20: the third term counts `to_idle`, and no -1.
+                        let third = if back.is_some() { count(to_idle) } else { 0 };
+                        *num_anims = (count(to_idle) + count(act) + third) as u32;
+                        return true;
+                    }
+                }
+            }
+        }
+
+        if motion & MODIFIER != 0 {
+            if let Some(cyc) = self.cycle(key(cs.style, cs.substate)) {
+                if cyc.bitfield & 1 == 0 {
+                    let md = self
+                        .modifier(key(cs.style, motion))
+                        .or_else(|| self.modifier(motion & 0x00FF_FFFF));
+                    if let Some(md) = md {
+                        if !cs.add_modifier(motion, speed_mod) {
+                            self.stop_sequence_motion(motion, 1.0, cs, seq, num_anims, src);
+                            if !cs.add_modifier(motion, speed_mod) {
+                                return false;
+                            }
+                        }
+                        combine_motion(seq, Some(md), speed_mod);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// `re_modify`, including ACE's head-rereading bug (Q21: with k ≥ 2 modifiers the
+    /// first is re-applied k times and the others lose their physics).
+    pub fn re_modify(&self, seq: &mut Sequence, pstate: &mut MotionState, src: &dyn AnimSource) {
+        let k = pstate.modifiers.len();
+        for _ in 0..k {
+            let Some(m) = pstate.modifiers.pop_front() else {
+                return;
+            };
+            let mut tmp = 0u32;
+            self.get_object_sequence(m.id, pstate, seq, m.speed_mod, &mut tmp, false, src);
+        }
+    }
+
+    /// `StopSequenceMotion` (= `StopObjectMotion`); `speed` is ignored as in ACE.
+    pub fn stop_sequence_motion(
+        &self,
+        motion: u32,
+        _speed: f32,
+        state: &mut MotionState,
+        seq: &mut Sequence,
+        num_anims: &mut u32,
+        src: &dyn AnimSource,
+    ) -> bool {
+        *num_anims = 0;
+        if motion & SUBSTATE != 0 && state.substate == motion {
+            let d = self.sd(state.style);
+            self.get_object_sequence(d, state, seq, 1.0, num_anims, true, src);
+            return true;
+        }
+        if motion & MODIFIER == 0 {
+            return false;
+        }
+        if let Some(i) = state.modifiers.iter().position(|m| m.id == motion) {
+            let md = self
+                .modifier(key(state.style, motion))
+                .or_else(|| self.modifier(motion & 0x00FF_FFFF));
+            let Some(md) = md else { return false };
+            let speed = state.modifiers[i].speed_mod;
+            subtract_motion(seq, Some(md), speed);
+            state.modifiers.remove(i);
+            return true;
+        }
+        false
+    }
+
+    /// `StopObjectCompletely`, with the Q22 guard: a modifier the table cannot stop is
+    /// dropped instead of looping forever.
+    pub fn stop_object_completely(
+        &self,
+        state: &mut MotionState,
+        seq: &mut Sequence,
+        num_anims: &mut u32,
+        src: &dyn AnimSource,
+    ) -> bool {
+        let mut ok = false;
+        while let Some(m) = state.modifiers.front().copied() {
+            let before = state.modifiers.len();
+            if self.stop_sequence_motion(m.id, m.speed_mod, state, seq, num_anims, src) {
+                ok = true;
+            }
+            if state.modifiers.len() >= before && state.modifiers.front() == Some(&m) {
+                state.modifiers.pop_front();
+            }
+        }
+        let (sub, sm) = (state.substate, state.substate_mod);
+        if self.stop_sequence_motion(sub, sm, state, seq, num_anims, src) {
+            return true;
+        }
+        ok
+    }
+
+    /// `SetDefaultState`.
+    pub fn set_default_state(
+        &self,
+        state: &mut MotionState,
+        seq: &mut Sequence,
+        num_anims: &mut u32,
+        src: &dyn AnimSource,
+    ) -> bool {
+        let Some(&d) = self.style_defaults.get(&self.default_style) else {
+            return false;
+        };
+        state.modifiers.clear();
+        state.actions.clear();
+        let Some(md) = self.cycle(key(self.default_style, d)) else {
+            return false;
+        };
+        *num_anims = (md.anims.len() as i64 - 1) as u32;
+        state.style = self.default_style;
+        state.substate = d;
+        state.substate_mod = 1.0;
+        seq.clear_physics();
+        seq.clear_animations();
+        add_motion(seq, Some(md), 1.0, src);
+        true
+    }
+}

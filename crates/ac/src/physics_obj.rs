@@ -1,0 +1,523 @@
+//! The object the motion system drives (`Phys/PhysicsObj.cs`, `Phys/PartArray.cs`,
+//! `Mgr/MovementManager.cs`; spec/ac-motion.md §1.4.14, §2.5, §2.7, §2.8 and
+//! spec/ac-conformance.md §2.1, §2.3, §3).
+//!
+//! There is no collision world: every position the object is asked to take is taken
+//! exactly, and contact changes only when the caller says so (conformance §2.3).
+
+use crate::commands::*;
+use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, Position};
+use crate::math::{AFrame, Vec3, EPSILON};
+use crate::motion_interp::{mi_motion_done, MotionInterp, Weenie};
+use crate::motion_table::MotionTableData;
+use crate::position_manager::{self as pm, PositionManager, TeleportHost};
+use crate::sequence::{AnimSource, FiredHook, Sequence, HOOK_ANIMATION_DONE};
+use crate::table_manager::{MotionDoneSink, MotionTableManager};
+use std::sync::Arc;
+
+/// `PhysicsGlobals` constants the tick uses.
+pub const GRAVITY: f32 = -9.8;
+pub const DEFAULT_FRICTION: f32 = 0.95;
+pub const MAX_VELOCITY: f32 = 50.0;
+pub const MAX_VELOCITY_SQUARED: f32 = 2500.0;
+pub const SMALL_VELOCITY_SQUARED: f32 = 0.0625;
+/// The cell the conformance format puts objects in by default (outdoor).
+pub const DEFAULT_CELL: u32 = 0x7d64_0013;
+
+/// `PhysicsObj` with its `PartArray` (sequence + motion table manager) and the
+/// `MovementManager`'s `MotionInterp`.
+pub struct PhysicsObj {
+    pub cell: u32,
+    pub frame: AFrame,
+    /// `PhysicsState.Gravity` (part of `PhysicsGlobals.DefaultState`).
+    pub gravity: bool,
+    /// `PhysicsState.Hidden`.
+    pub hidden: bool,
+    pub contact: bool,
+    pub on_walkable: bool,
+    pub active: bool,
+    /// `CurCell != null`.
+    pub in_cell: bool,
+    pub velocity: Vec3,
+    pub acceleration: Vec3,
+    pub omega: Vec3,
+    pub cached_velocity: Vec3,
+    pub scale: f32,
+    pub friction: f32,
+    pub contact_normal: Vec3,
+    pub player_distance: f32,
+    pub is_animating: bool,
+    pub last_move_was_autonomous: bool,
+    pub weenie: Weenie,
+    pub sequence: Sequence,
+    pub table_manager: Option<MotionTableManager>,
+    /// Whether the `MovementManager` exists (its `MotionInterp` is `minterp`).
+    pub has_movement_manager: bool,
+    pub minterp: MotionInterp,
+    pub anims: Arc<dyn AnimSource + Send + Sync>,
+    /// `AnimHooks`: hooks queued by the sequence during the current tick.
+    pub anim_hooks: Vec<FiredHook>,
+    /// Every hook processed since the log was last cleared (trace `hooks`).
+    pub hook_log: Vec<u32>,
+    /// Every weenie `OnMotionDone` since the log was last cleared (trace `motions_done`).
+    pub motions_done: Vec<(u32, bool)>,
+    pub position_manager: Option<PositionManager>,
+    /// How an interpolation correction reaches the object (extension; default ACE).
+    pub correction: CorrectionMode,
+}
+
+/// Routes a table manager's completions to the interpreter and the weenie log.
+struct ObjSink<'a> {
+    minterp: &'a mut MotionInterp,
+    is_animating: &'a mut bool,
+    has_movement_manager: bool,
+    log: &'a mut Vec<(u32, bool)>,
+}
+
+impl MotionDoneSink for ObjSink<'_> {
+    fn motion_done(&mut self, _motion: u32, _success: bool) {
+        if self.has_movement_manager {
+            mi_motion_done(self.minterp, self.is_animating);
+        }
+    }
+    fn on_motion_done(&mut self, motion: u32, success: bool) {
+        self.log.push((motion, success));
+    }
+}
+
+impl PhysicsObj {
+    /// A fresh object (conformance §2.1 step 1): default state flags, no contact, no
+    /// cell, no motion table.
+    pub fn new(
+        anims: Arc<dyn AnimSource + Send + Sync>,
+        weenie: Weenie,
+        cell: u32,
+        frame: AFrame,
+    ) -> PhysicsObj {
+        PhysicsObj {
+            cell,
+            frame,
+            gravity: true,
+            hidden: false,
+            contact: false,
+            on_walkable: false,
+            active: false,
+            in_cell: false,
+            velocity: Vec3::ZERO,
+            acceleration: Vec3::ZERO,
+            omega: Vec3::ZERO,
+            cached_velocity: Vec3::ZERO,
+            scale: 1.0,
+            friction: DEFAULT_FRICTION,
+            contact_normal: Vec3::ZERO,
+            player_distance: f32::MAX,
+            is_animating: false,
+            last_move_was_autonomous: false,
+            weenie,
+            sequence: Sequence::new(),
+            table_manager: None,
+            has_movement_manager: false,
+            minterp: MotionInterp::default(),
+            anims,
+            anim_hooks: Vec::with_capacity(16),
+            hook_log: Vec::with_capacity(16),
+            motions_done: Vec::with_capacity(16),
+            position_manager: None,
+            correction: CorrectionMode::Ace,
+        }
+    }
+
+    pub fn position(&self) -> Position {
+        Position {
+            cell: self.cell,
+            frame: self.frame,
+        }
+    }
+
+    /// Split borrow: the table manager, the sequence and a completion sink.
+    fn with_manager<R>(
+        &mut self,
+        f: impl FnOnce(&mut MotionTableManager, &mut Sequence, &mut dyn MotionDoneSink) -> R,
+    ) -> Option<R> {
+        let tm = self.table_manager.as_mut()?;
+        let mut sink = ObjSink {
+            minterp: &mut self.minterp,
+            is_animating: &mut self.is_animating,
+            has_movement_manager: self.has_movement_manager,
+            log: &mut self.motions_done,
+        };
+        Some(f(tm, &mut self.sequence, &mut sink))
+    }
+
+    /// `SetMotionTableID` (PhysicsObj + PartArray): keeps a manager with the same table
+    /// id, always rebuilds the movement manager (Q49, reproduced).
+    pub fn set_motion_table(&mut self, table: Option<Arc<MotionTableData>>) {
+        let id = table.as_ref().map_or(0, |t| t.id);
+        match (&self.table_manager, table) {
+            (Some(tm), Some(_)) if tm.table.id == id => {}
+            (_, Some(t)) => self.table_manager = Some(MotionTableManager::new(t)),
+            (_, None) => self.table_manager = None,
+        }
+        self.has_movement_manager = false;
+        self.minterp = MotionInterp::default();
+        if id != 0 {
+            self.has_movement_manager = true;
+            self.mi_enter_default_state();
+            self.set_active(true);
+        }
+    }
+
+    /// `set_active`.
+    pub fn set_active(&mut self, active: bool) {
+        self.active = active;
+    }
+
+    /// `cancel_moveto`: no move-to manager exists here.
+    pub fn cancel_moveto(&mut self) {}
+
+    /// `PartArray.InitializeMotionTables` → `initialize_state`.
+    pub fn initialize_motion_tables(&mut self) {
+        let anims = self.anims.clone();
+        if let Some(tm) = self.table_manager.as_mut() {
+            tm.initialize_state(&mut self.sequence, anims.as_ref());
+        }
+    }
+
+    /// `PhysicsObj.DoInterpretedMotion` → `PartArray` → table manager.
+    pub fn do_interpreted_motion(&mut self, motion: u32, p: &MovementParameters) -> WeenieError {
+        self.table_perform(MovementType::InterpretedCommand, motion, p.speed)
+    }
+
+    /// `PhysicsObj.StopInterpretedMotion`.
+    pub fn stop_interpreted_motion(&mut self, motion: u32, p: &MovementParameters) -> WeenieError {
+        self.table_perform(MovementType::StopInterpretedCommand, motion, p.speed)
+    }
+
+    /// `PhysicsObj.StopCompletely_Internal`.
+    pub fn stop_completely_internal(&mut self) -> WeenieError {
+        self.table_perform(MovementType::StopCompletely, 0, 1.0)
+    }
+
+    fn table_perform(&mut self, kind: MovementType, motion: u32, speed: f32) -> WeenieError {
+        let anims = self.anims.clone();
+        match self.table_manager.as_mut() {
+            None => WeenieError::NoAnimationTable,
+            Some(tm) => {
+                tm.perform_movement(kind, motion, speed, &mut self.sequence, anims.as_ref())
+            }
+        }
+    }
+
+    /// `PhysicsObj.CheckForCompletedMotions` → table manager.
+    pub fn check_for_completed_motions(&mut self) {
+        self.with_manager(|tm, _seq, sink| tm.check_for_completed_motions(sink));
+    }
+
+    /// `PhysicsObj.RemoveLinkAnimations` → `MotionTableManager.HandleEnterWorld` (Q30).
+    pub fn remove_link_animations(&mut self) {
+        self.with_manager(|tm, seq, sink| tm.handle_enter_world(seq, sink));
+    }
+
+    /// `Hook_AnimDone` → `PartArray.AnimationDone(true)`.
+    pub fn animation_done(&mut self, success: bool) {
+        self.with_manager(|tm, _seq, sink| tm.animation_done(success, sink));
+    }
+
+    /// `MovementManager.PerformMovement` for the motion types.
+    pub fn perform_movement(
+        &mut self,
+        kind: MovementType,
+        motion: u32,
+        params: &MovementParameters,
+    ) -> WeenieError {
+        self.set_active(true);
+        if !self.minterp.initted {
+            self.mi_enter_default_state();
+        }
+        self.mi_perform_movement(kind, motion, params)
+    }
+
+    /// `PhysicsObj.DoMotion`.
+    pub fn do_motion(&mut self, motion: u32, params: &MovementParameters) -> WeenieError {
+        self.last_move_was_autonomous = true;
+        if !self.has_movement_manager {
+            return WeenieError::NoAnimationTable;
+        }
+        self.perform_movement(MovementType::RawCommand, motion, params)
+    }
+
+    /// `PhysicsObj.StopMotion`.
+    pub fn stop_motion(&mut self, motion: u32, params: &MovementParameters) -> WeenieError {
+        self.last_move_was_autonomous = true;
+        if !self.has_movement_manager {
+            return WeenieError::NoAnimationTable;
+        }
+        self.perform_movement(MovementType::StopRawCommand, motion, params)
+    }
+
+    /// `PhysicsObj.StopCompletely`.
+    pub fn stop_completely(&mut self) -> WeenieError {
+        if !self.has_movement_manager {
+            return WeenieError::NoAnimationTable;
+        }
+        self.perform_movement(
+            MovementType::StopCompletely,
+            0,
+            &MovementParameters::default(),
+        )
+    }
+
+    /// `set_velocity`: clamp to `MaxVelocity`, mark active.
+    pub fn set_velocity(&mut self, v: Vec3) {
+        if v != self.velocity {
+            self.velocity = v;
+            if self.velocity.length() > MAX_VELOCITY {
+                let len = self.velocity.length();
+                self.velocity = self.velocity.div(len);
+                self.velocity = self.velocity.scale(MAX_VELOCITY);
+            }
+        }
+        self.active = true;
+    }
+
+    /// `set_local_velocity`.
+    pub fn set_local_velocity(&mut self, v: Vec3) {
+        let g = self.frame.local_to_global(v);
+        self.set_velocity(g);
+    }
+
+    /// `PhysicsObj.set_heading(deg)`.
+    pub fn set_heading(&mut self, deg: f32) {
+        self.frame.set_heading(deg);
+    }
+
+    /// `calc_acceleration`.
+    pub fn calc_acceleration(&mut self) {
+        if self.contact && self.on_walkable {
+            self.omega = Vec3::ZERO;
+            self.acceleration = Vec3::ZERO;
+        } else if self.gravity {
+            self.acceleration = Vec3::new(0.0, 0.0, GRAVITY);
+        } else {
+            self.acceleration = Vec3::ZERO;
+        }
+    }
+
+    /// `set_on_walkable`: HitGround / LeaveGround on edges.
+    pub fn set_on_walkable(&mut self, on: bool) {
+        let prev = self.on_walkable;
+        self.on_walkable = on;
+        if self.has_movement_manager {
+            if prev && !on {
+                self.mi_leave_ground();
+            } else if !prev && on {
+                self.mi_hit_ground();
+            }
+        }
+        self.calc_acceleration();
+    }
+
+    /// The contact block of `SetPositionInternal(Transition)` (conformance §2.1 step 3).
+    pub fn apply_contact(&mut self, contact: bool, on_walkable: bool) {
+        let prev_walkable = self.on_walkable;
+        if contact {
+            self.contact = true;
+            self.contact_normal = Vec3::new(0.0, 0.0, 1.0);
+        } else {
+            self.contact = false;
+        }
+        self.calc_acceleration();
+        if self.contact {
+            self.set_on_walkable(on_walkable);
+        } else {
+            self.on_walkable = false;
+            if prev_walkable && self.has_movement_manager {
+                self.mi_leave_ground();
+            }
+            self.calc_acceleration();
+        }
+    }
+
+    /// `UpdateObjectInternal(q)` as conformance §3 fixes it (no collision world).
+    pub fn update_object_internal(&mut self, q: f64) {
+        if !self.active || !self.in_cell {
+            return;
+        }
+        let old = self.frame;
+        let mut new_frame = self.update_position_internal(q);
+        let _ = &mut new_frame;
+        if new_frame.ace_equals(&old) {
+            self.cached_velocity = Vec3::ZERO;
+        } else {
+            self.cached_velocity = new_frame.origin.sub(old.origin).div(q as f32);
+        }
+        self.frame = new_frame;
+        // MovementManager.UseTime: no move-to manager; PartArray.HandleMovement:
+        self.check_for_completed_motions();
+        self.position_manager_use_time();
+    }
+
+    /// `UpdatePositionInternal(q, ref newFrame)`.
+    pub fn update_position_internal(&mut self, q: f64) -> AFrame {
+        let mut off = AFrame::IDENTITY;
+        if !self.hidden {
+            self.sequence
+                .update(q as f32, Some(&mut off), &mut self.anim_hooks);
+            // Q44: airborne drops the animation's translation, keeps its rotation.
+            if self.on_walkable {
+                off.origin = off.origin.scale(self.scale);
+            } else {
+                off.origin = off.origin.scale(0.0);
+            }
+        }
+        self.position_manager_adjust_offset(&mut off, q);
+        let mut new_frame = AFrame::combine(&self.frame, &off);
+        if !self.hidden {
+            self.update_physics_internal(q as f32, &mut new_frame);
+        }
+        self.process_hooks();
+        new_frame
+    }
+
+    /// `UpdatePhysicsInternal(q, ref frame)`.
+    pub fn update_physics_internal(&mut self, q: f32, frame: &mut AFrame) {
+        let mut v2 = self.velocity.length_sq();
+        if v2 <= 0.0 {
+            if !self.has_movement_manager && self.on_walkable {
+                self.active = false;
+            }
+        } else {
+            if v2 > MAX_VELOCITY_SQUARED {
+                self.velocity = self.velocity.normalize().scale(MAX_VELOCITY);
+                v2 = MAX_VELOCITY_SQUARED;
+            }
+            self.calc_friction(q, v2);
+            if v2 - SMALL_VELOCITY_SQUARED < EPSILON {
+                self.velocity = Vec3::ZERO;
+            }
+            let a = self.acceleration.scale(0.5).scale(q).scale(q);
+            let b = self.velocity.scale(q);
+            frame.origin = frame.origin.add(a.add(b));
+        }
+        self.velocity = self.velocity.add(self.acceleration.scale(q));
+        frame.grotate(self.omega.scale(q));
+    }
+
+    /// `calc_friction(q, v2)` on flat ground (never sledding here).
+    pub fn calc_friction(&mut self, q: f32, _v2: f32) {
+        if !self.on_walkable {
+            return;
+        }
+        let n = self.contact_normal;
+        let a = self.velocity.dot(n);
+        if a >= 0.25 {
+            return;
+        }
+        self.velocity = self.velocity.sub(n.scale(a));
+        let k = ((1.0 - self.friction) as f64).powf(q as f64) as f32;
+        self.velocity = self.velocity.scale(k);
+    }
+
+    /// `process_hooks`: execute the queued anim hooks in order; only AnimationDone acts
+    /// on the server (Q32).
+    pub fn process_hooks(&mut self) {
+        let n = self.anim_hooks.len();
+        for i in 0..n {
+            let h = self.anim_hooks[i];
+            self.hook_log.push(h.hook_type);
+            if h.hook_type == HOOK_ANIMATION_DONE {
+                self.animation_done(true);
+            }
+        }
+        self.anim_hooks.clear();
+    }
+}
+
+/// The position manager's view of the object (`PhysicsObj` as its owner).
+impl InterpHost for PhysicsObj {
+    fn position(&self) -> Position {
+        PhysicsObj::position(self)
+    }
+    fn in_contact(&self) -> bool {
+        self.contact
+    }
+    fn adjusted_max_speed(&mut self) -> f32 {
+        self.mi_get_adjusted_max_speed()
+    }
+    fn set_heading(&mut self, deg: f32) {
+        PhysicsObj::set_heading(self, deg);
+    }
+    fn set_position_simple(&mut self, p: &Position) -> bool {
+        self.set_position(p);
+        true
+    }
+    fn set_velocity(&mut self, v: Vec3) {
+        PhysicsObj::set_velocity(self, v);
+    }
+    fn autonomy_blip_distance(&self) -> f64 {
+        autonomy_blip_distance(self.cell, 0)
+    }
+}
+
+impl TeleportHost for PhysicsObj {
+    fn in_cell(&self) -> bool {
+        self.in_cell
+    }
+    fn player_distance(&self) -> f32 {
+        self.player_distance
+    }
+    fn set_position_teleport(&mut self, p: &Position) {
+        self.set_position(p);
+    }
+    fn position_manager_created(&mut self) {
+        self.set_active(true);
+    }
+}
+
+impl PhysicsObj {
+    /// Take a position exactly (no collision world); entering its cell if outside one.
+    pub fn set_position(&mut self, p: &Position) {
+        self.cell = p.cell;
+        self.frame = p.frame;
+        self.in_cell = true;
+    }
+
+    /// `PositionManager.AdjustOffset` step of `UpdatePositionInternal`.
+    fn position_manager_adjust_offset(&mut self, off: &mut AFrame, q: f64) {
+        if let Some(mut m) = self.position_manager.take() {
+            m.adjust_offset(off, q, self);
+            self.position_manager = Some(m);
+        }
+    }
+
+    /// `PositionManager.UseTime` step of `UpdateObjectInternal`.
+    fn position_manager_use_time(&mut self) {
+        if let Some(mut m) = self.position_manager.take() {
+            m.use_time(self);
+            self.position_manager = Some(m);
+        }
+    }
+
+    /// `PhysicsObj.InterpolateTo(frame in the object's cell, keep_heading)`.
+    pub fn interpolate_to(&mut self, frame: AFrame, keep_heading: bool) {
+        let p = Position {
+            cell: self.cell,
+            frame,
+        };
+        let mut m = self.position_manager.take();
+        pm::interpolate_to(&mut m, self.correction, self, p, keep_heading);
+        self.position_manager = m;
+    }
+
+    /// `PhysicsObj.MoveOrTeleport(pos, timestamp, contact, velocity 0)`.
+    pub fn move_or_teleport(&mut self, frame: AFrame, timestamp: i32, contact: bool) -> bool {
+        let p = Position {
+            cell: self.cell,
+            frame,
+        };
+        let mut m = self.position_manager.take();
+        let ok = pm::move_or_teleport(&mut m, self.correction, self, p, timestamp, contact);
+        self.position_manager = m;
+        ok
+    }
+}

@@ -1,0 +1,757 @@
+//! The conformance runner (`engine: "ac"`): scenario steps and trace lines exactly as
+//! spec/ac-conformance.md §2–§5 fix them.
+
+use crate::commands::*;
+use crate::math::{AFrame, Quat, Vec3};
+use crate::motion_interp::{motion_allows_jump, ActionNode, Weenie};
+use crate::motion_table::MotionTableData;
+use crate::physics_obj::{PhysicsObj, DEFAULT_CELL};
+use crate::records::{hooks, MotionTable, RecordStore};
+use crate::sequence::AnimMap;
+use retroanim_core::{Scenario, ScenarioError, Simulation};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// A `"0x…"` id (any case on input, lowercase 8 digits on output).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Id(pub u32);
+
+impl Serialize for Id {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("0x{:08x}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Id, D::Error> {
+        let s = String::deserialize(d)?;
+        let hex = s
+            .strip_prefix("0x")
+            .or_else(|| s.strip_prefix("0X"))
+            .ok_or_else(|| D::Error::custom(format!("expected a \"0x\" hex id, got {s:?}")))?;
+        u32::from_str_radix(hex, 16)
+            .map(Id)
+            .map_err(|_| D::Error::custom(format!("invalid hex id {s:?}")))
+    }
+}
+
+/// An f32 that prints NaN/±Infinity as strings (conformance §5).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct F(pub f32);
+
+impl Serialize for F {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        if v.is_nan() {
+            s.serialize_str("NaN")
+        } else if v == f32::INFINITY {
+            s.serialize_str("Infinity")
+        } else if v == f32::NEG_INFINITY {
+            s.serialize_str("-Infinity")
+        } else {
+            // Through the shortest decimal that reads back as this f32, so that a trace
+            // held as `serde_json::Value` (f64 numbers) still prints `2.2`, not
+            // `2.200000047683716` (conformance §5).
+            let shortest: f64 = format!("{v}").parse().unwrap_or(v as f64);
+            s.serialize_f64(shortest)
+        }
+    }
+}
+
+/// A finite JSON number narrowed to f32.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Num(pub f32);
+
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Num, D::Error> {
+        let v = f64::deserialize(d)?;
+        let f = v as f32;
+        if !f.is_finite() {
+            return Err(D::Error::custom(format!("{v} is not a finite f32")));
+        }
+        Ok(Num(f))
+    }
+}
+
+/// A finite f64 (tick quanta).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dt(pub f64);
+
+impl<'de> Deserialize<'de> for Dt {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dt, D::Error> {
+        let v = f64::deserialize(d)?;
+        if !v.is_finite() {
+            return Err(D::Error::custom(format!("{v} is not finite")));
+        }
+        Ok(Dt(v))
+    }
+}
+
+/// What a missing animation id becomes (extension field `missing_animations`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissingAnimations {
+    /// Refuse the scenario, naming the table and the missing id (default).
+    #[default]
+    Error,
+    /// ACE's DAT cache behaviour: an empty animation (quirk Q13).
+    Empty,
+}
+
+/// The `setup` block (§2.1), plus the documented extensions.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    pub motion_table: Id,
+    #[serde(default)]
+    pub origin: Option<[Num; 3]>,
+    #[serde(default)]
+    pub orientation: Option<[Num; 4]>,
+    #[serde(default)]
+    pub contact: Option<bool>,
+    #[serde(default)]
+    pub on_walkable: Option<bool>,
+    #[serde(default)]
+    pub in_cell: Option<bool>,
+    #[serde(default)]
+    pub run_rate: Option<Num>,
+    #[serde(default)]
+    pub is_creature: Option<bool>,
+    #[serde(default)]
+    pub cell: Option<Id>,
+    /// Extension: `"ace"` (default) or `"retail"` interpolation correction.
+    #[serde(default)]
+    pub correction: Option<crate::interpolation::CorrectionMode>,
+    /// Extension: `"error"` (default) or `"empty"`.
+    #[serde(default)]
+    pub missing_animations: Option<MissingAnimations>,
+}
+
+/// Optional motion fields of the command ops (§2.2).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MotionArgs {
+    pub motion: Id,
+    #[serde(default)]
+    pub speed: Option<Num>,
+    #[serde(default)]
+    pub hold_key: Option<HoldKey>,
+    #[serde(default)]
+    pub modify_raw_state: Option<bool>,
+    #[serde(default)]
+    pub modify_interpreted_state: Option<bool>,
+    #[serde(default)]
+    pub context_id: Option<i32>,
+    #[serde(default)]
+    pub set_hold_key: Option<bool>,
+    #[serde(default)]
+    pub cancel_moveto: Option<bool>,
+    #[serde(default)]
+    pub disable_jump_during_link: Option<bool>,
+    #[serde(default)]
+    pub action_stamp: Option<i32>,
+    #[serde(default)]
+    pub autonomous: Option<bool>,
+}
+
+impl MotionArgs {
+    /// `MovementParameters()` with the given fields replaced.
+    pub fn params(&self) -> MovementParameters {
+        let d = MovementParameters::default();
+        MovementParameters {
+            speed: self.speed.map_or(d.speed, |n| n.0),
+            hold_key_to_apply: self.hold_key.unwrap_or(d.hold_key_to_apply),
+            modify_raw_state: self.modify_raw_state.unwrap_or(d.modify_raw_state),
+            modify_interpreted_state: self
+                .modify_interpreted_state
+                .unwrap_or(d.modify_interpreted_state),
+            context_id: self.context_id.unwrap_or(d.context_id),
+            set_hold_key: self.set_hold_key.unwrap_or(d.set_hold_key),
+            cancel_moveto: self.cancel_moveto.unwrap_or(d.cancel_moveto),
+            disable_jump_during_link: self
+                .disable_jump_during_link
+                .unwrap_or(d.disable_jump_during_link),
+            action_stamp: self.action_stamp.unwrap_or(d.action_stamp),
+            autonomous: self.autonomous.unwrap_or(d.autonomous),
+            ..d
+        }
+    }
+}
+
+/// The `raw` object of `move_to_state`: absent fields are 0 / `"invalid"`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RawArgs {
+    pub current_style: Option<Id>,
+    pub forward_command: Option<Id>,
+    pub forward_speed: Option<Num>,
+    pub forward_hold_key: Option<HoldKey>,
+    pub sidestep_command: Option<Id>,
+    pub sidestep_speed: Option<Num>,
+    pub sidestep_hold_key: Option<HoldKey>,
+    pub turn_command: Option<Id>,
+    pub turn_speed: Option<Num>,
+    pub turn_hold_key: Option<HoldKey>,
+    pub current_hold_key: Option<HoldKey>,
+}
+
+/// One scenario step (§2.2).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Step {
+    Tick {
+        dt: Dt,
+    },
+    DoMotion(MotionArgs),
+    StopMotion(MotionArgs),
+    DoInterpretedMotion(MotionArgs),
+    StopInterpretedMotion(MotionArgs),
+    StopCompletely,
+    MoveToState {
+        raw: RawArgs,
+        #[serde(default)]
+        standing_long_jump: bool,
+    },
+    SetState {
+        #[serde(default)]
+        contact: Option<bool>,
+        #[serde(default)]
+        on_walkable: Option<bool>,
+        #[serde(default)]
+        in_cell: Option<bool>,
+    },
+    InterpolateTo {
+        origin: [Num; 3],
+        #[serde(default)]
+        orientation: Option<[Num; 4]>,
+        #[serde(default)]
+        keep_heading: bool,
+    },
+    MoveOrTeleport {
+        origin: [Num; 3],
+        #[serde(default)]
+        orientation: Option<[Num; 4]>,
+        #[serde(default)]
+        timestamp: i32,
+        #[serde(default)]
+        contact: Option<bool>,
+        #[serde(default)]
+        player_distance: Option<Num>,
+    },
+    SetRunRate {
+        rate: Num,
+    },
+}
+
+fn frame_of(origin: &[Num; 3], orientation: Option<&[Num; 4]>) -> AFrame {
+    let q = orientation.map_or(Quat::IDENTITY, |o| {
+        Quat::new(o[0].0, o[1].0, o[2].0, o[3].0)
+    });
+    AFrame::new(Vec3::new(origin[0].0, origin[1].0, origin[2].0), q)
+}
+
+/// Every animation id a table can make the sequence play.
+fn referenced_animations(t: &MotionTable) -> BTreeSet<u32> {
+    let mut ids = BTreeSet::new();
+    let mut add = |md: &crate::records::MotionData| {
+        for a in &md.anims {
+            ids.insert(a.anim_id);
+        }
+    };
+    t.cycles.iter().for_each(|(_, md)| add(md));
+    t.modifiers.iter().for_each(|(_, md)| add(md));
+    t.links
+        .iter()
+        .for_each(|(_, inner)| inner.iter().for_each(|(_, md)| add(md)));
+    ids
+}
+
+/// Load a motion table and every animation it references from a record store.
+pub fn load_table(
+    store: &mut RecordStore,
+    id: u32,
+    missing: MissingAnimations,
+) -> Result<(Arc<MotionTableData>, AnimMap), crate::records::RecordError> {
+    let table = store.motion_table(id)?;
+    let mut anims = AnimMap::new();
+    for aid in referenced_animations(&table) {
+        let a = match missing {
+            MissingAnimations::Error => store.animation(aid)?,
+            MissingAnimations::Empty => store.animation_or_empty(aid)?,
+        };
+        anims.insert_as(aid, a);
+    }
+    Ok((Arc::new(MotionTableData::from(table.as_ref())), anims))
+}
+
+/// The scenario driver: one object.
+pub struct AcSim {
+    pub obj: PhysicsObj,
+    file: String,
+}
+
+impl AcSim {
+    /// Build the object as §2.1 describes from an already loaded table.
+    pub fn from_parts(table: Arc<MotionTableData>, anims: AnimMap, setup: &Setup) -> AcSim {
+        let origin = setup.origin.unwrap_or([Num(0.0); 3]);
+        let frame = frame_of(&origin, setup.orientation.as_ref());
+        let weenie = Weenie {
+            is_creature: setup.is_creature.unwrap_or(true),
+            run_rate: setup.run_rate.map_or(1.0, |n| n.0),
+        };
+        let cell = setup.cell.map_or(DEFAULT_CELL, |c| c.0);
+        let mut obj = PhysicsObj::new(Arc::new(anims), weenie, cell, frame);
+        obj.correction = setup.correction.unwrap_or_default();
+        obj.set_motion_table(Some(table));
+        if setup.in_cell.unwrap_or(true) {
+            obj.in_cell = true;
+        }
+        let contact = setup.contact.unwrap_or(true);
+        let on_walkable = setup.on_walkable.unwrap_or(true);
+        obj.apply_contact(contact, on_walkable);
+        AcSim {
+            obj,
+            file: String::new(),
+        }
+    }
+
+    fn line(&self, step: usize, op: &str, result: &str) -> Line {
+        snapshot(&self.obj, step, op, result)
+    }
+}
+
+impl Simulation for AcSim {
+    type Step = Step;
+    type Line = Line;
+
+    fn load(scenario: &Scenario) -> Result<Self, ScenarioError> {
+        let setup: Setup = scenario
+            .field("setup")?
+            .ok_or_else(|| scenario.error("setup", "missing field"))?;
+        let asset_dir: String = scenario.field("asset_dir")?.unwrap_or_else(|| ".".into());
+        let mut store = RecordStore::from_dir(scenario.resolve(&asset_dir));
+        let (table, anims) = load_table(
+            &mut store,
+            setup.motion_table.0,
+            setup.missing_animations.unwrap_or_default(),
+        )
+        .map_err(ScenarioError::from)?;
+        let mut sim = AcSim::from_parts(table, anims, &setup);
+        sim.file = scenario.file.clone();
+        Ok(sim)
+    }
+
+    fn snapshot(&self) -> Line {
+        self.line(0, "setup", "None")
+    }
+
+    fn apply(&mut self, index: usize, step: &Step, _at: &str) -> Result<Line, ScenarioError> {
+        let obj = &mut self.obj;
+        obj.hook_log.clear();
+        obj.motions_done.clear();
+        let (op, result): (&str, String) = match step {
+            Step::Tick { dt } => {
+                obj.update_object_internal(dt.0);
+                ("tick", "None".into())
+            }
+            Step::DoMotion(a) => {
+                let r = obj.do_motion(a.motion.0, &a.params());
+                ("do_motion", r.name().into())
+            }
+            Step::StopMotion(a) => {
+                let r = obj.stop_motion(a.motion.0, &a.params());
+                ("stop_motion", r.name().into())
+            }
+            Step::DoInterpretedMotion(a) => {
+                let r =
+                    obj.perform_movement(MovementType::InterpretedCommand, a.motion.0, &a.params());
+                ("do_interpreted_motion", r.name().into())
+            }
+            Step::StopInterpretedMotion(a) => {
+                let r = obj.perform_movement(
+                    MovementType::StopInterpretedCommand,
+                    a.motion.0,
+                    &a.params(),
+                );
+                ("stop_interpreted_motion", r.name().into())
+            }
+            Step::StopCompletely => {
+                let r = obj.stop_completely();
+                ("stop_completely", r.name().into())
+            }
+            Step::MoveToState {
+                raw,
+                standing_long_jump,
+            } => {
+                move_to_state(obj, raw, *standing_long_jump);
+                ("move_to_state", "None".into())
+            }
+            Step::SetState {
+                contact,
+                on_walkable,
+                in_cell,
+            } => {
+                if let Some(c) = in_cell {
+                    obj.in_cell = *c;
+                }
+                if contact.is_some() || on_walkable.is_some() {
+                    let c = contact.unwrap_or(obj.contact);
+                    let w = on_walkable.unwrap_or(obj.on_walkable);
+                    obj.apply_contact(c, w);
+                }
+                ("set_state", "None".into())
+            }
+            Step::InterpolateTo {
+                origin,
+                orientation,
+                keep_heading,
+            } => {
+                let f = frame_of(origin, orientation.as_ref());
+                obj.interpolate_to(f, *keep_heading);
+                ("interpolate_to", "None".into())
+            }
+            Step::MoveOrTeleport {
+                origin,
+                orientation,
+                timestamp,
+                contact,
+                player_distance,
+            } => {
+                let f = frame_of(origin, orientation.as_ref());
+                obj.player_distance = player_distance.map_or(f32::MAX, |n| n.0);
+                let ok = obj.move_or_teleport(f, *timestamp, contact.unwrap_or(true));
+                ("move_or_teleport", ok.to_string())
+            }
+            Step::SetRunRate { rate } => {
+                obj.weenie.run_rate = rate.0;
+                ("set_run_rate", "None".into())
+            }
+        };
+        Ok(self.line(index, op, &result))
+    }
+}
+
+/// `move_to_state`: the server method (§2.2).
+fn move_to_state(obj: &mut PhysicsObj, raw: &RawArgs, standing_long_jump: bool) {
+    let id = |v: &Option<Id>| v.map_or(0, |i| i.0);
+    let speed = |v: &Option<Num>| {
+        let s = v.map_or(0.0, |n| n.0);
+        if s == 0.0 {
+            1.0
+        } else {
+            s
+        }
+    };
+    let r = &mut obj.minterp.raw;
+    r.current_hold_key = raw.current_hold_key.unwrap_or_default();
+    let style = id(&raw.current_style);
+    r.current_style = if style == 0 { NON_COMBAT } else { style };
+    let fwd = id(&raw.forward_command);
+    r.forward_command = if fwd == 0 { READY } else { fwd };
+    r.forward_hold_key = raw.forward_hold_key.unwrap_or_default();
+    r.forward_speed = speed(&raw.forward_speed);
+    r.sidestep_command = id(&raw.sidestep_command);
+    r.sidestep_hold_key = raw.sidestep_hold_key.unwrap_or_default();
+    r.sidestep_speed = speed(&raw.sidestep_speed);
+    r.turn_command = id(&raw.turn_command);
+    r.turn_hold_key = raw.turn_hold_key.unwrap_or_default();
+    r.turn_speed = speed(&raw.turn_speed);
+    if standing_long_jump {
+        r.forward_command = READY;
+        r.sidestep_command = 0;
+    }
+    let allow_jump =
+        motion_allows_jump(obj.minterp.interpreted.forward_command) == WeenieError::None;
+    obj.mi_apply_raw_movement(true, allow_jump);
+}
+
+// ---- trace lines (§4) ----
+
+#[derive(Clone, Debug, Serialize)]
+pub struct AnimLine {
+    pub anim: Id,
+    pub low: i32,
+    pub high: i32,
+    pub framerate: F,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeqLine {
+    pub anims: Vec<AnimLine>,
+    pub curr: Option<usize>,
+    pub first_cyclic: Option<usize>,
+    pub frame: F,
+    pub velocity: [F; 3],
+    pub omega: [F; 3],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FrameLine {
+    pub origin: [F; 3],
+    pub orientation: [F; 4],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TableLine {
+    pub pending: Vec<(Id, u32)>,
+    pub counter: u32,
+    pub style: Id,
+    pub substate: Id,
+    pub substate_mod: F,
+    pub modifiers: Vec<(Id, F)>,
+    pub actions: Vec<(Id, F)>,
+}
+
+type ActionLine = (Id, F, i32, bool);
+
+#[derive(Clone, Debug, Serialize)]
+pub struct InterpretedLine {
+    pub current_style: Id,
+    pub forward_command: Id,
+    pub forward_speed: F,
+    pub sidestep_command: Id,
+    pub sidestep_speed: F,
+    pub turn_command: Id,
+    pub turn_speed: F,
+    pub actions: Vec<ActionLine>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RawLine {
+    pub current_style: Id,
+    pub forward_command: Id,
+    pub forward_speed: F,
+    pub forward_hold_key: HoldKey,
+    pub sidestep_command: Id,
+    pub sidestep_speed: F,
+    pub sidestep_hold_key: HoldKey,
+    pub turn_command: Id,
+    pub turn_speed: F,
+    pub turn_hold_key: HoldKey,
+    pub current_hold_key: HoldKey,
+    pub actions: Vec<ActionLine>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct InterpLine {
+    pub pending: Vec<Id>,
+    pub pending_detail: Vec<(Id, i32, &'static str)>,
+    pub interpreted: InterpretedLine,
+    pub raw: RawLine,
+    pub is_animating: bool,
+    pub my_run_rate: F,
+    pub standing_long_jump: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PhysLine {
+    pub velocity: [F; 3],
+    pub acceleration: [F; 3],
+    pub omega: [F; 3],
+    pub cached_velocity: [F; 3],
+    pub contact: bool,
+    pub on_walkable: bool,
+    pub in_cell: bool,
+    pub active: bool,
+}
+
+/// One trace line.
+#[derive(Clone, Debug, Serialize)]
+pub struct Line {
+    pub step: usize,
+    pub op: String,
+    pub result: String,
+    pub seq: SeqLine,
+    pub frame: FrameLine,
+    pub table: TableLine,
+    pub interp: InterpLine,
+    pub hooks: Vec<&'static str>,
+    pub motions_done: Vec<(Id, bool)>,
+    pub interp_queue: Value,
+    pub interp_mgr: Value,
+    pub phys: PhysLine,
+}
+
+fn v3(v: Vec3) -> [F; 3] {
+    [F(v.x), F(v.y), F(v.z)]
+}
+
+fn actions(list: &std::collections::VecDeque<ActionNode>) -> Vec<ActionLine> {
+    list.iter()
+        .map(|a| (Id(a.action), F(a.speed), a.stamp, a.autonomous))
+        .collect()
+}
+
+/// The trace line of an object's current state.
+pub fn snapshot(obj: &PhysicsObj, step: usize, op: &str, result: &str) -> Line {
+    let s = &obj.sequence;
+    let seq = SeqLine {
+        anims: s
+            .nodes
+            .iter()
+            .map(|n| AnimLine {
+                anim: Id(n.anim.id),
+                low: n.low_frame,
+                high: n.high_frame,
+                framerate: F(n.framerate),
+            })
+            .collect(),
+        curr: s.curr,
+        first_cyclic: s.first_cyclic,
+        frame: F(s.frame_number),
+        velocity: v3(s.velocity),
+        omega: v3(s.omega),
+    };
+    let q = obj.frame.orientation;
+    let frame = FrameLine {
+        origin: v3(obj.frame.origin),
+        orientation: [F(q.w), F(q.x), F(q.y), F(q.z)],
+    };
+    let table = match &obj.table_manager {
+        Some(tm) => TableLine {
+            pending: tm
+                .pending
+                .iter()
+                .map(|n| (Id(n.motion), n.num_anims))
+                .collect(),
+            counter: tm.animation_counter,
+            style: Id(tm.state.style),
+            substate: Id(tm.state.substate),
+            substate_mod: F(tm.state.substate_mod),
+            modifiers: tm
+                .state
+                .modifiers
+                .iter()
+                .map(|m| (Id(m.id), F(m.speed_mod)))
+                .collect(),
+            actions: tm
+                .state
+                .actions
+                .iter()
+                .map(|m| (Id(m.id), F(m.speed_mod)))
+                .collect(),
+        },
+        None => TableLine {
+            pending: Vec::new(),
+            counter: 0,
+            style: Id(0),
+            substate: Id(0),
+            substate_mod: F(1.0),
+            modifiers: Vec::new(),
+            actions: Vec::new(),
+        },
+    };
+    let mi = &obj.minterp;
+    let i = &mi.interpreted;
+    let r = &mi.raw;
+    let interp = InterpLine {
+        pending: mi.pending_motions.iter().map(|n| Id(n.motion)).collect(),
+        pending_detail: mi
+            .pending_motions
+            .iter()
+            .map(|n| (Id(n.motion), n.context_id, n.jump_error_code.name()))
+            .collect(),
+        interpreted: InterpretedLine {
+            current_style: Id(i.current_style),
+            forward_command: Id(i.forward_command),
+            forward_speed: F(i.forward_speed),
+            sidestep_command: Id(i.sidestep_command),
+            sidestep_speed: F(i.sidestep_speed),
+            turn_command: Id(i.turn_command),
+            turn_speed: F(i.turn_speed),
+            actions: actions(&i.actions),
+        },
+        raw: RawLine {
+            current_style: Id(r.current_style),
+            forward_command: Id(r.forward_command),
+            forward_speed: F(r.forward_speed),
+            forward_hold_key: r.forward_hold_key,
+            sidestep_command: Id(r.sidestep_command),
+            sidestep_speed: F(r.sidestep_speed),
+            sidestep_hold_key: r.sidestep_hold_key,
+            turn_command: Id(r.turn_command),
+            turn_speed: F(r.turn_speed),
+            turn_hold_key: r.turn_hold_key,
+            current_hold_key: r.current_hold_key,
+            actions: actions(&r.actions),
+        },
+        is_animating: obj.is_animating,
+        my_run_rate: F(mi.my_run_rate),
+        standing_long_jump: mi.standing_long_jump,
+    };
+    Line {
+        step,
+        op: op.to_string(),
+        result: result.to_string(),
+        seq,
+        frame,
+        table,
+        interp,
+        hooks: obj
+            .hook_log
+            .iter()
+            .map(|&t| hooks::hook_name(t).unwrap_or("unknown"))
+            .collect(),
+        motions_done: obj
+            .motions_done
+            .iter()
+            .map(|&(m, ok)| (Id(m), ok))
+            .collect(),
+        interp_queue: interp_queue_json(obj),
+        interp_mgr: interp_mgr_json(obj),
+        phys: PhysLine {
+            velocity: v3(obj.velocity),
+            acceleration: v3(obj.acceleration),
+            omega: v3(obj.omega),
+            cached_velocity: v3(obj.cached_velocity),
+            contact: obj.contact,
+            on_walkable: obj.on_walkable,
+            in_cell: obj.in_cell,
+            active: obj.active,
+        },
+    }
+}
+
+fn frame_json(origin: [f32; 3], orientation: [f32; 4]) -> Value {
+    serde_json::json!({
+        "origin": origin.map(F),
+        "orientation": orientation.map(F),
+    })
+}
+
+/// The trace's `interp_queue` (`[]` without an interpolation manager).
+pub fn interp_queue_json(obj: &PhysicsObj) -> Value {
+    let nodes = crate::position_manager::queue_view(&obj.position_manager);
+    Value::Array(
+        nodes
+            .into_iter()
+            .map(|n| {
+                let mut v = serde_json::json!({ "type": n.kind });
+                if let (Value::Object(m), Value::Object(f)) =
+                    (&mut v, frame_json(n.origin, n.orientation))
+                {
+                    m.extend(f);
+                }
+                v
+            })
+            .collect(),
+    )
+}
+
+/// The trace's `interp_mgr` (null until the first `InterpolateTo`).
+pub fn interp_mgr_json(obj: &PhysicsObj) -> Value {
+    match crate::position_manager::manager_view(&obj.position_manager) {
+        None => Value::Null,
+        Some(m) => serde_json::json!({
+            "frame_counter": m.frame_counter,
+            "node_fail_counter": m.node_fail_counter,
+            "original_distance": F(m.original_distance),
+            "progress_quantum": F(m.progress_quantum),
+            "keep_heading": m.keep_heading,
+            "blip_to": m.blip_to.map(|b| frame_json(b.origin, b.orientation)),
+        }),
+    }
+}

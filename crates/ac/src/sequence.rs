@@ -1,0 +1,517 @@
+//! The per-object animation player (`Anim/Sequence.cs`, `Anim/AnimSequenceNode.cs`;
+//! spec/ac-motion.md §1.4.3, §2.2).
+//!
+//! ACE keeps the playlist in a doubly linked list and compares nodes by identity.
+//! Every removal the algorithms make is either at the front (`apricot`), the tail from
+//! `FirstCyclic` on (`remove_cyclic_anims`) or the single node before `FirstCyclic`
+//! (`remove_link_animations`), so a `Vec` with the two handles stored as indices and
+//! shifted on removal keeps the same identities without a linked list.
+
+use crate::math::{AFrame, Vec3, EPSILON};
+use crate::records::{Animation, PartFrame};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// `AnimationHookType.AnimationDone`.
+pub const HOOK_ANIMATION_DONE: u32 = 4;
+
+/// Upper bound on node transitions inside one `Update`. ACE recurses once per node
+/// finished; with absurd framerates and f32 leftovers that stop shrinking it would
+/// never return. Real data needs a handful; the guard only stops runaway input.
+const MAX_TRANSITIONS_PER_UPDATE: u32 = 100_000;
+
+/// Where `append_animation` finds animations by id. A missing id yields an empty
+/// animation (ACE's DAT cache returns a default-constructed object, quirk Q13/Q55).
+pub trait AnimSource {
+    fn animation(&self, id: u32) -> Arc<Animation>;
+}
+
+/// A simple in-memory [`AnimSource`].
+#[derive(Clone, Debug, Default)]
+pub struct AnimMap {
+    map: HashMap<u32, Arc<Animation>>,
+    empty: Arc<Animation>,
+}
+
+impl AnimMap {
+    pub fn new() -> AnimMap {
+        AnimMap::default()
+    }
+    pub fn insert(&mut self, anim: Animation) {
+        self.map.insert(anim.id, Arc::new(anim));
+    }
+    /// Store `anim` under `id` (an empty stand-in for a missing record has id 0).
+    pub fn insert_as(&mut self, id: u32, anim: Arc<Animation>) {
+        self.map.insert(id, anim);
+    }
+    pub fn contains(&self, id: u32) -> bool {
+        self.map.contains_key(&id)
+    }
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+impl AnimSource for AnimMap {
+    fn animation(&self, id: u32) -> Arc<Animation> {
+        self.map
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| self.empty.clone())
+    }
+}
+
+/// Runtime `AnimData` (`Anim/AnimData.cs`): a clip reference with its speed applied.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnimData {
+    pub anim_id: u32,
+    pub low_frame: i32,
+    pub high_frame: i32,
+    pub framerate: f32,
+}
+
+/// One hook queued on the object during an update: its type and direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FiredHook {
+    pub hook_type: u32,
+}
+
+/// `AnimSequenceNode`.
+#[derive(Clone, Debug)]
+pub struct SeqNode {
+    pub anim: Arc<Animation>,
+    pub framerate: f32,
+    pub low_frame: i32,
+    pub high_frame: i32,
+}
+
+impl SeqNode {
+    /// `AnimSequenceNode(AnimData)` + `set_animation_id`: the four-step clamp (Q54).
+    pub fn new(data: AnimData, src: &dyn AnimSource) -> SeqNode {
+        let anim = src.animation(data.anim_id);
+        let n = anim.num_frames as i64;
+        let mut low = data.low_frame as i64;
+        let mut high = data.high_frame as i64;
+        if high < 0 {
+            high = (n - 1) as i32 as i64;
+        }
+        if low >= n {
+            low = (n - 1) as i32 as i64;
+        }
+        if high >= n {
+            high = (n - 1) as i32 as i64;
+        }
+        if low > high {
+            high = low;
+        }
+        SeqNode {
+            anim,
+            framerate: data.framerate,
+            low_frame: low as i32,
+            high_frame: high as i32,
+        }
+    }
+
+    /// `get_starting_frame`.
+    pub fn starting_frame(&self) -> f32 {
+        if self.framerate >= 0.0 {
+            self.low_frame as f32
+        } else {
+            (self.high_frame.wrapping_add(1)) as f32 - EPSILON
+        }
+    }
+
+    /// `get_ending_frame`.
+    pub fn ending_frame(&self) -> f32 {
+        if self.framerate >= 0.0 {
+            (self.high_frame.wrapping_add(1)) as f32 - EPSILON
+        } else {
+            self.low_frame as f32
+        }
+    }
+
+    /// `get_pos_frame(int)`: identity when out of range.
+    pub fn pos_frame(&self, i: i32) -> AFrame {
+        if i >= 0 {
+            if let Some(f) = self.anim.pos_frames.get(i as usize) {
+                return *f;
+            }
+        }
+        AFrame::IDENTITY
+    }
+
+    /// `get_part_frame(int)`: none when out of range.
+    pub fn part_frame(&self, i: i32) -> Option<&PartFrame> {
+        if i >= 0 && (i as i64) < self.anim.num_frames as i64 {
+            self.anim.part_frames.get(i as usize)
+        } else {
+            None
+        }
+    }
+
+    /// `multiply_framerate`.
+    pub fn multiply_framerate(&mut self, m: f32) {
+        if m < 0.0 {
+            std::mem::swap(&mut self.low_frame, &mut self.high_frame);
+        }
+        self.framerate *= m;
+    }
+}
+
+/// `Sequence`.
+#[derive(Clone, Debug, Default)]
+pub struct Sequence {
+    pub nodes: Vec<SeqNode>,
+    pub first_cyclic: Option<usize>,
+    pub curr: Option<usize>,
+    pub frame_number: f32,
+    pub velocity: Vec3,
+    pub omega: Vec3,
+}
+
+/// C# `Math.Floor(double)` of an f32 value.
+fn floor64(x: f32) -> f64 {
+    (x as f64).floor()
+}
+
+impl Sequence {
+    pub fn new() -> Sequence {
+        Sequence::default()
+    }
+
+    /// `append_animation`.
+    pub fn append_animation(&mut self, data: AnimData, src: &dyn AnimSource) {
+        let node = SeqNode::new(data, src);
+        self.nodes.push(node);
+        let last = self.nodes.len() - 1;
+        self.first_cyclic = Some(last);
+        if self.curr.is_none() {
+            self.curr = Some(0);
+            self.frame_number = self.nodes[0].starting_frame();
+        }
+    }
+
+    pub fn set_velocity(&mut self, v: Vec3) {
+        self.velocity = v;
+    }
+    pub fn set_omega(&mut self, w: Vec3) {
+        self.omega = w;
+    }
+    /// `CombinePhysics`.
+    pub fn combine_physics(&mut self, v: Vec3, w: Vec3) {
+        self.velocity = self.velocity.add(v);
+        self.omega = self.omega.add(w);
+    }
+    /// `subtract_physics`.
+    pub fn subtract_physics(&mut self, v: Vec3, w: Vec3) {
+        self.velocity = self.velocity.sub(v);
+        self.omega = self.omega.sub(w);
+    }
+    /// `clear_physics`.
+    pub fn clear_physics(&mut self) {
+        self.velocity = Vec3::ZERO;
+        self.omega = Vec3::ZERO;
+    }
+    /// `clear_animations`.
+    pub fn clear_animations(&mut self) {
+        self.nodes.clear();
+        self.first_cyclic = None;
+        self.frame_number = 0.0;
+        self.curr = None;
+    }
+    /// `HasAnims`.
+    pub fn has_anims(&self) -> bool {
+        !self.nodes.is_empty()
+    }
+    /// `is_first_cyclic`.
+    pub fn is_first_cyclic(&self) -> bool {
+        self.curr.is_none() || self.curr == self.first_cyclic
+    }
+    /// `get_curr_frame_number`.
+    pub fn curr_frame_number(&self) -> i32 {
+        floor64(self.frame_number) as i32
+    }
+
+    /// Remove node `i`, shifting the stored handles (callers never remove `curr`
+    /// without moving it first).
+    fn remove_at(&mut self, i: usize) {
+        self.nodes.remove(i);
+        let shift = |h: &mut Option<usize>| {
+            if let Some(x) = *h {
+                if x > i {
+                    *h = Some(x - 1);
+                } else if x == i {
+                    *h = None;
+                }
+            }
+        };
+        shift(&mut self.curr);
+        shift(&mut self.first_cyclic);
+    }
+
+    /// `apply_physics(frame, q, sign)`.
+    pub fn apply_physics(&self, frame: &mut AFrame, q: f32, sign: f32) {
+        let q = if sign as f64 >= 0.0 {
+            q.abs()
+        } else {
+            -q.abs()
+        };
+        frame.origin = frame.origin.add(self.velocity.scale(q));
+        frame.rotate_vec(self.omega.scale(q));
+    }
+
+    /// `Sequence.Update(quantum, ref offset)`: hooks are appended to `hooks`.
+    pub fn update(
+        &mut self,
+        quantum: f32,
+        offset: Option<&mut AFrame>,
+        hooks: &mut Vec<FiredHook>,
+    ) {
+        if !self.nodes.is_empty() {
+            self.update_internal(quantum, offset, hooks);
+            self.apricot();
+        } else if let Some(f) = offset {
+            self.apply_physics(f, quantum, quantum);
+        }
+    }
+
+    fn fire_hooks(&self, node: usize, frame: i32, dir: i32, hooks: &mut Vec<FiredHook>) {
+        if let Some(pf) = self.nodes[node].part_frame(frame) {
+            for h in &pf.hooks {
+                if h.direction == 0 || h.direction == dir {
+                    hooks.push(FiredHook {
+                        hook_type: h.hook_type,
+                    });
+                }
+            }
+        }
+    }
+
+    /// `update_internal`, with ACE's tail recursion on the leftover time as a loop.
+    fn update_internal(
+        &mut self,
+        mut t: f32,
+        mut frame: Option<&mut AFrame>,
+        hooks: &mut Vec<FiredHook>,
+    ) {
+        let mut transitions = 0u32;
+        loop {
+            let Some(ci) = self.curr else { return };
+            let (fr, low, high) = {
+                let a = &self.nodes[ci];
+                (a.framerate, a.low_frame, a.high_frame)
+            };
+            let ft = fr * t;
+            let mut last = floor64(self.frame_number) as i32;
+            self.frame_number += ft;
+            let mut leftover = 0.0f32;
+            let mut done = false;
+            if ft > 0.0 {
+                if (high as f64) < floor64(self.frame_number) {
+                    let mut off = (self.frame_number - high as f32) - 1.0;
+                    if off < 0.0 {
+                        off = 0.0;
+                    }
+                    if fr.abs() > EPSILON {
+                        leftover = off / fr;
+                    }
+                    self.frame_number = high as f32;
+                    done = true;
+                }
+                while floor64(self.frame_number) > last as f64 {
+                    if let Some(f) = frame.as_deref_mut() {
+                        let pos = self.nodes[ci].pos_frame(last);
+                        *f = AFrame::combine(f, &pos);
+                        if fr.abs() > EPSILON {
+                            self.apply_physics(f, 1.0 / fr, t);
+                        }
+                    }
+                    self.fire_hooks(ci, last, 1, hooks);
+                    last += 1;
+                }
+            } else if ft < 0.0 {
+                if (low as f64) > floor64(self.frame_number) {
+                    let mut off = self.frame_number - low as f32;
+                    if off > 0.0 {
+                        off = 0.0;
+                    }
+                    if fr.abs() > EPSILON {
+                        leftover = off / fr;
+                    }
+                    self.frame_number = low as f32;
+                    done = true;
+                }
+                while floor64(self.frame_number) < last as f64 {
+                    if let Some(f) = frame.as_deref_mut() {
+                        let pos = self.nodes[ci].pos_frame(last);
+                        f.subtract(&pos);
+                        if fr.abs() > EPSILON {
+                            self.apply_physics(f, 1.0 / fr, t);
+                        }
+                    }
+                    self.fire_hooks(ci, last, -1, hooks);
+                    last -= 1;
+                }
+            } else if let Some(f) = frame.as_deref_mut() {
+                if t.abs() > EPSILON {
+                    self.apply_physics(f, t, t);
+                }
+            }
+            if !done {
+                return;
+            }
+            // AnimDone tests the list's first node, not the node that finished (Q5).
+            if self.first_cyclic != Some(0) {
+                hooks.push(FiredHook {
+                    hook_type: HOOK_ANIMATION_DONE,
+                });
+            }
+            self.advance_to_next_animation(t, frame.as_deref_mut());
+            transitions += 1;
+            if transitions >= MAX_TRANSITIONS_PER_UPDATE {
+                return;
+            }
+            t = leftover;
+        }
+    }
+
+    /// `advance_to_next_animation`.
+    fn advance_to_next_animation(&mut self, t: f32, mut frame: Option<&mut AFrame>) {
+        let Some(ci) = self.curr else { return };
+        if t >= 0.0 {
+            let fr = self.nodes[ci].framerate;
+            if let Some(f) = frame.as_deref_mut() {
+                if fr < 0.0 {
+                    if !self.nodes[ci].anim.pos_frames.is_empty() {
+                        let pos = self.nodes[ci].pos_frame(self.frame_number as i32);
+                        f.subtract(&pos);
+                    }
+                    if fr.abs() > EPSILON {
+                        self.apply_physics(f, 1.0 / fr, t);
+                    }
+                }
+            }
+            let next = if ci + 1 < self.nodes.len() {
+                Some(ci + 1)
+            } else {
+                self.first_cyclic
+            };
+            let Some(ni) = next else { return };
+            self.curr = Some(ni);
+            self.frame_number = self.nodes[ni].starting_frame();
+            let fr = self.nodes[ni].framerate;
+            if let Some(f) = frame {
+                if fr > 0.0 {
+                    if !self.nodes[ni].anim.pos_frames.is_empty() {
+                        let pos = self.nodes[ni].pos_frame(self.frame_number as i32);
+                        *f = AFrame::combine(f, &pos);
+                    }
+                    if fr.abs() > EPSILON {
+                        self.apply_physics(f, 1.0 / fr, t);
+                    }
+                }
+            }
+        } else {
+            let fr = self.nodes[ci].framerate;
+            if let Some(f) = frame.as_deref_mut() {
+                if fr >= 0.0 {
+                    if !self.nodes[ci].anim.pos_frames.is_empty() {
+                        let pos = self.nodes[ci].pos_frame(self.frame_number as i32);
+                        f.subtract(&pos);
+                    }
+                    if fr.abs() > EPSILON {
+                        self.apply_physics(f, 1.0 / fr, t);
+                    }
+                }
+            }
+            let ni = if ci > 0 { ci - 1 } else { self.nodes.len() - 1 };
+            self.curr = Some(ni);
+            self.frame_number = self.nodes[ni].ending_frame();
+            let fr = self.nodes[ni].framerate;
+            if let Some(f) = frame {
+                if fr < 0.0 {
+                    if !self.nodes[ni].anim.pos_frames.is_empty() {
+                        let pos = self.nodes[ni].pos_frame(self.frame_number as i32);
+                        *f = AFrame::combine(f, &pos);
+                    }
+                    if fr.abs() > EPSILON {
+                        self.apply_physics(f, 1.0 / fr, t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `apricot`: drop fully played link nodes from the front.
+    pub fn apricot(&mut self) {
+        while !self.nodes.is_empty() && self.curr != Some(0) {
+            if self.first_cyclic == Some(0) {
+                break;
+            }
+            self.remove_at(0);
+        }
+    }
+
+    /// `remove_cyclic_anims`.
+    pub fn remove_cyclic_anims(&mut self) {
+        let Some(start) = self.first_cyclic else {
+            return;
+        };
+        if let Some(c) = self.curr {
+            if c >= start {
+                if start > 0 {
+                    self.curr = Some(start - 1);
+                    self.frame_number = self.nodes[start - 1].ending_frame();
+                } else {
+                    self.curr = None;
+                    self.frame_number = 0.0;
+                }
+            }
+        }
+        self.nodes.truncate(start);
+        self.first_cyclic = self.nodes.len().checked_sub(1);
+    }
+
+    /// `remove_link_animations(amount)`.
+    pub fn remove_link_animations(&mut self, amount: u32) {
+        for _ in 0..amount {
+            let Some(fc) = self.first_cyclic else { return };
+            if fc == 0 {
+                return;
+            }
+            let prev = fc - 1;
+            if self.curr == Some(prev) {
+                self.curr = Some(fc);
+                self.frame_number = self.nodes[fc].starting_frame();
+            }
+            self.remove_at(prev);
+        }
+    }
+
+    /// `remove_all_link_animations`.
+    pub fn remove_all_link_animations(&mut self) {
+        while let Some(fc) = self.first_cyclic {
+            if fc == 0 {
+                return;
+            }
+            let prev = fc - 1;
+            if self.curr == Some(prev) {
+                self.curr = Some(fc);
+                self.frame_number = self.nodes[fc].starting_frame();
+            }
+            self.remove_at(prev);
+        }
+    }
+
+    /// `multiply_cyclic_animation_framerate`.
+    pub fn multiply_cyclic_animation_framerate(&mut self, rate: f32) {
+        if let Some(fc) = self.first_cyclic {
+            for n in &mut self.nodes[fc..] {
+                n.multiply_framerate(rate);
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Completion bookkeeping (`Mgr/MotionTableManager.cs`; spec/ac-motion.md §1.4.11, §2.4).
+
+use crate::commands::*;
+use crate::motion_table::{MotionState, MotionTableData};
+use crate::sequence::{AnimSource, Sequence};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// `AnimNode`: a motion and the AnimDone signals still owed before it counts as done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnimNode {
+    pub motion: u32,
+    pub num_anims: u32,
+}
+
+/// What a completed entry calls back into: `PhysicsObj.MotionDone` (which pops the
+/// interpreter's queue) and the weenie's `OnMotionDone`.
+pub trait MotionDoneSink {
+    fn motion_done(&mut self, motion: u32, success: bool);
+    fn on_motion_done(&mut self, motion: u32, success: bool);
+}
+
+/// `MotionTableManager`.
+#[derive(Clone, Debug)]
+pub struct MotionTableManager {
+    pub table: Arc<MotionTableData>,
+    pub state: MotionState,
+    pub animation_counter: u32,
+    pub pending: VecDeque<AnimNode>,
+}
+
+impl MotionTableManager {
+    pub fn new(table: Arc<MotionTableData>) -> MotionTableManager {
+        MotionTableManager {
+            table,
+            state: MotionState::default(),
+            animation_counter: 0,
+            pending: VecDeque::new(),
+        }
+    }
+
+    /// `PerformMovement` for the three types the table handles.
+    pub fn perform_movement(
+        &mut self,
+        kind: MovementType,
+        motion: u32,
+        speed: f32,
+        seq: &mut Sequence,
+        src: &dyn AnimSource,
+    ) -> WeenieError {
+        let mut n = 0u32;
+        let table = self.table.clone();
+        match kind {
+            MovementType::InterpretedCommand => {
+                if !table.do_object_motion(motion, &mut self.state, seq, speed, &mut n, src) {
+                    return WeenieError::NoMtableData;
+                }
+                self.add_to_queue(motion, n, seq);
+                WeenieError::None
+            }
+            MovementType::StopInterpretedCommand => {
+                if !table.stop_sequence_motion(motion, speed, &mut self.state, seq, &mut n, src) {
+                    return WeenieError::NoMtableData;
+                }
+                self.add_to_queue(READY, n, seq);
+                WeenieError::None
+            }
+            MovementType::StopCompletely => {
+                table.stop_object_completely(&mut self.state, seq, &mut n, src);
+                self.add_to_queue(READY, n, seq);
+                WeenieError::None
+            }
+            _ => WeenieError::None,
+        }
+    }
+
+    /// `add_to_queue`.
+    pub fn add_to_queue(&mut self, motion: u32, num_anims: u32, seq: &mut Sequence) {
+        self.pending.push_back(AnimNode { motion, num_anims });
+        self.remove_redundant_links(seq);
+    }
+
+    /// `remove_redundant_links` (Q29).
+    pub fn remove_redundant_links(&mut self, seq: &mut Sequence) {
+        let mut i = self.pending.len();
+        while i > 0 {
+            i -= 1;
+            let node = self.pending[i];
+            if node.num_anims != 0 {
+                if node.motion & SUBSTATE == 0 || node.motion & MODIFIER != 0 {
+                    if node.motion & STYLE == 0 {
+                        return;
+                    }
+                    if self.remove_redundant_links_inner(i, seq, true) {
+                        return;
+                    }
+                } else if self.remove_redundant_links_inner(i, seq, false) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `remove_redundant_links_inner`.
+    fn remove_redundant_links_inner(
+        &mut self,
+        i: usize,
+        seq: &mut Sequence,
+        style_mode: bool,
+    ) -> bool {
+        let mask = if style_mode {
+            SUBSTATE | MODIFIER | ACTION
+        } else {
+            STYLE | MODIFIER | ACTION
+        };
+        let motion = self.pending[i].motion;
+        let mut p = i;
+        while p > 0 {
+            p -= 1;
+            let pn = self.pending[p];
+            if pn.motion == motion && (style_mode || pn.num_anims != 0) {
+                self.trancuate_animation_list(p, seq);
+                return true;
+            }
+            if pn.num_anims != 0 && pn.motion & mask != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `trancuate_animation_list` (sic): zero every entry after `p`, cut that many links.
+    fn trancuate_animation_list(&mut self, p: usize, seq: &mut Sequence) {
+        let mut total = 0u32;
+        for e in self.pending.iter_mut().skip(p + 1) {
+            total = total.wrapping_add(e.num_anims);
+            e.num_anims = 0;
+        }
+        seq.remove_link_animations(total);
+    }
+
+    /// `AnimationDone(success)` (Q28).
+    pub fn animation_done(&mut self, success: bool, sink: &mut dyn MotionDoneSink) {
+        if self.pending.is_empty() {
+            return;
+        }
+        self.animation_counter = self.animation_counter.wrapping_add(1);
+        while let Some(&node) = self.pending.front() {
+            if node.num_anims > self.animation_counter {
+                break;
+            }
+            if node.motion & ACTION != 0 {
+                self.state.remove_action_head();
+            }
+            sink.motion_done(node.motion, success);
+            self.animation_counter -= node.num_anims;
+            self.pending.pop_front();
+            sink.on_motion_done(node.motion, success);
+        }
+        if self.pending.is_empty() && self.animation_counter != 0 {
+            self.animation_counter = 0;
+        }
+    }
+
+    /// `CheckForCompletedMotions`: pop leading zero-count entries.
+    pub fn check_for_completed_motions(&mut self, sink: &mut dyn MotionDoneSink) {
+        while let Some(&node) = self.pending.front() {
+            if node.num_anims != 0 {
+                break;
+            }
+            if node.motion & ACTION != 0 {
+                self.state.remove_action_head();
+            }
+            sink.motion_done(node.motion, true);
+            self.pending.pop_front();
+            sink.on_motion_done(node.motion, true);
+        }
+    }
+
+    /// `initialize_state`.
+    pub fn initialize_state(&mut self, seq: &mut Sequence, src: &dyn AnimSource) {
+        let mut n = 0u32;
+        let table = self.table.clone();
+        table.set_default_state(&mut self.state, seq, &mut n, src);
+        self.add_to_queue(READY, n, seq);
+    }
+
+    /// `HandleEnterWorld`: strip links, then drain the queue as failed.
+    pub fn handle_enter_world(&mut self, seq: &mut Sequence, sink: &mut dyn MotionDoneSink) {
+        seq.remove_all_link_animations();
+        self.handle_exit_world(sink);
+    }
+
+    /// `HandleExitWorld`: drain the queue as failed. Each call adds one to the counter,
+    /// so at most `count + sum(num_anims)` calls are needed; a u32::MAX count would take
+    /// 2³² calls, so entries still blocked after the bound are drained directly.
+    pub fn handle_exit_world(&mut self, sink: &mut dyn MotionDoneSink) {
+        let mut guard = 0u32;
+        while !self.pending.is_empty() {
+            if guard >= 4096 {
+                // Equivalent to the remaining AnimationDone(false) calls: every entry
+                // completes, in order, as failed; the counter ends at 0.
+                while let Some(node) = self.pending.pop_front() {
+                    if node.motion & ACTION != 0 {
+                        self.state.remove_action_head();
+                    }
+                    sink.motion_done(node.motion, false);
+                    sink.on_motion_done(node.motion, false);
+                }
+                self.animation_counter = 0;
+                return;
+            }
+            self.animation_done(false, sink);
+            guard += 1;
+        }
+    }
+}
