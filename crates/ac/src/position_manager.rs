@@ -1,0 +1,186 @@
+//! `PositionManager` and the `PhysicsObj` entry points that feed it: `InterpolateTo`,
+//! `MoveOrTeleport` (spec/ac-motion.md §2.8.9, §2.9.1). Only the interpolation part
+//! exists here: sticky and constraint managers are out of scope (§2.9.3).
+//!
+//! Call points in the physics tick (the owner keeps an `Option<PositionManager>`, created
+//! by [`interpolate_to`]):
+//! * `UpdatePositionInternal` step 3, after `Sequence.Update` and the walkable scaling,
+//!   before `newFrame = Combine(position, offset)`:
+//!   `pm.adjust_offset(&mut offset, q, host)` with `q` the tick's f64 quantum;
+//! * `UpdateObjectInternal` step 6, after `CheckForCompletedMotions`: `pm.use_time(host)`.
+
+use crate::interpolation::{
+    CorrectionMode, InterpHost, InterpolationManager, ManagerView, NodeView, Position,
+};
+use crate::math::AFrame;
+
+/// `PositionManager` (interpolation only).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionManager {
+    mode: CorrectionMode,
+    interp: Option<InterpolationManager>,
+}
+
+impl PositionManager {
+    /// `PositionManager.Create`: no interpolation manager until the first `interpolate_to`.
+    pub fn new(mode: CorrectionMode) -> PositionManager {
+        PositionManager { mode, interp: None }
+    }
+
+    pub fn mode(&self) -> CorrectionMode {
+        self.mode
+    }
+
+    /// The interpolation manager, if one was created.
+    pub fn interpolation(&self) -> Option<&InterpolationManager> {
+        self.interp.as_ref()
+    }
+
+    /// `PositionManager.AdjustOffset(frame, quantum)`.
+    pub fn adjust_offset(&mut self, offset: &mut AFrame, quantum: f64, host: &mut impl InterpHost) {
+        if let Some(im) = &mut self.interp {
+            im.adjust_offset(offset, quantum, host);
+        }
+    }
+
+    /// `PositionManager.UseTime()`.
+    pub fn use_time(&mut self, host: &mut impl InterpHost) {
+        if let Some(im) = &mut self.interp {
+            im.use_time(host);
+        }
+    }
+
+    /// `PositionManager.InterpolateTo(p, keepHeading)`: creates the manager if needed.
+    pub fn interpolate_to(&mut self, p: Position, keep_heading: bool, host: &mut impl InterpHost) {
+        let mode = self.mode;
+        self.interp
+            .get_or_insert_with(|| InterpolationManager::new(mode))
+            .interpolate_to(p, keep_heading, host);
+    }
+
+    /// `PositionManager.StopInterpolating()`.
+    pub fn stop_interpolating(&mut self) {
+        if let Some(im) = &mut self.interp {
+            im.stop_interpolating();
+        }
+    }
+
+    /// `PositionManager.IsInterpolating()`.
+    pub fn is_interpolating(&self) -> bool {
+        self.interp.as_ref().is_some_and(|im| im.is_interpolating())
+    }
+
+    /// The trace's `interp_queue` (`[]` without an interpolation manager).
+    pub fn queue_view(&self) -> Vec<NodeView> {
+        self.interp
+            .as_ref()
+            .map(InterpolationManager::queue_view)
+            .unwrap_or_default()
+    }
+
+    /// The trace's `interp_mgr` (`None` = JSON null until the first `interpolate_to`).
+    pub fn manager_view(&self) -> Option<ManagerView> {
+        self.interp.as_ref().map(InterpolationManager::view)
+    }
+}
+
+/// The trace's `interp_queue` for an object that may have no position manager.
+pub fn queue_view(pm: &Option<PositionManager>) -> Vec<NodeView> {
+    pm.as_ref()
+        .map(PositionManager::queue_view)
+        .unwrap_or_default()
+}
+
+/// The trace's `interp_mgr` for an object that may have no position manager.
+pub fn manager_view(pm: &Option<PositionManager>) -> Option<ManagerView> {
+    pm.as_ref().and_then(PositionManager::manager_view)
+}
+
+/// What `MoveOrTeleport` needs beyond [`InterpHost`].
+pub trait TeleportHost: InterpHost {
+    /// `UpdateTimes[Teleport]` (always 0 in the conformance world).
+    fn teleport_timestamp(&self) -> i32 {
+        0
+    }
+    /// `CurCell != null`.
+    fn in_cell(&self) -> bool;
+    /// `PlayerDistance`.
+    fn player_distance(&self) -> f32;
+    /// `IsMovingTo()` (the MoveToManager is out of scope: false).
+    fn is_moving_to(&self) -> bool {
+        false
+    }
+    /// The rest of `teleport_hook(true)`: cancel move-to, unstick, unconstrain, clear
+    /// target (interpolation is stopped by [`move_or_teleport`] itself).
+    fn teleport_hook(&mut self) {}
+    /// `SetPosition(pos, Teleport | DontCreateCells)` (enters the cell if outside one).
+    fn set_position_teleport(&mut self, p: &Position);
+    /// `MakePositionManager` created the manager: mark the object active unless static.
+    fn position_manager_created(&mut self);
+}
+
+/// `PhysicsObj.MakePositionManager` then `PositionManager.InterpolateTo`.
+pub fn interpolate_to(
+    pm: &mut Option<PositionManager>,
+    mode: CorrectionMode,
+    host: &mut impl TeleportHost,
+    p: Position,
+    keep_heading: bool,
+) {
+    if pm.is_none() {
+        *pm = Some(PositionManager::new(mode));
+        host.position_manager_created();
+    }
+    if let Some(pm) = pm {
+        pm.interpolate_to(p, keep_heading, host);
+    }
+}
+
+/// The wrap-aware stamp comparison of `is_newer`-style tests: is `b` newer than `a`
+/// (`|a − b| > 32767` means the 16-bit stamp wrapped).
+fn is_newer(a: i32, b: i32) -> bool {
+    let gap = (i64::from(a) - i64::from(b)).abs();
+    if gap > 32767 {
+        b < a
+    } else {
+        a < b
+    }
+}
+
+/// `PhysicsObj.MoveOrTeleport(pos, timestamp, contact, velocity)` (velocity unused):
+/// stale updates are refused (false); a newer teleport stamp or no cell teleports; else,
+/// in contact, a near object (`PlayerDistance < 96`) interpolates and a far one snaps.
+pub fn move_or_teleport(
+    pm: &mut Option<PositionManager>,
+    mode: CorrectionMode,
+    host: &mut impl TeleportHost,
+    pos: Position,
+    timestamp: i32,
+    contact: bool,
+) -> bool {
+    let stamp = host.teleport_timestamp();
+    if is_newer(timestamp, stamp) {
+        return false;
+    }
+    if !host.in_cell() || is_newer(stamp, timestamp) {
+        host.teleport_hook();
+        if let Some(pm) = pm {
+            pm.stop_interpolating();
+        }
+        host.set_position_teleport(&pos);
+        return true;
+    }
+    if !contact {
+        return false;
+    }
+    if host.player_distance() < 96.0 {
+        let keep = host.is_moving_to();
+        interpolate_to(pm, mode, host, pos, keep);
+    } else {
+        if let Some(pm) = pm {
+            pm.stop_interpolating();
+        }
+        host.set_position_simple(&pos);
+    }
+    true
+}
