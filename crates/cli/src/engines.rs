@@ -46,9 +46,9 @@ pub fn bench_spec(engine: &str) -> anyhow::Result<BenchSpec> {
     }
 }
 
-/// Start the model browser.
-pub fn browse(_host: &str, _port: u16) -> anyhow::Result<()> {
-    bail!("the model browser is not built into this retroanim yet")
+/// Start the model browser on the bundled sample assets (prints the URL, opens nothing).
+pub fn browse(host: &str, port: u16) -> anyhow::Result<()> {
+    retroanim_browser::serve(host, port, &retroanim_browser::default_assets_root())
 }
 
 fn not_built(engine: &str) -> String {

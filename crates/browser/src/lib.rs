@@ -1,0 +1,110 @@
+//! retroanim-browser: the model browser.
+//!
+//! A local HTTP server (axum) that runs the engines themselves — each open view holds
+//! a live [`retroanim_core::DynSimulation`] built from a scenario, driven with the
+//! engine's own scenario step ops — and serves an embedded page that draws the state
+//! and sends inputs. The JSON API is documented in `docs/browser.md`.
+
+mod api;
+mod body;
+mod engines;
+mod error;
+mod info;
+mod paths;
+mod session;
+mod static_files;
+
+pub use engines::{EngineDef, InfoFn, LoadFn, ENGINES};
+pub use error::ApiError;
+pub use paths::Kind as AssetKind;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+
+/// Largest request body accepted (an uploaded scenario with an inline asset fits).
+pub const BODY_LIMIT: usize = 1 << 20;
+
+/// Where the bundled sample assets are: `$RETROANIM_ASSETS` if set, else `./assets`
+/// when it exists (a checkout's root), else the `assets/` folder of the source tree
+/// this binary was built from.
+pub fn default_assets_root() -> PathBuf {
+    if let Some(p) = std::env::var_os("RETROANIM_ASSETS") {
+        return PathBuf::from(p);
+    }
+    let here = PathBuf::from("assets");
+    if here.is_dir() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")
+}
+
+/// The whole application (API, page, static files) for the built-in engines.
+pub fn router(assets_root: &Path) -> Router {
+    router_with(&ENGINES, assets_root)
+}
+
+/// The application for a given engine table (tests use a stand-in engine).
+pub fn router_with(engines: &'static [EngineDef], assets_root: &Path) -> Router {
+    let state = api::AppState::new(engines, assets_root);
+    let api = Router::new()
+        .route("/engines", get(api::list_engines))
+        .route("/sessions", post(api::create_session))
+        .route(
+            "/sessions/{id}",
+            get(api::get_session).delete(api::delete_session),
+        )
+        .route("/sessions/{id}/steps", post(api::apply_steps))
+        .route("/sessions/{id}/reset", post(api::reset_session))
+        .route("/sessions/{id}/lines", get(api::get_lines))
+        .route("/sessions/{id}/trace", get(api::get_trace))
+        .route("/sessions/{id}/scenario", get(api::get_scenario))
+        .route("/sessions/{id}/assets", get(api::get_assets))
+        .fallback(api::api_not_found)
+        .with_state(state);
+    Router::new()
+        .route("/", get(static_files::index))
+        .route("/static/{*path}", get(static_files::file))
+        .nest("/api", api)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+}
+
+/// Serve on `host:port` until interrupted (Ctrl-C). Prints the URL; opens nothing.
+pub fn serve(host: &str, port: u16, assets_root: &Path) -> anyhow::Result<()> {
+    let listener = TcpListener::bind((host, port))
+        .map_err(|e| anyhow::anyhow!("cannot listen on {host}:{port}: {e}"))?;
+    let addr = listener.local_addr()?;
+    let shown = if addr.ip().is_unspecified() {
+        format!("http://127.0.0.1:{}/", addr.port())
+    } else {
+        format!("http://{addr}/")
+    };
+    println!("retroanim model browser: {shown}");
+    eprintln!(
+        "serving the assets under {} (Ctrl-C stops)",
+        assets_root.display()
+    );
+    serve_listener(listener, assets_root)
+}
+
+/// Serve on an already bound listener (tests bind port 0 and read the address first).
+/// Blocks until Ctrl-C.
+pub fn serve_listener(listener: TcpListener, assets_root: &Path) -> anyhow::Result<()> {
+    listener.set_nonblocking(true)?;
+    let app = router(assets_root);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        Ok(())
+    })
+}

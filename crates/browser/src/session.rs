@@ -1,0 +1,295 @@
+//! Live sessions: one engine object per open view, driven step by step.
+//!
+//! A session keeps the scenario it was built from and every step applied since, with
+//! the trace line each produced, so that the page can export exactly what
+//! `retroanim run` would write for the same scenario and steps.
+
+use crate::engines::EngineDef;
+use crate::error::ApiError;
+use crate::paths;
+use axum::http::StatusCode;
+use retroanim_core::{DynSimulation, Scenario};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Open sessions kept at once; the least recently used one goes first.
+pub const MAX_SESSIONS: usize = 32;
+/// Steps one session records before it asks to be reset (bounds memory: a HERC
+/// trace line is a few kilobytes).
+pub const MAX_STEPS: usize = 30_000;
+/// Steps one request may carry.
+pub const MAX_STEPS_PER_CALL: usize = 1_000;
+
+/// The label uploaded scenarios carry in engine errors.
+pub const SCENARIO_LABEL: &str = "scenario";
+
+/// A scenario checked and made safe to hand to an engine.
+pub struct Prepared {
+    /// As the user wrote it (relative asset paths), without `steps`.
+    pub doc: Value,
+    /// The steps it carried.
+    pub steps: Vec<Value>,
+    /// The confined asset value: an absolute canonical path or an inline object.
+    pub asset: Value,
+    /// What the engine loads: `doc` with the asset field replaced by `asset`.
+    pub scenario: Scenario,
+}
+
+/// Check a scenario document for `engine` whose assets live in `folder` (canonical).
+/// Errors are located at `scenario.<path>` in the request body.
+pub fn prepare(engine: &EngineDef, doc: Value, folder: &Path) -> Result<Prepared, ApiError> {
+    let Value::Object(mut obj) = doc else {
+        return Err(ApiError::bad_request(
+            "scenario",
+            "a scenario must be a JSON object",
+        ));
+    };
+    match obj.get("engine") {
+        None => {
+            obj.insert("engine".into(), Value::String(engine.name.into()));
+        }
+        Some(Value::String(s)) if s == engine.name => {}
+        Some(other) => {
+            return Err(ApiError::unprocessable(
+                "scenario.engine",
+                format!(
+                    "this view plays engine '{}' but the scenario names {}",
+                    engine.name, other
+                ),
+            ))
+        }
+    }
+    let steps = match obj.remove("steps") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a,
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "scenario.steps",
+                "expected an array of steps",
+            ))
+        }
+    };
+    if steps.len() > MAX_STEPS {
+        return Err(ApiError::unprocessable(
+            "scenario.steps",
+            format!("too many steps ({}; at most {MAX_STEPS})", steps.len()),
+        ));
+    }
+    let at = format!("scenario.{}", engine.asset_field);
+    let asset = match obj.get(engine.asset_field) {
+        None => return Err(ApiError::unprocessable(at, "missing field")),
+        Some(Value::String(rel)) => {
+            let p = paths::confine(folder, rel, engine.asset_kind)
+                .map_err(|m| ApiError::unprocessable(at.clone(), m))?;
+            Value::String(p.display().to_string())
+        }
+        Some(v @ Value::Object(_)) if engine.inline_allowed => v.clone(),
+        Some(_) => {
+            let what = if engine.inline_allowed {
+                "expected a path relative to the asset folder, or the asset itself as an object"
+            } else {
+                "expected a path relative to the asset folder"
+            };
+            return Err(ApiError::unprocessable(at, what));
+        }
+    };
+    let doc = Value::Object(obj);
+    let mut resolved = doc.clone();
+    resolved[engine.asset_field] = asset.clone();
+    let scenario = Scenario::from_value(resolved, SCENARIO_LABEL, folder.to_path_buf())
+        .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
+    Ok(Prepared {
+        doc,
+        steps,
+        asset,
+        scenario,
+    })
+}
+
+/// One live engine object and its history.
+pub struct Session {
+    pub engine: &'static EngineDef,
+    doc: Value,
+    asset: Value,
+    scenario: Scenario,
+    sim: Box<dyn DynSimulation>,
+    lines: Vec<Value>,
+    steps: Vec<Value>,
+}
+
+impl Session {
+    /// Load the engine object from a prepared scenario (its steps are not applied).
+    pub fn start(engine: &'static EngineDef, p: &Prepared) -> Result<Session, ApiError> {
+        let load = engine.load.ok_or_else(|| not_built(engine))?;
+        let sim = load(&p.scenario)
+            .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
+        let first = sim.snapshot_json();
+        Ok(Session {
+            engine,
+            doc: p.doc.clone(),
+            asset: p.asset.clone(),
+            scenario: p.scenario.clone(),
+            sim,
+            lines: vec![first],
+            steps: Vec::new(),
+        })
+    }
+
+    /// Apply steps in order, returning their trace lines. On the first failing step
+    /// nothing of that step is kept: the object is rebuilt from the recorded steps
+    /// (an engine may have changed state before it found the fault), and the error
+    /// names `steps[i]` of the given list, under `prefix`.
+    pub fn apply(&mut self, steps: &[Value], prefix: &str) -> Result<Vec<Value>, ApiError> {
+        if self.steps.len() + steps.len() > MAX_STEPS {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                prefix,
+                format!(
+                    "this session holds {} steps and may hold at most {MAX_STEPS}: export the trace, then reset",
+                    self.steps.len()
+                ),
+            ));
+        }
+        let mut out = Vec::with_capacity(steps.len());
+        for (i, step) in steps.iter().enumerate() {
+            let at = format!("steps[{i}]");
+            let index = self.steps.len() + 1;
+            match self.sim.apply_json(index, step, &at) {
+                Ok(line) => {
+                    self.steps.push(step.clone());
+                    self.lines.push(line.clone());
+                    out.push(line);
+                }
+                Err(e) => {
+                    self.rebuild();
+                    return Err(ApiError::from_scenario(e, SCENARIO_LABEL, prefix));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn rebuild(&mut self) {
+        let Some(load) = self.engine.load else { return };
+        let Ok(mut sim) = load(&self.scenario) else {
+            return;
+        };
+        for (i, step) in self.steps.iter().enumerate() {
+            if sim.apply_json(i + 1, step, &format!("steps[{i}]")).is_err() {
+                return;
+            }
+        }
+        self.sim = sim;
+    }
+
+    /// Back to the state after setup, forgetting every step.
+    pub fn reset(&mut self) -> Result<(), ApiError> {
+        let load = self.engine.load.ok_or_else(|| not_built(self.engine))?;
+        self.sim = load(&self.scenario)
+            .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
+        self.lines = vec![self.sim.snapshot_json()];
+        self.steps.clear();
+        Ok(())
+    }
+
+    pub fn lines(&self) -> &[Value] {
+        &self.lines
+    }
+
+    pub fn step_count(&self) -> usize {
+        self.steps.len()
+    }
+
+    pub fn last_line(&self) -> &Value {
+        self.lines.last().unwrap_or(&Value::Null)
+    }
+
+    /// The confined asset value (absolute path or inline object).
+    pub fn asset(&self) -> &Value {
+        &self.asset
+    }
+
+    /// The scenario as given, without steps.
+    pub fn doc(&self) -> &Value {
+        &self.doc
+    }
+
+    /// The JSON Lines trace of everything played: what `retroanim run` writes for
+    /// [`Session::scenario_with_steps`].
+    pub fn trace_jsonl(&self) -> String {
+        retroanim_core::trace::to_jsonl(&self.lines)
+    }
+
+    /// The scenario with every step applied so far, asset paths as the user gave them
+    /// (relative to the engine's asset folder).
+    pub fn scenario_with_steps(&self) -> Value {
+        let mut obj = match &self.doc {
+            Value::Object(o) => o.clone(),
+            _ => Map::new(),
+        };
+        obj.insert("steps".into(), Value::Array(self.steps.clone()));
+        Value::Object(obj)
+    }
+}
+
+pub fn not_built(engine: &EngineDef) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_IMPLEMENTED,
+        "engine",
+        format!(
+            "engine '{}' is not built into this browser yet",
+            engine.name
+        ),
+    )
+}
+
+struct Entry {
+    used: Instant,
+    session: Arc<Mutex<Session>>,
+}
+
+/// All open sessions.
+#[derive(Default)]
+pub struct Store {
+    next_id: u64,
+    map: HashMap<String, Entry>,
+}
+
+impl Store {
+    /// Keep a new session, evicting the least recently used one when full.
+    pub fn insert(&mut self, session: Session) -> String {
+        if self.map.len() >= MAX_SESSIONS {
+            if let Some(oldest) = self
+                .map
+                .iter()
+                .min_by_key(|(_, e)| e.used)
+                .map(|(k, _)| k.clone())
+            {
+                self.map.remove(&oldest);
+            }
+        }
+        self.next_id += 1;
+        let id = format!("s{}", self.next_id);
+        self.map.insert(
+            id.clone(),
+            Entry {
+                used: Instant::now(),
+                session: Arc::new(Mutex::new(session)),
+            },
+        );
+        id
+    }
+
+    pub fn get(&mut self, id: &str) -> Option<Arc<Mutex<Session>>> {
+        let e = self.map.get_mut(id)?;
+        e.used = Instant::now();
+        Some(e.session.clone())
+    }
+
+    pub fn remove(&mut self, id: &str) -> bool {
+        self.map.remove(id).is_some()
+    }
+}

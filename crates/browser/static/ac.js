@@ -1,0 +1,317 @@
+// AC view: the motion table, movement inputs (buttons and keys), the Sequence's
+// animation list as a timeline, both pending queues, position / velocity / root
+// trail, and a network-correction demo (interpolate_to, move_or_teleport).
+
+import { api, el, field, fmt } from './api.js';
+import { EngineSession, toolbar } from './session.js';
+
+// Motion command names (ac-motion.md §2.1); others print as hex.
+const NAMES = {
+  0x00000000: 'none', 0x85000001: 'HoldRun', 0x85000002: 'HoldSidestep', 0x41000003: 'Ready', 0x40000004: 'Stop',
+  0x45000005: 'WalkForward', 0x45000006: 'WalkBackwards', 0x44000007: 'RunForward', 0x40000008: 'Fallen',
+  0x40000009: 'Interpolating', 0x4000000a: 'Hover', 0x4000000b: 'On', 0x4000000c: 'Off',
+  0x6500000d: 'TurnRight', 0x6500000e: 'TurnLeft', 0x6500000f: 'SideStepRight', 0x65000010: 'SideStepLeft',
+  0x40000011: 'Dead', 0x41000012: 'Crouch', 0x41000013: 'Sitting', 0x41000014: 'Sleeping', 0x40000015: 'Falling',
+  0x2000003a: 'StopTurning', 0x2500003b: 'Jump', 0x8000003c: 'HandCombat', 0x8000003d: 'NonCombat',
+  0x8000003e: 'SwordCombat', 0x8000003f: 'BowCombat', 0x80000040: 'SwordShieldCombat', 0x80000041: 'CrossbowCombat',
+  0x80000049: 'Magic',
+};
+const READY = 0x41000003, WALK = 0x45000005, BACK = 0x45000006;
+const TURN_R = 0x6500000d, TURN_L = 0x6500000e, SIDE_R = 0x6500000f, SIDE_L = 0x65000010;
+const NONCOMBAT = 0x8000003d, HANDCOMBAT = 0x8000003c;
+
+const idOf = (s) => (typeof s === 'number' ? s >>> 0 : parseInt(String(s), 16) >>> 0);
+const hex = (n) => '0x' + (n >>> 0).toString(16).padStart(8, '0');
+export function motionName(id) {
+  const n = idOf(id);
+  const name = NAMES[n];
+  if (name) return `${name} (${hex(n)})`;
+  const cls = n >>> 24;
+  const kind = cls & 0x80 ? 'style' : cls & 0x40 ? 'substate' : cls & 0x20 ? 'modifier' : cls & 0x10 ? 'action' : 'motion';
+  return `${kind} ${hex(n)}`;
+}
+const isAction = (n) => (n & 0x10000000) !== 0 && (n & 0xe0000000) === 0;
+const isStyle = (n) => (n & 0x80000000) !== 0;
+
+// Forward direction of an orientation [w, x, y, z] (AC: +y is forward), in the xy plane.
+function forwardOf(q) {
+  const [w, x, y, z] = q;
+  // rotate (0, 1, 0) by q
+  const fx = 2 * (x * y - w * z);
+  const fy = 1 - 2 * (x * x + z * z);
+  const len = Math.hypot(fx, fy) || 1;
+  return [fx / len, fy / len];
+}
+
+export async function mount(root, info) {
+  const session = new EngineSession('ac');
+  let dt = 0.04;
+  const tb = toolbar(session, { clockStep: () => ({ op: 'tick', dt }), clockLabel: 'tick' });
+  let table = null;
+  const trail = [];
+  const motion = (op, id, extra = {}) => session.step({ op, motion: hex(id), ...extra });
+
+  // ---- motion table panel
+  const tablePanel = el('div', { class: 'panel', id: 'ac-table' }, el('h2', {}, 'Motion table'));
+  const tableBody = el('div', { class: 'list', id: 'ac-table-list', style: 'max-height: 320px' });
+  tablePanel.append(tableBody);
+
+  // ---- inputs
+  const dtIn = el('input', { type: 'number', id: 'ac-dt', value: dt, step: 0.01, min: 0.001, max: 1 });
+  dtIn.addEventListener('change', () => (dt = Math.max(0.001, Number(dtIn.value) || 0.04)));
+  let styleIdx = 0;
+  const styles = () => (table && table.styles && table.styles.length ? table.styles.map((s) => idOf(s.style)) : [NONCOMBAT, HANDCOMBAT]);
+  const actionId = () => {
+    if (table) {
+      for (const l of table.links || []) if (isAction(idOf(l.to))) return idOf(l.to);
+      for (const c of table.cycles || []) if (isAction(idOf(c.motion))) return idOf(c.motion);
+    }
+    return 0x13000087; // an emote (Wave-like) when the table lists none
+  };
+  const contactOn = () => {
+    const l = session.last();
+    return !l || l.phys.contact;
+  };
+  const inputs = el('div', { class: 'panel', id: 'ac-inputs' }, el('h2', {}, 'Movement'),
+    el('div', { class: 'row' },
+      el('button', { id: 'ac-walk', onclick: () => motion('do_motion', WALK, { hold_key: 'none' }) }, 'Walk (W)'),
+      el('button', { id: 'ac-run', class: 'primary', onclick: () => motion('do_motion', WALK, { hold_key: 'run' }), title: 'WalkForward with the run hold key: promoted to RunForward for this call' }, 'Run (Shift+W)'),
+      el('button', { id: 'ac-back', onclick: () => motion('do_motion', BACK) }, 'Backwards (S)'),
+      el('button', { id: 'ac-turn-left', onclick: () => motion('do_motion', TURN_L) }, 'Turn left (A)'),
+      el('button', { id: 'ac-turn-right', onclick: () => motion('do_motion', TURN_R) }, 'Turn right (D)'),
+      el('button', { id: 'ac-side-left', onclick: () => motion('do_motion', SIDE_L) }, 'Sidestep left (Q)'),
+      el('button', { id: 'ac-side-right', onclick: () => motion('do_motion', SIDE_R) }, 'Sidestep right (E)')),
+    el('div', { class: 'row' },
+      el('button', { id: 'ac-stop', onclick: () => stopAll(), title: 'stop_motion of each active forward / sidestep / turn command' }, 'Stop (X)'),
+      el('button', { id: 'ac-stop-completely', onclick: () => session.step({ op: 'stop_completely' }) }, 'Stop completely (Z)'),
+      el('button', { id: 'ac-action', onclick: () => motion('do_motion', actionId()) }, 'Action (1)'),
+      el('button', { id: 'ac-style', onclick: () => { const s = styles(); styleIdx = (styleIdx + 1) % s.length; motion('do_motion', s[styleIdx]); } }, 'Next style (T)'),
+      el('button', { id: 'ac-contact', onclick: () => session.step({ op: 'set_state', contact: !contactOn() }) }, 'Contact on/off (C)'),
+      el('label', {}, 'tick dt (s)', dtIn)),
+    el('p', { class: 'keys' }, 'Keys (view focused): W walk (hold Shift to run), S back, A/D turn, Q/E sidestep: held keys do_motion on press and stop_motion on release. X stop, Z stop completely, 1 action, T style, C contact, P play/pause, Space one tick.'));
+
+  async function stopAll() {
+    const l = session.last();
+    if (!l) return;
+    const i = l.interp.interpreted;
+    const steps = [];
+    for (const c of [i.forward_command, i.sidestep_command, i.turn_command]) {
+      const n = idOf(c);
+      if (n && n !== READY) steps.push({ op: 'stop_motion', motion: hex(n) });
+    }
+    if (steps.length) await session.apply(steps);
+  }
+
+  // ---- state panel
+  const state = el('div', { class: 'panel', id: 'ac-state' }, el('h2', {}, 'Motion state'));
+  const F = {};
+  const add = (label, key, box = state) => (F[key] = field(box, label, `ac-${key}`));
+  add('style', 'style');
+  add('substate', 'substate');
+  add('substate mod', 'substate-mod');
+  add('interpreted fwd / side / turn', 'interpreted');
+  add('raw fwd (hold key)', 'raw');
+  add('modifiers', 'modifiers');
+  add('actions', 'actions');
+  add('hooks this step', 'hooks');
+  add('motions done', 'motions-done');
+  add('result', 'result');
+  add('contact / walkable / cell', 'contact');
+
+  const queues = el('div', { class: 'panel', id: 'ac-queues' }, el('h2', {}, 'Pending queues'));
+  const tq = el('table', { class: 'q', id: 'ac-table-pending' });
+  const iq = el('table', { class: 'q', id: 'ac-interp-pending' });
+  const qcounter = el('span', { class: 'keys', id: 'ac-counter' });
+  queues.append(el('h3', {}, 'MotionTableManager pending animations (motion, NumAnims) ', qcounter), tq,
+    el('h3', {}, 'MotionInterp pending motions (motion, context, jump error)'), iq);
+
+  const timelinePanel = el('div', { class: 'panel', id: 'ac-sequence' }, el('h2', {}, 'Sequence animation list'));
+  const timeline = el('div', { class: 'timeline', id: 'ac-timeline' });
+  const seqInfo = el('div', { class: 'keys', id: 'ac-seq-info' });
+  timelinePanel.append(el('p', { class: 'keys' }, 'dashed = link (plays once), green = cyclic (from the first-cyclic marker on); the outlined node is current.'), timeline, seqInfo);
+
+  const posPanel = el('div', { class: 'panel', id: 'ac-position' }, el('h2', {}, 'Position and velocity (root trail, top-down, +y forward)'));
+  const trailCv = el('canvas', { class: 'view2d', id: 'ac-trail', height: 300 });
+  posPanel.append(trailCv);
+  add('origin', 'origin', posPanel);
+  add('orientation [w,x,y,z]', 'orientation', posPanel);
+  add('sequence velocity / omega', 'seq-vel', posPanel);
+  add('body velocity', 'velocity', posPanel);
+  add('cached velocity', 'cached', posPanel);
+
+  // ---- network correction demo
+  const dist = el('input', { type: 'number', id: 'ac-net-distance', value: 5, step: 1 });
+  const pdist = el('input', { type: 'number', id: 'ac-net-player-distance', value: 50, step: 1 });
+  const target = () => {
+    const l = session.last();
+    const o = l.frame.origin;
+    const f = forwardOf(l.frame.orientation);
+    const d = Number(dist.value) || 0;
+    return [o[0] + f[0] * d, o[1] + f[1] * d, o[2]];
+  };
+  const net = el('div', { class: 'panel', id: 'ac-net' }, el('h2', {}, 'Network correction'),
+    el('p', { class: 'keys' }, 'Send a server position some distance ahead of the object and tick: within the blip distance (100 outdoors) the interpolation manager queues it (and, as ACE does, never moves the object by correction; a failed 5-tick progress window blips); farther targets blip on the next tick.'),
+    el('div', { class: 'row' },
+      el('label', {}, 'distance', dist),
+      el('button', { id: 'ac-interpolate', onclick: () => session.step({ op: 'interpolate_to', origin: target(), orientation: session.last().frame.orientation, keep_heading: false }) }, 'interpolate_to'),
+      el('label', {}, 'player distance', pdist),
+      el('button', { id: 'ac-move-or-teleport', onclick: () => session.step({ op: 'move_or_teleport', origin: target(), orientation: session.last().frame.orientation, timestamp: 0, contact: true, player_distance: Number(pdist.value) }) }, 'move_or_teleport'),
+      el('button', { onclick: () => { dist.value = 150; } }, 'far (150)')));
+  add('interp queue', 'interp-queue', net);
+  add('interp manager', 'interp-mgr', net);
+
+  root.append(tb.bar, tb.status,
+    el('div', { class: 'grid' },
+      el('div', {}, inputs, timelinePanel, posPanel, net),
+      el('div', {}, state, queues, tablePanel, tb.extra)));
+
+  // ---- keys
+  const held = new Set();
+  const keyMotion = { w: WALK, s: BACK, a: TURN_L, d: TURN_R, q: SIDE_L, e: SIDE_R };
+  const active = () => !root.hidden && !['INPUT', 'TEXTAREA', 'SELECT'].includes(document.activeElement && document.activeElement.tagName);
+  window.addEventListener('keydown', (ev) => {
+    if (!active() || ev.repeat || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const k = ev.key.toLowerCase();
+    if (keyMotion[k]) {
+      held.add(k);
+      const extra = k === 'w' ? { hold_key: ev.shiftKey ? 'run' : 'none' } : {};
+      motion('do_motion', keyMotion[k], extra);
+    } else if (k === 'x') stopAll();
+    else if (k === 'z') session.step({ op: 'stop_completely' });
+    else if (k === '1') root.querySelector('#ac-action').click();
+    else if (k === 't') root.querySelector('#ac-style').click();
+    else if (k === 'c') root.querySelector('#ac-contact').click();
+    else if (k === 'p') tb.player.toggle();
+    else if (k === ' ') session.step({ op: 'tick', dt });
+    else return;
+    ev.preventDefault();
+  });
+  window.addEventListener('keyup', (ev) => {
+    const k = ev.key.toLowerCase();
+    if (!held.has(k)) return;
+    held.delete(k);
+    if (active()) motion('stop_motion', keyMotion[k]);
+  });
+
+  function renderTable() {
+    if (!table) {
+      tableBody.replaceChildren(el('div', { class: 'muted' }, 'no motion table description available'));
+      return;
+    }
+    const l = session.last();
+    const cur = l ? idOf(l.table.substate) : 0;
+    const curStyle = l ? idOf(l.table.style) : 0;
+    const anims = (md) => (md.anims || []).map((a) => `${hex(a.anim_id)}[${a.low_frame}..${a.high_frame}]@${a.framerate}`).join(' ');
+    const rows = [el('div', { class: 'muted' }, `table ${hex(table.id)} · default style ${motionName(table.default_style)}`)];
+    rows.push(el('div', { class: 'muted' }, '— styles (default substate)'));
+    for (const s of table.styles || []) rows.push(el('div', { class: idOf(s.style) === curStyle ? 'cur' : '', onclick: () => motion('do_motion', idOf(s.style)) }, `${motionName(s.style)} → ${motionName(s.default_substate)}`));
+    rows.push(el('div', { class: 'muted' }, '— cycles (style, motion): anims'));
+    for (const c of table.cycles || []) rows.push(el('div', { class: idOf(c.motion) === cur && idOf(c.style) === curStyle ? 'cur' : '', title: 'click: do_motion', onclick: () => motion('do_motion', idOf(c.motion)) }, `${motionName(c.style).split(' ')[0]} · ${motionName(c.motion)}: ${anims(c.data)}${c.data.velocity && c.data.flags & 1 ? ' v' + fmt(c.data.velocity) : ''}`));
+    rows.push(el('div', { class: 'muted' }, '— links (style, from → to): anims'));
+    for (const k of table.links || []) rows.push(el('div', { onclick: () => motion('do_motion', idOf(k.to)) }, `${motionName(k.style).split(' ')[0]} · ${k.from == null ? 'any' : motionName(k.from)} → ${motionName(k.to)}: ${anims(k.data)}`));
+    rows.push(el('div', { class: 'muted' }, '— modifiers'));
+    for (const m of table.modifiers || []) rows.push(el('div', { onclick: () => motion('do_motion', idOf(m.motion)) }, `${m.style == null ? 'any style' : motionName(m.style).split(' ')[0]} · ${motionName(m.motion)}: ${anims(m.data)}`));
+    tableBody.replaceChildren(...rows);
+  }
+
+  function drawTrail(l) {
+    const cv = trailCv;
+    const w = (cv.width = cv.clientWidth || 500), h = cv.height;
+    const ctx = cv.getContext('2d');
+    ctx.clearRect(0, 0, w, h);
+    if (!trail.length) return;
+    let lo = [Infinity, Infinity], hi = [-Infinity, -Infinity];
+    for (const p of trail) for (let i = 0; i < 2; i++) { lo[i] = Math.min(lo[i], p[i]); hi[i] = Math.max(hi[i], p[i]); }
+    const span = Math.max(4, hi[0] - lo[0], hi[1] - lo[1]) * 1.2;
+    const c = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2];
+    const sc = Math.min(w, h) / span;
+    const P = (p) => [w / 2 + (p[0] - c[0]) * sc, h / 2 - (p[1] - c[1]) * sc];
+    // 1 m grid
+    ctx.strokeStyle = '#eceee8';
+    const step = span > 60 ? 10 : 1;
+    for (let x = Math.floor((c[0] - span) / step) * step; x < c[0] + span; x += step) { const a = P([x, 0]); ctx.beginPath(); ctx.moveTo(a[0], 0); ctx.lineTo(a[0], h); ctx.stroke(); }
+    for (let y = Math.floor((c[1] - span) / step) * step; y < c[1] + span; y += step) { const a = P([0, y]); ctx.beginPath(); ctx.moveTo(0, a[1]); ctx.lineTo(w, a[1]); ctx.stroke(); }
+    ctx.strokeStyle = '#1f6feb';
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    trail.forEach((p, i) => (i ? ctx.lineTo(...P(p)) : ctx.moveTo(...P(p))));
+    ctx.stroke();
+    const o = P(l.frame.origin);
+    const f = forwardOf(l.frame.orientation);
+    ctx.fillStyle = '#c62828';
+    ctx.beginPath(); ctx.arc(o[0], o[1], 5, 0, 7); ctx.fill();
+    ctx.strokeStyle = '#c62828';
+    ctx.beginPath(); ctx.moveTo(...o); ctx.lineTo(o[0] + f[0] * 22, o[1] - f[1] * 22); ctx.stroke();
+    for (const n of l.interp_queue || []) {
+      const q = P(n.origin);
+      ctx.strokeStyle = '#b35900';
+      ctx.strokeRect(q[0] - 5, q[1] - 5, 10, 10);
+    }
+    ctx.lineWidth = 1;
+    ctx.fillStyle = '#6b7377';
+    ctx.fillText(`span ${span.toFixed(1)} m`, 6, h - 6);
+  }
+
+  function update(lines, reset) {
+    if (reset) trail.length = 0;
+    for (const l of lines) trail.push(l.frame.origin.slice(0, 2));
+    if (trail.length > 3000) trail.splice(0, trail.length - 3000);
+    const l = session.last();
+    if (!l) return;
+    const setV = (k, text, value) => {
+      F[k].textContent = text;
+      F[k].dataset.value = value === undefined ? '' : String(value);
+    };
+    const t = l.table, ip = l.interp;
+    setV('style', motionName(t.style), t.style);
+    setV('substate', motionName(t.substate), t.substate);
+    setV('substate-mod', fmt(t.substate_mod));
+    setV('interpreted', `${motionName(ip.interpreted.forward_command)} ×${fmt(ip.interpreted.forward_speed)} / ${motionName(ip.interpreted.sidestep_command)} / ${motionName(ip.interpreted.turn_command)}`, ip.interpreted.forward_command);
+    setV('raw', `${motionName(ip.raw.forward_command)} (${ip.raw.forward_hold_key}; current ${ip.raw.current_hold_key})`);
+    setV('modifiers', t.modifiers.map(([m, s]) => `${motionName(m)} ×${fmt(s)}`).join(', ') || '—');
+    setV('actions', t.actions.map(([m, s]) => `${motionName(m)} ×${fmt(s)}`).join(', ') || '—');
+    setV('hooks', l.hooks.join(', ') || '—');
+    setV('motions-done', l.motions_done.map(([m, ok]) => `${motionName(m)} ${ok ? 'ok' : 'failed'}`).join(', ') || '—');
+    setV('result', l.result, l.result);
+    setV('contact', `${l.phys.contact ? 'contact' : 'no contact'} / ${l.phys.on_walkable ? 'walkable' : 'not walkable'} / ${l.phys.in_cell ? 'in cell' : 'no cell'}${ip.is_animating ? ' · animating' : ''}`, l.phys.contact);
+    qcounter.textContent = `counter ${t.counter}`;
+    tq.replaceChildren(...(t.pending.length ? t.pending.map(([m, n]) => el('tr', {}, el('td', {}, motionName(m)), el('td', {}, String(n)))) : [el('tr', {}, el('td', { class: 'keys' }, 'empty'))]));
+    iq.replaceChildren(...(ip.pending_detail.length ? ip.pending_detail.map(([m, c, e]) => el('tr', {}, el('td', {}, motionName(m)), el('td', {}, String(c)), el('td', {}, e))) : [el('tr', {}, el('td', { class: 'keys' }, 'empty'))]));
+    const s = l.seq;
+    timeline.replaceChildren(...s.anims.map((a, i) => {
+      const cyclic = s.first_cyclic !== null && i >= s.first_cyclic;
+      const n = el('div', { class: `node ${cyclic ? 'cyclic' : 'link'}${i === s.curr ? ' current' : ''}`, 'data-index': i },
+        `${i}: ${a.anim} [${a.low}..${a.high}] @${fmt(a.framerate)} ${cyclic ? 'cyclic' : 'link'}`);
+      if (i === s.curr) {
+        const span = a.high - a.low || 1;
+        const pos = Math.max(0, Math.min(1, (s.frame - a.low) / span));
+        n.append(el('div', { class: 'bar' }, el('i', { style: `left: ${pos * 100}%` })));
+      }
+      return n;
+    }));
+    seqInfo.textContent = `current node ${s.curr ?? '—'}, first cyclic ${s.first_cyclic ?? '—'}, frame ${fmt(s.frame)}`;
+    seqInfo.dataset.value = String(s.curr);
+    setV('origin', fmt(l.frame.origin));
+    setV('orientation', fmt(l.frame.orientation));
+    setV('seq-vel', `${fmt(s.velocity)} / ${fmt(s.omega)}`);
+    setV('velocity', fmt(l.phys.velocity));
+    setV('cached', fmt(l.phys.cached_velocity));
+    setV('interp-queue', (l.interp_queue || []).map((n) => `${n.type} ${fmt(n.origin)}`).join('\n') || 'empty');
+    const m = l.interp_mgr;
+    setV('interp-mgr', m ? `frames ${m.frame_counter}, fails ${m.node_fail_counter}, original distance ${fmt(m.original_distance)}, keep heading ${m.keep_heading}${m.blip_to ? `, blip to ${fmt(m.blip_to.origin)}` : ''}` : 'none yet');
+    drawTrail(l);
+    renderTable();
+  }
+
+  session.subscribe((lines, reset) => {
+    if (reset) {
+      api('GET', `/sessions/${session.id}/assets`).then((r) => {
+        table = r.assets && r.assets.table ? r.assets.table : null;
+        renderTable();
+      }).catch(() => { table = null; renderTable(); });
+    }
+    update(lines, reset);
+  });
+  await session.start(null);
+  return { session };
+}

@@ -1,0 +1,67 @@
+// Thin client of the JSON API (docs/browser.md). Errors carry the server's
+// status, JSON path (`at`) and message so views can show exactly what was wrong.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const where = body && body.at ? `${body.at}: ` : '';
+    const file = body && body.file ? `${body.file}: ` : '';
+    super(`${file}${where}${body && body.error ? body.error : 'HTTP ' + status}`);
+    this.status = status;
+    this.at = body ? body.at : '';
+  }
+}
+
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const resp = await fetch('/api' + path, init);
+  if (resp.status === 204) return null;
+  let data = null;
+  try {
+    data = await resp.json();
+  } catch (_) {
+    data = { error: `HTTP ${resp.status} (no JSON body)` };
+  }
+  if (!resp.ok) throw new ApiError(resp.status, data);
+  return data;
+}
+
+// Small DOM helper: el('div', {class: 'x', onclick: f}, child, 'text', ...)
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (v === true) e.setAttribute(k, '');
+    else e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+export function hex(n) {
+  return '0x' + (n >>> 0).toString(16).padStart(8, '0');
+}
+
+// A labelled value cell whose text views update: returns the <span>.
+export function field(container, label, id) {
+  const v = el('span', { class: 'v', id });
+  container.append(el('div', { class: 'kv' }, el('span', { class: 'k' }, label), v));
+  return v;
+}
+
+export function fmt(x) {
+  if (x === null || x === undefined) return '—';
+  if (typeof x === 'number') return Number.isInteger(x) ? String(x) : x.toFixed(4);
+  if (Array.isArray(x)) return '[' + x.map(fmt).join(', ') + ']';
+  if (typeof x === 'object') return JSON.stringify(x);
+  return String(x);
+}

@@ -1,0 +1,384 @@
+// HERC view (herc.md H24–H26): the sample HERC drawn from the trace's Q14 world
+// matrices, one thread exposed at a time, sequence list, request / set sequence /
+// seek / rate controls, 25 Hz playback (step_ms 40) and the transition panel.
+
+import { api, el, field, fmt } from './api.js';
+import { EngineSession, toolbar } from './session.js';
+
+const Q14 = 16384;
+const FLAG_AT_TARGET = 1;
+const FLAG_IN_TRANSITION = 2;
+
+// FromEuler (M6) in floating point, for display only: machine angles are 1/65536 turn.
+function fromEulerF(x, y, z) {
+  const k = (2 * Math.PI) / 65536;
+  const C = (a) => Math.cos(a * k);
+  const S = (a) => Math.sin(a * k);
+  const sx = S(x);
+  let a = C(y - z), b = C(z + y);
+  let s = (a + b) / 2, d = (a - b) / 2;
+  const m0 = s - sx * d, m7 = d - sx * s;
+  a = S(y + z); b = S(z - y);
+  s = (a + b) / 2; d = (a - b) / 2;
+  const m1 = sx * d + s, m6 = sx * s + d;
+  const m3 = (C(z + x) + C(x - z)) / 2, m8 = (C(y + x) + C(x - y)) / 2, m5 = sx;
+  const m4 = -(S(y + x) + S(y - x)) / 2, m2 = -(S(z + x) + S(z - x)) / 2;
+  return [m0, m1, m2, m3, m4, m5, m6, m7, m8];
+}
+
+// Row vectors (M5): p' = p·M + t with M = [[m0 m1 m4], [m2 m3 m5], [m6 m7 m8]].
+function applyT(m, t, p) {
+  return [
+    p[0] * m[0] + p[1] * m[2] + p[2] * m[6] + t[0],
+    p[0] * m[1] + p[1] * m[3] + p[2] * m[7] + t[1],
+    p[0] * m[4] + p[1] * m[5] + p[2] * m[8] + t[2],
+  ];
+}
+
+function unitM(T) {
+  return T.m.map((v) => v / Q14);
+}
+
+function fmtT(T) {
+  if (!T) return '—';
+  const m = T.m;
+  return `kind ${T.kind}  t [${T.t.join(', ')}]\n`
+    + `m [${m[0]} ${m[1]} ${m[4]}]\n  [${m[2]} ${m[3]} ${m[5]}]\n  [${m[6]} ${m[7]} ${m[8]}]`;
+}
+
+// Draws the parts: three.js when WebGL is available, a 2D oblique sketch otherwise.
+class Drawing {
+  constructor(container) {
+    this.container = container;
+    this.three = null;
+    this.frameFixed = false;
+  }
+
+  async init() {
+    try {
+      const THREE = await import('three');
+      const { OrbitControls } = await import('./vendor/OrbitControls.js');
+      const canvas = el('canvas', { class: 'view3d', id: 'herc-canvas' });
+      this.container.append(canvas);
+      const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+      renderer.setPixelRatio(window.devicePixelRatio || 1);
+      const scene = new THREE.Scene();
+      scene.background = new THREE.Color(0xfbfbf9);
+      const camera = new THREE.PerspectiveCamera(40, 1, 1, 1e7);
+      camera.up.set(0, 0, 1);
+      const controls = new OrbitControls(camera, canvas);
+      scene.add(new THREE.HemisphereLight(0xffffff, 0x667788, 2.2));
+      const sun = new THREE.DirectionalLight(0xffffff, 1.5);
+      sun.position.set(1, -2, 3);
+      scene.add(sun);
+      const model = new THREE.Group();
+      model.matrixAutoUpdate = false;
+      scene.add(model);
+      this.three = { THREE, renderer, scene, camera, controls, canvas, model, boxes: [], lines: null, grid: null };
+      const resize = () => {
+        const w = canvas.clientWidth || 600, h = canvas.clientHeight || 440;
+        renderer.setSize(w, h, false);
+        camera.aspect = w / h;
+        camera.updateProjectionMatrix();
+        this.render();
+      };
+      new ResizeObserver(resize).observe(canvas);
+      controls.addEventListener('change', () => this.render());
+      resize();
+    } catch (e) {
+      console.warn('WebGL unavailable, drawing in 2D:', e);
+      this.three = null;
+      const canvas = el('canvas', { class: 'view2d', id: 'herc-canvas', height: 440 });
+      this.container.append(canvas, el('div', { class: 'keys' }, 'WebGL is not available here: a fixed oblique 2D sketch is drawn instead.'));
+      this.canvas2d = canvas;
+    }
+  }
+
+  render() {
+    if (this.three) this.three.renderer.render(this.three.scene, this.three.camera);
+  }
+
+  // Fix the framing once, from the setup pose (H25: framing stays fixed).
+  frame(points) {
+    let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (const p of points) for (let i = 0; i < 3; i++) { lo[i] = Math.min(lo[i], p[i]); hi[i] = Math.max(hi[i], p[i]); }
+    if (!points.length) { lo = [0, 0, 0]; hi = [1, 1, 1]; }
+    const c = lo.map((v, i) => (v + hi[i]) / 2);
+    const r = Math.max(1, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
+    this.center = c;
+    this.radius = r;
+    if (!this.three) return;
+    const { THREE, camera, controls, scene } = this.three;
+    camera.position.set(c[0] + r * 2.4, c[1] - r * 3.0, c[2] + r * 1.6);
+    camera.near = r / 100;
+    camera.far = r * 400;
+    camera.updateProjectionMatrix();
+    controls.target.set(c[0], c[1], c[2]);
+    controls.update();
+    if (this.three.grid) scene.remove(this.three.grid);
+    const size = Math.pow(10, Math.ceil(Math.log10(r * 8)));
+    const grid = new THREE.GridHelper(size, 20, 0x99a0a8, 0xd0d4d8);
+    grid.rotation.x = Math.PI / 2; // XY ground plane: z is up in the machine's frame
+    grid.position.set(c[0], c[1], 0);
+    scene.add(grid);
+    this.three.grid = grid;
+  }
+
+  // world: the trace's world transforms; parents: node parent ids; object: the
+  // machine's placement matrix and position when root motion is shown, else null.
+  draw(world, parents, object, selectedNodes) {
+    const pts = world.map((T) => T.t);
+    if (!this.frameFixed) {
+      this.frame(pts.slice(1));
+      this.frameFixed = true;
+    }
+    if (this.three) this.draw3d(world, parents, object, selectedNodes);
+    else this.draw2d(world, parents, object);
+  }
+
+  draw3d(world, parents, object, selectedNodes) {
+    const { THREE, model } = this.three;
+    const size = this.radius * 0.07;
+    while (this.three.boxes.length < world.length) {
+      const mat = new THREE.MeshStandardMaterial({ color: 0x5b7fa6, roughness: 0.6 });
+      const box = new THREE.Mesh(new THREE.BoxGeometry(size, size, size), mat);
+      box.matrixAutoUpdate = false;
+      model.add(box);
+      this.three.boxes.push(box);
+    }
+    world.forEach((T, i) => {
+      const box = this.three.boxes[i];
+      box.visible = i !== 0; // node 0 carries root motion, not a part
+      const m = unitM(T);
+      box.matrix.set(m[0], m[2], m[6], T.t[0], m[1], m[3], m[7], T.t[1], m[4], m[5], m[8], T.t[2], 0, 0, 0, 1);
+      box.material.color.setHex(selectedNodes.has(i) ? 0xd9822b : 0x5b7fa6);
+    });
+    const seg = [];
+    world.forEach((T, i) => {
+      const p = parents[i];
+      if (i === 0 || p === undefined || p < 1 || p >= world.length) return;
+      seg.push(...world[p].t, ...T.t);
+    });
+    if (this.three.lines) model.remove(this.three.lines);
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.Float32BufferAttribute(seg, 3));
+    this.three.lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color: 0x23272e }));
+    model.add(this.three.lines);
+    model.matrix.identity();
+    if (object) {
+      const m = object.m;
+      const t = object.t;
+      model.matrix.set(m[0], m[2], m[6], t[0], m[1], m[3], m[7], t[1], m[4], m[5], m[8], t[2], 0, 0, 0, 1);
+    }
+    model.matrixWorldNeedsUpdate = true;
+    this.render();
+  }
+
+  draw2d(world, parents, object) {
+    const cv = this.canvas2d;
+    const w = (cv.width = cv.clientWidth || 600), h = cv.height;
+    const ctx = cv.getContext('2d');
+    ctx.clearRect(0, 0, w, h);
+    const c = this.center, r = this.radius;
+    const sc = Math.min(w, h) / (r * 3.2);
+    const place = (p) => (object ? applyT(object.m, object.t, p) : p);
+    const proj = (p) => [w / 2 + (p[0] - c[0] - (p[1] - c[1]) * 0.5) * sc, h / 2 - (p[2] - c[2] + (p[1] - c[1]) * 0.3) * sc];
+    ctx.strokeStyle = '#23272e';
+    world.forEach((T, i) => {
+      const p = parents[i];
+      if (i === 0 || p === undefined || p < 1) return;
+      const a = proj(place(world[p].t)), b = proj(place(T.t));
+      ctx.beginPath(); ctx.moveTo(...a); ctx.lineTo(...b); ctx.stroke();
+    });
+    ctx.fillStyle = '#5b7fa6';
+    world.forEach((T, i) => {
+      if (i === 0) return;
+      const q = proj(place(T.t));
+      ctx.fillRect(q[0] - 4, q[1] - 4, 8, 8);
+    });
+  }
+}
+
+export async function mount(root, info) {
+  const session = new EngineSession('herc');
+  const tb = toolbar(session, { clockStep: () => ({ op: 'step_ms', ms: 40 }), clockLabel: 'step_ms 40' });
+  let asset = { nodes: [], sequences: [] };
+  let selSeq = 0;
+  let followSlot0 = true;
+  let exposed = 0;
+
+  const seqName = (s) => {
+    const q = asset.sequences && asset.sequences[s];
+    return q && q.name ? `${s} ${q.name}` : `${s}`;
+  };
+
+  // ---- left: drawing + transition panel
+  const drawBox = el('div', {});
+  const drawing = new Drawing(drawBox);
+  const rootMotion = el('input', { type: 'checkbox', id: 'herc-root-motion' });
+  const panel = el('div', { class: 'panel', id: 'herc-transition' }, el('h2', {}, 'Transition panel (exposed thread)'));
+  const F = {};
+  const add = (label, key) => (F[key] = field(panel, label, `herc-${key}`));
+  add('thread / slot', 'thread-id');
+  add('current seq / frame', 'seq');
+  add('next seq / frame', 'next');
+  add('acc / dur', 'acc');
+  add('pending request (target)', 'target-seq');
+  add('target frame', 'target-frame');
+  add('target flags', 'target-flags');
+  add('scan frame', 'scan');
+  add('armed transition', 'armed');
+  add('AtTarget / InTransition', 'flags');
+  add('rate (Q8)', 'rate-v');
+  add('ground G', 'g');
+  add('root transform', 'root');
+  add('root read (slot 0)', 'root-read');
+  add('object', 'object');
+  add('clock', 'clock');
+  const framesStrip = el('div', { class: 'timeline', id: 'herc-frames' });
+  panel.append(el('h3', {}, 'frames of the current sequence'), framesStrip);
+
+  // ---- right: controls
+  const threadSel = el('select', { id: 'herc-thread' });
+  const slotsV = el('span', { class: 'v', id: 'herc-slots' });
+  const seqList = el('div', { class: 'list', id: 'herc-seq-list' });
+  const stopOnArrival = el('input', { type: 'checkbox', id: 'herc-stop-on-arrival', checked: true });
+  const targetFrame = el('input', { type: 'number', id: 'herc-target-frame-in', value: -1, min: -1 });
+  const setFrame = el('input', { type: 'number', id: 'herc-set-frame', value: 0, min: 0 });
+  const seek = el('input', { type: 'range', id: 'herc-seek', min: 0, max: 16384, value: 0, style: 'width: 16em' });
+  const seekV = el('span', { class: 'keys' }, '0');
+  const rate = el('input', { type: 'range', id: 'herc-rate', min: -512, max: 512, value: 256, step: 1, style: 'width: 16em' });
+  const rateV = el('span', { class: 'keys', id: 'herc-rate-label' }, '256 (1×)');
+  const thread = () => exposed;
+  const send = (step) => session.step(step);
+  const setRate = (r) => {
+    rate.value = r;
+    rateV.textContent = `${r} (${(r / 256).toFixed(2)}×)`;
+    return send({ op: 'set_rate', thread: thread(), rate: Number(r) });
+  };
+  threadSel.addEventListener('change', () => {
+    followSlot0 = threadSel.value === 'auto';
+    if (!followSlot0) exposed = Number(threadSel.value);
+    update();
+  });
+  seek.addEventListener('input', () => (seekV.textContent = `${seek.value} / 16384`));
+  seek.addEventListener('change', () => send({ op: 'seek', thread: thread(), seq: selSeq, pos: Number(seek.value) }));
+  rate.addEventListener('input', () => (rateV.textContent = `${rate.value} (${(rate.value / 256).toFixed(2)}×)`));
+  rate.addEventListener('change', () => setRate(Number(rate.value)));
+  rootMotion.addEventListener('change', () => update());
+
+  const controls = el('div', { class: 'panel' },
+    el('h2', {}, 'Threads and sequences'),
+    el('div', { class: 'row' }, el('label', {}, 'exposed thread ', threadSel), el('span', { class: 'keys' }, 'slot order '), slotsV),
+    seqList,
+    el('div', { class: 'row' },
+      el('button', { class: 'primary', id: 'herc-request', onclick: () => send({ op: 'request', thread: thread(), seq: selSeq, frame: Number(targetFrame.value), stop_on_arrival: stopOnArrival.checked }) }, 'Request selected'),
+      el('label', {}, stopOnArrival, 'stop on arrival'),
+      el('label', {}, 'frame', targetFrame),
+      el('button', { id: 'herc-drop', onclick: () => send({ op: 'drop_request', thread: thread() }) }, 'Drop request')),
+    el('div', { class: 'row' },
+      el('button', { id: 'herc-set-sequence', onclick: () => send({ op: 'set_sequence', thread: thread(), seq: selSeq, frame: Number(setFrame.value), acc: 0 }) }, 'Set sequence'),
+      el('label', {}, 'at frame', setFrame),
+      el('button', { id: 'herc-add-thread', onclick: () => send({ op: 'add_thread', seq: selSeq }), title: 'Register a new thread on the selected sequence (rate 0)' }, 'Add thread')),
+    el('div', { class: 'row' }, el('label', {}, 'seek', seek), seekV),
+    el('div', { class: 'row' }, el('label', {}, 'rate', rate), rateV),
+    el('div', { class: 'row' },
+      el('button', { id: 'herc-rate-1x', onclick: () => setRate(256) }, '1×'),
+      el('button', { id: 'herc-rate-half', onclick: () => setRate(128) }, '½×'),
+      el('button', { id: 'herc-reverse', onclick: () => setRate(-Number(rate.value) || -256), title: 'Negate the rate: a sign change re-runs the pending request (H5)' }, 'Reverse'),
+      el('button', { id: 'herc-rate-pause', onclick: () => setRate(0) }, 'Pause (rate 0)')),
+    el('p', { class: 'keys' }, 'Play steps the clock by step_ms 40 at 25 Hz (SimTickDelta 81, 31 animation ticks at 1×, H24). '
+      + 'A request searches for an authored transition; the panel shows the armed one.'),
+  );
+
+  root.append(tb.bar, tb.status,
+    el('div', { class: 'grid' },
+      el('div', {}, drawBox,
+        el('div', { class: 'row' }, el('label', {}, rootMotion, 'Show root motion'),
+          el('button', { onclick: () => { drawing.frameFixed = false; update(); } }, 'Re-frame camera')),
+        panel),
+      el('div', {}, controls, tb.extra)));
+  await drawing.init();
+
+  function renderSeqList(cur) {
+    seqList.replaceChildren(...(asset.sequences || []).map((q, i) => {
+      const frames = q.frames ? q.frames.length : 0;
+      const row = el('div', { 'data-seq': i, class: [i === selSeq ? 'sel' : '', i === cur ? 'cur' : ''].join(' '), onclick: () => { selSeq = i; renderSeqList(cur); } },
+        `${i} ${q.name || ''} `, el('span', { class: 'muted' }, `${q.class || ''} prio ${q.priority} · ${frames} frames${q.ground ? ' · ground' : ''}`));
+      return row;
+    }));
+  }
+
+  function renderFrames(th) {
+    const q = asset.sequences && asset.sequences[th.seq];
+    if (!q || !q.frames) { framesStrip.replaceChildren(); return; }
+    framesStrip.replaceChildren(...q.frames.map((f, i) => {
+      const n = el('div', { class: 'node' + (i === th.frame ? ' current' : '') + (f.transition_count ? ' cyclic' : ' link') },
+        `f${i} · ${f.duration} ticks`, f.transition_count ? ` · ${f.transition_count} tr` : '', i === th.scan_frame ? ' · SCAN' : '');
+      if (i === th.frame) {
+        const bar = el('div', { class: 'bar' }, el('i', { style: `left: ${th.dur ? (100 * th.acc) / th.dur : 0}%` }));
+        n.append(bar);
+      }
+      return n;
+    }));
+  }
+
+  function update() {
+    const l = session.last();
+    if (!l || !l.threads) return;
+    // thread selector
+    const want = ['auto', ...l.threads.map((_, i) => String(i))];
+    if (threadSel.options.length !== want.length) {
+      threadSel.replaceChildren(el('option', { value: 'auto' }, 'first slot (H24)'), ...l.threads.map((_, i) => el('option', { value: i }, `thread ${i}`)));
+      threadSel.value = followSlot0 ? 'auto' : String(exposed);
+    }
+    if (followSlot0) exposed = l.slots[0];
+    if (exposed >= l.threads.length) exposed = 0;
+    const th = l.threads[exposed];
+    slotsV.textContent = `[${l.slots.join(', ')}]`;
+    const setV = (k, text, value) => {
+      F[k].textContent = text;
+      F[k].dataset.value = value === undefined ? '' : String(value);
+    };
+    setV('thread-id', `thread ${exposed}, slot ${l.slots.indexOf(exposed)}`, exposed);
+    setV('seq', `${seqName(th.seq)} / frame ${th.frame}`, th.seq);
+    setV('next', `${seqName(th.next_seq)} / frame ${th.next_frame}`, th.next_seq);
+    setV('acc', `${th.acc} / ${th.dur}`, th.acc);
+    setV('target-seq', th.target_seq < 0 ? 'none (-1)' : seqName(th.target_seq), th.target_seq);
+    setV('target-frame', th.target_frame < 0 ? 'any (-1)' : String(th.target_frame), th.target_frame);
+    setV('target-flags', `${th.target_flags}${th.target_flags & 1 ? ' (stop on arrival)' : ''}`, th.target_flags);
+    setV('scan', th.scan_frame < 0 ? 'none (-1)' : String(th.scan_frame), th.scan_frame);
+    setV('armed', `→ ${seqName(th.tr_seq)} frame ${th.tr_frame}, ${th.tr_dur} ticks, key ${th.tr_key}`, th.tr_seq);
+    setV('flags', `${th.flags & FLAG_AT_TARGET ? 'AtTarget' : '—'} / ${th.flags & FLAG_IN_TRANSITION ? 'InTransition' : '—'}`, th.flags);
+    setV('rate-v', `${th.rate} (${(th.rate / 256).toFixed(2)}×)`, th.rate);
+    setV('g', `${th.ground ? 'ground' : 'no ground'} [${th.g.join(', ')}]`);
+    setV('root', fmtT(th.root));
+    setV('root-read', fmtT(l.root_read));
+    setV('object', `euler [${l.object.euler.join(', ')}]  position [${l.object.position.join(', ')}]`);
+    setV('clock', l.clock ? `${l.clock.elapsed_ms} ms → ${l.clock.sim_tick_delta} counts → ${l.clock.anim_delta} ticks` : `(${l.op})`);
+    renderSeqList(th.seq);
+    renderFrames(th);
+    // drawing
+    const parents = (asset.nodes || []).map((n) => n.parent);
+    const covered = new Set();
+    const q = asset.sequences && asset.sequences[th.seq];
+    if (q && q.columns) q.columns.forEach((n) => covered.add(n));
+    const object = rootMotion.checked
+      ? { m: fromEulerF(...l.object.euler), t: l.object.position }
+      : null;
+    drawing.draw(l.world, parents, object, covered);
+  }
+
+  session.subscribe((lines, reset) => {
+    if (reset) {
+      drawing.frameFixed = false;
+      api('GET', `/sessions/${session.id}/assets`).then((r) => {
+        asset = r.assets || asset;
+        update();
+      }).catch((e) => session.status(`asset description: ${e.message}`, true));
+    }
+    update();
+  });
+  await session.start(null);
+  return { session, shown: () => drawing.render() };
+}

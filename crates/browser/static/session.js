@@ -1,0 +1,229 @@
+// One live engine session on the server, plus the controls every view shares:
+// play/step at a fixed cadence, reset, export the trace or the scenario, load a
+// scenario file and replay it step by step, and send any step as JSON.
+
+import { api, el } from './api.js';
+
+const HISTORY = 4000; // trace lines kept in the page (the server keeps them all)
+
+export class EngineSession {
+  constructor(engine) {
+    this.engine = engine;
+    this.id = null;
+    this.lines = [];
+    this.stepCount = 0;
+    this.listeners = [];
+    this.statusEl = null;
+    this.busy = false;
+  }
+
+  // fn(newLines, reset: bool) is called after every change.
+  subscribe(fn) {
+    this.listeners.push(fn);
+  }
+
+  emit(lines, reset) {
+    for (const fn of this.listeners) {
+      try {
+        fn(lines, reset);
+      } catch (e) {
+        console.error(e);
+        this.status(`page error: ${e.message}`, true);
+      }
+    }
+  }
+
+  last() {
+    return this.lines[this.lines.length - 1];
+  }
+
+  status(text, isError = false) {
+    if (!this.statusEl) return;
+    this.statusEl.textContent = text;
+    this.statusEl.classList.toggle('error', isError);
+  }
+
+  async start(scenario) {
+    const body = { engine: this.engine };
+    if (scenario) body.scenario = scenario;
+    const resp = await api('POST', '/sessions', body);
+    if (this.id) api('DELETE', `/sessions/${this.id}`).catch(() => {});
+    this.id = resp.id;
+    const view = document.getElementById(`view-${this.engine}`);
+    if (view) view.dataset.session = resp.id;
+    this.scenario = resp.scenario;
+    this.lines = resp.lines.slice();
+    this.stepCount = resp.step_count;
+    this.emit(this.lines, true);
+    this.status(`session ${this.id}: setup done`);
+    return resp;
+  }
+
+  // Apply steps; returns their lines, or null after showing the error.
+  async apply(steps) {
+    if (!this.id) return null;
+    try {
+      const resp = await api('POST', `/sessions/${this.id}/steps`, { steps });
+      this.lines.push(...resp.lines);
+      if (this.lines.length > HISTORY) this.lines.splice(0, this.lines.length - HISTORY);
+      this.stepCount = resp.step_count;
+      this.emit(resp.lines, false);
+      const l = resp.lines[resp.lines.length - 1];
+      this.status(`step ${this.stepCount}: ${l ? l.op : ''}${l && l.result != null ? ' → ' + l.result : ''}`);
+      return resp.lines;
+    } catch (e) {
+      this.status(e.message, true);
+      return null;
+    }
+  }
+
+  async step(step) {
+    return this.apply([step]);
+  }
+
+  async reset() {
+    if (!this.id) return;
+    try {
+      const resp = await api('POST', `/sessions/${this.id}/reset`);
+      this.lines = [resp.line];
+      this.stepCount = 0;
+      this.emit(this.lines, true);
+      this.status('reset to the setup state');
+    } catch (e) {
+      this.status(e.message, true);
+    }
+  }
+
+  download(kind) {
+    if (!this.id) return;
+    const a = el('a', { href: `/api/sessions/${this.id}/${kind}`, download: '' });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  }
+}
+
+// Calls `tick` at `hz`, never overlapping: a slow step delays the next one.
+export class Player {
+  constructor(tick, hz = 25) {
+    this.tick = tick;
+    this.period = 1000 / hz;
+    this.timer = null;
+    this.onchange = () => {};
+  }
+  get playing() {
+    return this.timer !== null;
+  }
+  play() {
+    if (this.timer) return;
+    const loop = async () => {
+      const t0 = performance.now();
+      const ok = await this.tick();
+      if (!this.timer) return;
+      if (ok === false) {
+        this.pause();
+        return;
+      }
+      this.timer = setTimeout(loop, Math.max(0, this.period - (performance.now() - t0)));
+    };
+    this.timer = setTimeout(loop, 0);
+    this.onchange(true);
+  }
+  pause() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.onchange(false);
+  }
+  toggle() {
+    this.playing ? this.pause() : this.play();
+  }
+}
+
+// The shared toolbar: play/pause/step (with the engine's own clock step), reset,
+// exports, load scenario, status, "any step" box and the last trace line.
+export function toolbar(session, { clockStep, clockLabel, playId }) {
+  const prefix = session.engine;
+  const player = new Player(async () => (await session.step(clockStep())) !== null);
+  const playBtn = el('button', { id: playId || `${prefix}-play`, onclick: () => player.toggle(), title: 'Play / pause at 25 Hz' }, '▶ Play');
+  player.onchange = (p) => {
+    playBtn.textContent = p ? '❚❚ Pause' : '▶ Play';
+    playBtn.classList.toggle('on', p);
+  };
+  const stepBtn = el('button', { id: `${prefix}-step`, onclick: () => session.step(clockStep()), title: 'One clock step' }, `Step (${clockLabel})`);
+  const file = el('input', { type: 'file', accept: '.json,application/json', id: `${prefix}-load-file`, class: 'hidden' });
+  file.addEventListener('change', async () => {
+    const f = file.files[0];
+    file.value = '';
+    if (f) await loadScenario(session, player, await f.text(), f.name);
+  });
+  const status = el('div', { class: 'status', id: `${prefix}-status`, role: 'status' });
+  session.statusEl = status;
+  const lastLine = el('pre', { class: 'json', id: `${prefix}-last-line` });
+  const anyStep = el('textarea', { rows: 3, id: `${prefix}-any-step`, spellcheck: 'false' });
+  const bar = el('div', { class: 'toolbar' },
+    playBtn, stepBtn,
+    el('button', { onclick: () => { player.pause(); session.reset(); }, id: `${prefix}-reset`, title: 'Back to the setup state; forgets the steps' }, 'Reset'),
+    el('span', { class: 'sep' }),
+    el('button', { onclick: () => session.download('trace'), id: `${prefix}-export-trace`, title: 'The JSON Lines trace of what was played (what `retroanim run` writes)' }, 'Export trace (.jsonl)'),
+    el('button', { onclick: () => session.download('scenario'), id: `${prefix}-export-scenario`, title: 'The scenario with every step played so far' }, 'Export scenario'),
+    el('button', { onclick: () => file.click(), id: `${prefix}-load`, title: 'Load a scenario file and replay its steps at 25 Hz' }, 'Load scenario…'),
+    file,
+    el('span', { class: 'steps', id: `${prefix}-step-count` }),
+  );
+  const stepCount = bar.querySelector('.steps');
+  const extra = el('div', { class: 'extra' },
+    el('details', {},
+      el('summary', {}, 'Send any step (JSON, the engine\'s own step ops)'),
+      anyStep,
+      el('button', {
+        onclick: async () => {
+          let v;
+          try {
+            v = JSON.parse(anyStep.value);
+          } catch (e) {
+            session.status(`not JSON: ${e.message}`, true);
+            return;
+          }
+          await session.apply(Array.isArray(v) ? v : [v]);
+        },
+      }, 'Apply'),
+    ),
+    el('details', {}, el('summary', {}, 'Last trace line'), lastLine),
+  );
+  session.subscribe(() => {
+    const l = session.last();
+    lastLine.textContent = l ? JSON.stringify(l, null, 1) : '';
+    stepCount.textContent = `${session.stepCount} step${session.stepCount === 1 ? '' : 's'}`;
+  });
+  return { bar, status, extra, player, anyStep };
+}
+
+async function loadScenario(session, player, text, name) {
+  player.pause();
+  let doc;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    session.status(`${name}: not JSON: ${e.message}`, true);
+    return;
+  }
+  let resp;
+  try {
+    resp = await session.start(doc);
+  } catch (e) {
+    session.status(`${name}: ${e.message}`, true);
+    return;
+  }
+  const steps = resp.pending_steps || [];
+  session.status(`${name}: replaying ${steps.length} steps`);
+  let i = 0;
+  const replay = new Player(async () => {
+    if (i >= steps.length) {
+      session.status(`${name}: replayed ${steps.length} steps`);
+      return false;
+    }
+    const r = await session.step(steps[i++]);
+    return r !== null;
+  });
+  replay.play();
+}
