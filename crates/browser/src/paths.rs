@@ -38,7 +38,8 @@ pub fn confine(base: &Path, rel: &str, kind: Kind) -> Result<PathBuf, String> {
         ));
     }
     let mut escaped = false;
-    let mut last_err = None;
+    // A candidate that exists but is refused explains more than one that is missing.
+    let mut refused = None;
     for start in STARTS {
         let Some(norm) = normalise(&Path::new(start).join(p)) else {
             escaped = true;
@@ -46,15 +47,26 @@ pub fn confine(base: &Path, rel: &str, kind: Kind) -> Result<PathBuf, String> {
         };
         match check(base, &base.join(&norm), rel, kind) {
             Ok(found) => return Ok(found),
-            Err(e) => last_err = last_err.or(Some(e)),
+            Err(Fault::Missing) => {}
+            Err(Fault::Refused(e)) => refused = refused.or(Some(e)),
         }
+    }
+    if let Some(e) = refused {
+        return Err(e);
     }
     if escaped {
         return Err(format!(
             "asset path '{rel}' leads outside the asset folder ('..' may not climb above it)"
         ));
     }
-    Err(last_err.unwrap_or_else(|| format!("no such asset '{rel}'")))
+    Err(format!(
+        "no such asset '{rel}' (paths are read from the asset folder's scenarios/ subfolder, then from the folder itself)"
+    ))
+}
+
+enum Fault {
+    Missing,
+    Refused(String),
 }
 
 /// Drop `.` and resolve `..` lexically; `None` when `..` climbs above the start.
@@ -73,16 +85,20 @@ fn normalise(p: &Path) -> Option<PathBuf> {
     Some(out.iter().collect())
 }
 
-fn check(base: &Path, joined: &Path, rel: &str, kind: Kind) -> Result<PathBuf, String> {
-    let canonical = joined
-        .canonicalize()
-        .map_err(|_| format!("no such asset '{rel}' in the asset folder"))?;
+fn check(base: &Path, joined: &Path, rel: &str, kind: Kind) -> Result<PathBuf, Fault> {
+    let canonical = joined.canonicalize().map_err(|_| Fault::Missing)?;
     if !canonical.starts_with(base) {
-        return Err(format!("asset path '{rel}' leads outside the asset folder"));
+        return Err(Fault::Refused(format!(
+            "asset path '{rel}' leads outside the asset folder"
+        )));
     }
     match kind {
-        Kind::File if !canonical.is_file() => Err(format!("asset '{rel}' is not a file")),
-        Kind::Dir if !canonical.is_dir() => Err(format!("asset '{rel}' is not a folder")),
+        Kind::File if !canonical.is_file() => {
+            Err(Fault::Refused(format!("asset '{rel}' is not a file")))
+        }
+        Kind::Dir if !canonical.is_dir() => {
+            Err(Fault::Refused(format!("asset '{rel}' is not a folder")))
+        }
         _ => Ok(canonical),
     }
 }
@@ -118,7 +134,10 @@ mod tests {
             confine(&base, "./sub/b.json", Kind::File).unwrap(),
             base.join("sub/b.json")
         );
-        assert_eq!(confine(&base, ".", Kind::Dir).unwrap(), base);
+        assert_eq!(
+            confine(&base, ".", Kind::Dir).unwrap(),
+            base.join("scenarios")
+        );
         assert_eq!(confine(&base, "sub", Kind::Dir).unwrap(), base.join("sub"));
         // As if the scenario sat in scenarios/: the bundled samples' `../x.json`.
         assert_eq!(
