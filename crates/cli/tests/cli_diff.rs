@@ -96,7 +96,11 @@ fn malformed_line_exits_2_naming_file_and_position() {
 fn missing_file_exits_2() {
     let o = diff("sample_a.jsonl", "no_such_trace.jsonl", &[]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no_such_trace.jsonl: cannot read"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no_such_trace.jsonl: cannot read"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
@@ -112,7 +116,11 @@ fn run_with_malformed_scenario_exits_2_naming_position() {
     let p = temp_file("bad.json", "{\"engine\": \"ac\",\n \"steps\": [ }");
     let o = retroanim(&["run", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("bad.json: line 2, column"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad.json: line 2, column"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!stderr(&o).contains("panicked"));
 }
 
@@ -139,5 +147,9 @@ fn run_with_missing_scenario_exits_2() {
 fn bench_of_unknown_engine_is_a_clear_error() {
     let o = retroanim(&["bench", "quake"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown engine 'quake'"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown engine 'quake'"),
+        "{}",
+        stderr(&o)
+    );
 }
