@@ -107,13 +107,21 @@ fn deep_directory_and_small_blocks() {
 fn bad_containers_are_clear_errors() {
     let t = TempDat::new(&[0u8; 100]);
     let e = DatFile::open(&t.path).err().unwrap();
-    assert!(e.to_string().ends_with("100 bytes is too short for a DAT header (needs 400)"), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("100 bytes is too short for a DAT header (needs 400)"),
+        "{e}"
+    );
 
     let mut bytes = write_dat(&[(0x0300_0001, vec![7; 100])], 64, 61);
     bytes[0x160..0x164].copy_from_slice(&0xFFFF_FF00u32.to_le_bytes());
     let t = TempDat::new(&bytes);
     let e = DatFile::open(&t.path).err().unwrap();
-    assert!(e.to_string().contains("directory root offset 0xffffff00 is outside the file"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("directory root offset 0xffffff00 is outside the file"),
+        "{e}"
+    );
 
     // A record whose entry claims more bytes than the file holds.
     let bytes = write_dat(&[(0x0300_0001, vec![7; 100])], 64, 61);
@@ -126,7 +134,11 @@ fn bad_containers_are_clear_errors() {
     let t = TempDat::new(&broken);
     let mut dat = DatFile::open(&t.path).unwrap();
     let e = dat.read_record(0x0300_0001).unwrap_err();
-    assert!(e.to_string().contains("size 2147483647 exceeds the file size"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("size 2147483647 exceeds the file size"),
+        "{e}"
+    );
 
     // A directory whose root lists itself as its first child: a cycle.
     let mut cyclic = bytes.clone();
@@ -135,7 +147,11 @@ fn bad_containers_are_clear_errors() {
     let t = TempDat::new(&cyclic);
     let mut dat = DatFile::open(&t.path).unwrap();
     let e = dat.find(0x0300_0000).unwrap_err();
-    assert!(e.to_string().ends_with("directory deeper than 32 levels (a cycle?)"), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("directory deeper than 32 levels (a cycle?)"),
+        "{e}"
+    );
 
     // A block chain that ends early.
     let mut short = bytes;

@@ -6,6 +6,7 @@ pub mod command_names;
 pub mod dat;
 pub mod error;
 pub mod hooks;
+pub mod lengths;
 pub mod reader;
 pub mod store;
 pub mod types;
