@@ -13,6 +13,8 @@ pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
     match scenario.engine.as_str() {
         // A rejected actor set is a one-line trace, which the generic runner cannot write.
         "actor" => retroanim_actor::run_scenario(scenario),
+        "ac" => retroanim_core::run_scenario::<retroanim_ac::AcSim>(scenario),
+        "herc" => retroanim_herc::run(scenario),
         other => Err(scenario.error("engine", not_built(other))),
     }
 }
@@ -41,6 +43,11 @@ pub fn bench_spec(engine: &str) -> anyhow::Result<BenchSpec> {
             build: |n| Box::new(retroanim_actor::bench::ActorBench::new(n)),
             default_entities: retroanim_actor::bench::DEFAULT_ACTORS,
             tick_name: "update",
+        }),
+        "herc" => Ok(BenchSpec {
+            build: |n| Box::new(retroanim_herc::bench::HercBench::new(n)),
+            default_entities: retroanim_herc::bench::DEFAULT_HERCS,
+            tick_name: "25 Hz step",
         }),
         other => bail!("{}", not_built(other)),
     }
