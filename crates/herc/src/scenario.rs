@@ -14,8 +14,12 @@ use serde_json::Value;
 /// The largest `step_ms` the format allows.
 pub const MAX_STEP_MS: i64 = 1_000_000;
 
-/// Run a herc scenario: the conformance runner ([`HercSim`]).
+/// Run a herc scenario. A scenario whose setup has a `mech` block is the three-thread HERC
+/// extension ([`crate::mech_sim`]); every other one is the conformance runner ([`HercSim`]).
 pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
+    if crate::mech_sim::is_mech_scenario(scenario) {
+        return crate::mech_sim::run(scenario);
+    }
     retroanim_core::run_scenario::<HercSim>(scenario)
 }
 
