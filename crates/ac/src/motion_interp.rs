@@ -772,6 +772,41 @@ impl PhysicsObj {
         rate * 4.0
     }
 
+    /// `MotionInterp.jump_charge_is_allowed` (`CanJump` is always true in ACE).
+    pub fn mi_jump_charge_is_allowed(&self) -> WeenieError {
+        let fwd = self.minterp.interpreted.forward_command;
+        if fwd == FALLEN || (CROUCH..=SLEEPING).contains(&fwd) {
+            return WeenieError::YouCantJumpFromThisPosition;
+        }
+        WeenieError::None
+    }
+
+    /// `MotionInterp.jump_is_allowed` with ACE's weenie stub: `JumpStaminaCost` is
+    /// always 0, so a grounded creature can never jump (Q42, reproduced).
+    pub fn mi_jump_is_allowed(&self) -> WeenieError {
+        let grounded = self.contact && self.on_walkable;
+        if !self.weenie.is_creature || !self.gravity || grounded {
+            let pm = &self.minterp.pending_motions;
+            if pm.len() > 1 {
+                if let Some(h) = pm.front() {
+                    if h.jump_error_code != WeenieError::None {
+                        return h.jump_error_code;
+                    }
+                }
+            }
+            let mut e = self.mi_jump_charge_is_allowed();
+            if e == WeenieError::None {
+                e = motion_allows_jump(self.minterp.interpreted.forward_command);
+                let stamina_cost = 0;
+                if e == WeenieError::None && stamina_cost == 0 {
+                    e = WeenieError::GeneralMovementFailure;
+                }
+            }
+            return e;
+        }
+        WeenieError::YouCantJumpWhileInTheAir
+    }
+
     /// `MotionInterp.move_to_interpreted_state` (Q41: ACE's 19-bit server mask kept).
     pub fn mi_move_to_interpreted_state(&mut self, state: &InterpretedMotionState) -> bool {
         self.minterp.raw.current_style = state.current_style;

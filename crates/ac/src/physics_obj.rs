@@ -23,6 +23,12 @@ pub const MAX_VELOCITY_SQUARED: f32 = 2500.0;
 pub const SMALL_VELOCITY_SQUARED: f32 = 0.0625;
 /// The cell the conformance format puts objects in by default (outdoor).
 pub const DEFAULT_CELL: u32 = 0x7d64_0013;
+/// `PhysicsObj.TickRate` (ACE-only gate), `PhysicsGlobals.MinQuantum`, `MaxQuantum`,
+/// `HugeQuantum`, as the f64 values the f32 constants promote to.
+pub const TICK_RATE: f64 = (1.0f32 / 30.0f32) as f64;
+pub const MIN_QUANTUM: f64 = (1.0f32 / 30.0f32) as f64;
+pub const MAX_QUANTUM: f64 = 0.1f32 as f64;
+pub const HUGE_QUANTUM: f64 = 2.0;
 
 /// `PhysicsObj` with its `PartArray` (sequence + motion table manager) and the
 /// `MovementManager`'s `MotionInterp`.
@@ -64,6 +70,8 @@ pub struct PhysicsObj {
     pub position_manager: Option<PositionManager>,
     /// How an interpolation correction reaches the object (extension; default ACE).
     pub correction: CorrectionMode,
+    /// `UpdateTime` (seconds) for [`PhysicsObj::update_object`].
+    pub update_time: f64,
 }
 
 /// Routes a table manager's completions to the interpreter and the weenie log.
@@ -124,6 +132,7 @@ impl PhysicsObj {
             motions_done: Vec::with_capacity(16),
             position_manager: None,
             correction: CorrectionMode::Ace,
+            update_time: 0.0,
         }
     }
 
@@ -338,17 +347,52 @@ impl PhysicsObj {
         }
     }
 
+    /// `update_object` (Q46): ACE's quantum rules for a caller that drives the object by
+    /// wall-clock time. Returns the number of quanta simulated. (The conformance runner
+    /// calls [`PhysicsObj::update_object_internal`] directly, one quantum per tick.)
+    pub fn update_object(&mut self, now: f64) -> u32 {
+        if !self.in_cell {
+            self.active = false;
+            return 0;
+        }
+        let mut current = self.update_time;
+        let mut dt = now - self.update_time;
+        if dt < TICK_RATE {
+            return 0;
+        }
+        if dt > HUGE_QUANTUM {
+            self.update_time = now;
+            return 0;
+        }
+        let mut n = 0;
+        while dt > MAX_QUANTUM {
+            current += MAX_QUANTUM;
+            self.update_object_internal(MAX_QUANTUM);
+            dt -= MAX_QUANTUM;
+            n += 1;
+        }
+        if dt > MIN_QUANTUM {
+            current += dt;
+            self.update_object_internal(dt);
+            n += 1;
+        }
+        self.update_time = current;
+        n
+    }
+
     /// `UpdateObjectInternal(q)` as conformance §3 fixes it (no collision world).
     pub fn update_object_internal(&mut self, q: f64) {
         if !self.active || !self.in_cell {
             return;
         }
         let old = self.frame;
-        let mut new_frame = self.update_position_internal(q);
-        let _ = &mut new_frame;
+        let new_frame = self.update_position_internal(q);
         if new_frame.ace_equals(&old) {
             self.cached_velocity = Vec3::ZERO;
         } else {
+            // Q47: the new position keeps the object's cell until the transition moves it,
+            // so ACE's "more than one landblock away" early return compares a cell with
+            // itself and never fires here.
             self.cached_velocity = new_frame.origin.sub(old.origin).div(q as f32);
         }
         self.frame = new_frame;

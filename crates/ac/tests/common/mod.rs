@@ -245,3 +245,52 @@ pub fn small_table() -> MotionTable {
         links: vec![],
     }
 }
+
+use retroanim_ac::motion_table::MotionTableData;
+use retroanim_ac::scenario::{AcSim, Setup};
+use retroanim_ac::sequence::AnimMap;
+use std::sync::Arc;
+
+/// An object built exactly as the runner's setup does, from in-memory records.
+/// `setup` holds the setup fields other than `motion_table`.
+pub fn sim_with(table: &MotionTable, anims: Vec<Animation>, setup: serde_json::Value) -> AcSim {
+    let data = Arc::new(MotionTableData::from(table));
+    let mut map = AnimMap::new();
+    for a in anims {
+        map.insert(a);
+    }
+    let mut v = setup;
+    v["motion_table"] = serde_json::json!(format!("0x{:08x}", table.id));
+    let setup: Setup = serde_json::from_value(v).unwrap();
+    AcSim::from_parts(data, map, &setup)
+}
+
+/// The conformance table on flat ground at (10, 20, 0).
+pub fn conf_sim() -> AcSim {
+    sim_with(
+        &conformance_table(),
+        conformance_anims(),
+        serde_json::json!({"origin": [10.0, 20.0, 0.0]}),
+    )
+}
+
+pub fn table_data() -> MotionTableData {
+    MotionTableData::from(&conformance_table())
+}
+
+pub fn anim_map() -> AnimMap {
+    let mut m = AnimMap::new();
+    for a in conformance_anims() {
+        m.insert(a);
+    }
+    m
+}
+
+/// Anim ids of a sequence, in order.
+pub fn seq_ids(seq: &retroanim_ac::sequence::Sequence) -> Vec<u32> {
+    seq.nodes.iter().map(|n| n.anim.id).collect()
+}
+
+pub fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() <= 1e-5 * (1.0 + b.abs())
+}
