@@ -8,7 +8,8 @@ use retroanim_ac::motion_interp::{adjust_motion, ActionNode, InterpretedMotionSt
 use retroanim_ac::scenario::{RawArgs, Step};
 use retroanim_core::Simulation;
 
-const RATE: f32 = 2.650_000_1;
+/// Run skill 300: the f32 nearest 2.65 (2.6500001 when printed in full).
+const RATE: f32 = 2.65;
 
 fn adj(creature: bool, motion: u32, speed: f32, key: HoldKey) -> (u32, f32) {
     let w = Weenie {
@@ -26,7 +27,7 @@ fn p() -> MovementParameters {
 
 #[test]
 fn q33_adjust_motion_order() {
-    assert_eq!(adj(true, WALK, 1.0, HoldKey::Run), (RUN, 2.650_000_1));
+    assert_eq!(adj(true, WALK, 1.0, HoldKey::Run), (RUN, 2.65));
     let (m, s) = adj(true, WALK_BACK, 1.0, HoldKey::Run);
     assert_eq!(m, WALK);
     assert!(close(s, -1.7225), "{s}");
