@@ -84,14 +84,16 @@ async function open(view) {
 
 const value = (sel) => page.getAttribute(sel, 'data-value');
 
-async function waitValue(sel, pred, what, timeout = 10000) {
+// Wait until pred(data-value of sel, arg) holds; pred runs in the page, so it may
+// only use its two parameters.
+async function waitValue(sel, pred, what, timeout = 10000, arg = null) {
   try {
     await page.waitForFunction(
-      ([s, p]) => {
+      ([s, p, a]) => {
         const e = document.querySelector(s);
-        return e && new Function('v', `return (${p})(v)`)(e.dataset.value);
+        return e && new Function('v', 'a', `return (${p})(v, a)`)(e.dataset.value, a);
       },
-      [sel, pred.toString()],
+      [sel, pred.toString(), arg],
       { timeout },
     );
     return true;
@@ -175,7 +177,7 @@ async function ac() {
   await waitValue('#ac-substate', (v) => v !== '' && v !== undefined, 'the first trace line');
   const before = await value('#ac-substate');
   await page.click('#ac-run');
-  await waitValue('#ac-substate', (v) => v !== before, 'the substate to change', 5000);
+  await waitValue('#ac-substate', (v, a) => v !== a, 'the substate to change', 5000, before);
   const shown = await value('#ac-substate');
   const { line } = await sessionLine('ac');
   check(shown !== before && shown === line.table.substate,
@@ -187,10 +189,21 @@ async function ac() {
   const moved = await sessionLine('ac');
   const o1 = moved.line.frame.origin;
   const shownOrigin = await page.textContent('#ac-origin');
-  check(Math.hypot(o1[0] - o0[0], o1[1] - o0[1]) > 0 && shownOrigin.includes(String(o1[1]).slice(0, 4)),
+  const shownNums = (shownOrigin.match(/-?[\d.]+(e-?\d+)?/g) || []).map(Number);
+  check(Math.hypot(o1[0] - o0[0], o1[1] - o0[1]) > 0 && shownNums.length === 3
+    && shownNums.every((x, i) => Math.abs(x - o1[i]) < 1e-3),
     `ac: running moves the root from ${JSON.stringify(o0)} to ${JSON.stringify(o1)} (shown ${shownOrigin})`);
   const nodes = await page.$$eval('#ac-timeline .node', (n) => n.length);
   check(nodes === moved.line.seq.anims.length, `ac: the timeline shows the ${moved.line.seq.anims.length} animation nodes`);
+  // Back to walking: a link animation then the walk cycle, visible in the timeline.
+  await page.click('#ac-walk');
+  for (let i = 0; i < 2; i++) await page.click('#ac-step');
+  await page.waitForFunction(() => document.getElementById('ac-step-count').textContent.startsWith('14 '));
+  const walking = await sessionLine('ac');
+  const shownNodes = await page.$$eval('#ac-timeline .node', (n) => n.map((x) => x.className));
+  check(shownNodes.length === walking.line.seq.anims.length
+    && shownNodes.filter((c) => c.includes('current')).length === (walking.line.seq.curr === null ? 0 : 1),
+    `ac: after "Walk" the timeline shows ${shownNodes.length} nodes with the current one marked (engine: curr ${walking.line.seq.curr} of ${walking.line.seq.anims.length})`);
   await screenshot('ac');
 }
 

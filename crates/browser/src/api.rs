@@ -297,9 +297,9 @@ pub async fn get_assets(
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Value>, ApiError> {
     let s = st.session(&id)?;
-    let (engine, asset) = {
+    let (engine, scenario) = {
         let s = lock(&s);
-        (s.engine, s.asset().clone())
+        (s.engine, s.scenario().clone())
     };
     let info = engine.info.ok_or_else(|| {
         ApiError::new(
@@ -308,7 +308,7 @@ pub async fn get_assets(
             format!("no asset description for engine '{}'", engine.name),
         )
     })?;
-    let v = tokio::task::spawn_blocking(move || info(&asset))
+    let v = tokio::task::spawn_blocking(move || info(&scenario))
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "", e.to_string()))?
         .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;

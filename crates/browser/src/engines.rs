@@ -14,8 +14,9 @@ use std::path::Path;
 pub type LoadFn = fn(&Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError>;
 
 /// Describes a session's assets for the page (part names, motion tables, frames).
-/// Gets the confined asset value (an absolute path string or an inline object).
-pub type InfoFn = fn(&Value) -> Result<Value, String>;
+/// Gets the session's scenario with its asset field already confined (an absolute
+/// path string or an inline object).
+pub type InfoFn = fn(&Scenario) -> Result<Value, String>;
 
 /// One engine.
 pub struct EngineDef {
@@ -26,6 +27,8 @@ pub struct EngineDef {
     pub asset_kind: Kind,
     /// Whether the field may hold the asset itself as an inline JSON object.
     pub inline_allowed: bool,
+    /// What an absent asset field means to the engine (`None`: it is required).
+    pub asset_default: Option<&'static str>,
     /// `None` while the engine is not built into this browser.
     pub load: Option<LoadFn>,
     pub info: Option<InfoFn>,
@@ -47,6 +50,7 @@ pub static ENGINES: [EngineDef; 3] = [
         asset_field: "asset",
         asset_kind: Kind::File,
         inline_allowed: true,
+        asset_default: None,
         load: Some(retroanim_core::sim::load_dyn::<retroanim_herc::scenario::HercSim>),
         info: Some(crate::info::herc),
         default_scenario: Some(include_str!("../scenarios/herc.json")),
@@ -56,15 +60,17 @@ pub static ENGINES: [EngineDef; 3] = [
         asset_field: "asset_dir",
         asset_kind: Kind::Dir,
         inline_allowed: false,
-        load: None,
-        info: None,
-        default_scenario: None,
+        asset_default: Some("."),
+        load: Some(retroanim_core::sim::load_dyn::<retroanim_ac::AcSim>),
+        info: Some(crate::info::ac),
+        default_scenario: Some(include_str!("../scenarios/ac.json")),
     },
     EngineDef {
         name: "actor",
         asset_field: "assets",
         asset_kind: Kind::File,
         inline_allowed: true,
+        asset_default: None,
         load: Some(retroanim_core::sim::load_dyn::<retroanim_actor::scenario::ActorSim>),
         info: Some(crate::info::actor),
         default_scenario: Some(include_str!("../scenarios/actor.json")),

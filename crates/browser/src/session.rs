@@ -32,8 +32,6 @@ pub struct Prepared {
     pub doc: Value,
     /// The steps it carried.
     pub steps: Vec<Value>,
-    /// The confined asset value: an absolute canonical path or an inline object.
-    pub asset: Value,
     /// What the engine loads: `doc` with the asset field replaced by `asset`.
     pub scenario: Scenario,
 }
@@ -79,6 +77,14 @@ pub fn prepare(engine: &EngineDef, doc: Value, folder: &Path) -> Result<Prepared
         ));
     }
     let at = format!("scenario.{}", engine.asset_field);
+    if !obj.contains_key(engine.asset_field) {
+        match engine.asset_default {
+            Some(d) => {
+                obj.insert(engine.asset_field.into(), Value::String(d.into()));
+            }
+            None => return Err(ApiError::unprocessable(at, "missing field")),
+        }
+    }
     let asset = match obj.get(engine.asset_field) {
         None => return Err(ApiError::unprocessable(at, "missing field")),
         Some(Value::String(rel)) => {
@@ -98,13 +104,12 @@ pub fn prepare(engine: &EngineDef, doc: Value, folder: &Path) -> Result<Prepared
     };
     let doc = Value::Object(obj);
     let mut resolved = doc.clone();
-    resolved[engine.asset_field] = asset.clone();
+    resolved[engine.asset_field] = asset;
     let scenario = Scenario::from_value(resolved, SCENARIO_LABEL, folder.to_path_buf())
         .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
     Ok(Prepared {
         doc,
         steps,
-        asset,
         scenario,
     })
 }
@@ -113,7 +118,6 @@ pub fn prepare(engine: &EngineDef, doc: Value, folder: &Path) -> Result<Prepared
 pub struct Session {
     pub engine: &'static EngineDef,
     doc: Value,
-    asset: Value,
     scenario: Scenario,
     sim: Box<dyn DynSimulation>,
     lines: Vec<Value>,
@@ -130,7 +134,6 @@ impl Session {
         Ok(Session {
             engine,
             doc: p.doc.clone(),
-            asset: p.asset.clone(),
             scenario: p.scenario.clone(),
             sim,
             lines: vec![first],
@@ -207,9 +210,9 @@ impl Session {
         self.lines.last().unwrap_or(&Value::Null)
     }
 
-    /// The confined asset value (absolute path or inline object).
-    pub fn asset(&self) -> &Value {
-        &self.asset
+    /// The scenario the engine loaded (asset field confined).
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
     }
 
     /// The scenario as given, without steps.

@@ -20,7 +20,7 @@ const READY = 0x41000003, WALK = 0x45000005, BACK = 0x45000006;
 const TURN_R = 0x6500000d, TURN_L = 0x6500000e, SIDE_R = 0x6500000f, SIDE_L = 0x65000010;
 const NONCOMBAT = 0x8000003d, HANDCOMBAT = 0x8000003c;
 
-const idOf = (s) => (typeof s === 'number' ? s >>> 0 : parseInt(String(s), 16) >>> 0);
+const idOf = (s) => (s === null || s === undefined ? 0 : typeof s === 'number' ? s >>> 0 : parseInt(String(s), 16) >>> 0);
 const hex = (n) => '0x' + (n >>> 0).toString(16).padStart(8, '0');
 export function motionName(id) {
   const n = idOf(id);
@@ -201,16 +201,21 @@ export async function mount(root, info) {
     const l = session.last();
     const cur = l ? idOf(l.table.substate) : 0;
     const curStyle = l ? idOf(l.table.style) : 0;
-    const anims = (md) => (md.anims || []).map((a) => `${hex(a.anim_id)}[${a.low_frame}..${a.high_frame}]@${a.framerate}`).join(' ');
-    const rows = [el('div', { class: 'muted' }, `table ${hex(table.id)} · default style ${motionName(table.default_style)}`)];
-    rows.push(el('div', { class: 'muted' }, '— styles (default substate)'));
-    for (const s of table.styles || []) rows.push(el('div', { class: idOf(s.style) === curStyle ? 'cur' : '', onclick: () => motion('do_motion', idOf(s.style)) }, `${motionName(s.style)} → ${motionName(s.default_substate)}`));
-    rows.push(el('div', { class: 'muted' }, '— cycles (style, motion): anims'));
-    for (const c of table.cycles || []) rows.push(el('div', { class: idOf(c.motion) === cur && idOf(c.style) === curStyle ? 'cur' : '', title: 'click: do_motion', onclick: () => motion('do_motion', idOf(c.motion)) }, `${motionName(c.style).split(' ')[0]} · ${motionName(c.motion)}: ${anims(c.data)}${c.data.velocity && c.data.flags & 1 ? ' v' + fmt(c.data.velocity) : ''}`));
-    rows.push(el('div', { class: 'muted' }, '— links (style, from → to): anims'));
-    for (const k of table.links || []) rows.push(el('div', { onclick: () => motion('do_motion', idOf(k.to)) }, `${motionName(k.style).split(' ')[0]} · ${k.from == null ? 'any' : motionName(k.from)} → ${motionName(k.to)}: ${anims(k.data)}`));
-    rows.push(el('div', { class: 'muted' }, '— modifiers'));
-    for (const m of table.modifiers || []) rows.push(el('div', { onclick: () => motion('do_motion', idOf(m.motion)) }, `${m.style == null ? 'any style' : motionName(m.style).split(' ')[0]} · ${motionName(m.motion)}: ${anims(m.data)}`));
+    const frames = table.anim_frames || {};
+    const anims = (md) => (md.anims || []).map((a) => `${a.anim_id}${frames[a.anim_id] !== undefined ? `(${frames[a.anim_id]}f)` : ''}[${a.low_frame}..${a.high_frame}]@${a.framerate}`).join(' ');
+    const phys = (md) => `${md.flags & 1 ? ' v' + fmt(md.velocity) : ''}${md.flags & 2 ? ' ω' + fmt(md.omega) : ''}`;
+    const short = (id) => (id === null || id === undefined ? 'any' : (NAMES[idOf(id)] || hex(idOf(id))));
+    const name = (key, id) => (id === null || id === undefined ? `key ${key}` : short(id));
+    const click = (id) => (id === null || id === undefined ? undefined : () => motion('do_motion', idOf(id)));
+    const rows = [el('div', { class: 'muted' }, `table ${table.id} · default style ${motionName(table.default_style)} · click a row to do_motion it`)];
+    rows.push(el('div', { class: 'muted' }, '— styles → default substate'));
+    for (const s of table.styles || []) rows.push(el('div', { class: idOf(s.style) === curStyle ? 'cur' : '', onclick: click(s.style) }, `${short(s.style)} → ${short(s.default_substate)}`));
+    rows.push(el('div', { class: 'muted' }, '— cycles: style · motion: clips'));
+    for (const c of table.cycles || []) rows.push(el('div', { class: idOf(c.motion) === cur && idOf(c.style) === curStyle ? 'cur' : '', onclick: click(c.motion) }, `${short(c.style)} · ${name(c.key, c.motion)}: ${anims(c.data)}${phys(c.data)}`));
+    rows.push(el('div', { class: 'muted' }, '— links: style · from → to: clips'));
+    for (const k of table.links || []) rows.push(el('div', { onclick: click(k.to) }, `${short(k.style)} · ${short(k.from)} → ${short(k.to)}: ${anims(k.data)}${phys(k.data)}`));
+    rows.push(el('div', { class: 'muted' }, '— modifiers: style · motion'));
+    for (const m of table.modifiers || []) rows.push(el('div', { onclick: click(m.motion) }, `${m.style === null ? 'any style' : short(m.style)} · ${name(m.key, m.motion)}: ${anims(m.data)}${phys(m.data)}`));
     tableBody.replaceChildren(...rows);
   }
 
@@ -307,7 +312,8 @@ export async function mount(root, info) {
     if (reset) {
       api('GET', `/sessions/${session.id}/assets`).then((r) => {
         table = r.assets && r.assets.table ? r.assets.table : null;
-        renderTable();
+        if (table && table.names) for (const [k, v] of Object.entries(table.names)) NAMES[idOf(k)] = v;
+        update([], false);
       }).catch(() => { table = null; renderTable(); });
     }
     update(lines, reset);

@@ -119,7 +119,7 @@ class Drawing {
     const size = Math.pow(10, Math.ceil(Math.log10(r * 8)));
     const grid = new THREE.GridHelper(size, 20, 0x99a0a8, 0xd0d4d8);
     grid.rotation.x = Math.PI / 2; // XY ground plane: z is up in the machine's frame
-    grid.position.set(c[0], c[1], 0);
+    grid.position.set(c[0], c[1], lo[2]); // the lowest part of the setup pose stands on it
     scene.add(grid);
     this.three.grid = grid;
   }

@@ -86,8 +86,8 @@ fn load_counter(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
     retroanim_core::sim::load_dyn::<Counter>(s)
 }
 
-fn describe(asset: &Value) -> Result<Value, String> {
-    Ok(json!({"described": asset.is_string()}))
+fn describe(s: &Scenario) -> Result<Value, String> {
+    Ok(json!({"described": s.raw("asset").is_some_and(Value::is_string)}))
 }
 
 static TABLE: [EngineDef; 2] = [
@@ -96,6 +96,7 @@ static TABLE: [EngineDef; 2] = [
         asset_field: "asset",
         asset_kind: AssetKind::File,
         inline_allowed: true,
+        asset_default: None,
         load: Some(load_counter),
         info: Some(describe),
         default_scenario: Some(r#"{"engine":"counter","asset":"start.json","setup":1}"#),
@@ -105,6 +106,7 @@ static TABLE: [EngineDef; 2] = [
         asset_field: "asset",
         asset_kind: AssetKind::File,
         inline_allowed: true,
+        asset_default: None,
         load: None,
         info: None,
         default_scenario: None,
