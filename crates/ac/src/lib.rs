@@ -4,6 +4,7 @@
 //! [`math`]); f64 only where ACE uses double (the update quantum).
 
 pub mod commands;
+pub mod inspect;
 pub mod interpolation;
 pub mod math;
 pub mod motion_interp;

@@ -20,7 +20,12 @@ pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
 }
 
 /// Print an asset file.
-pub fn inspect(file: &Path, _id: Option<&str>, _json: bool) -> anyhow::Result<()> {
+pub fn inspect(file: &Path, id: Option<&str>, json: bool) -> anyhow::Result<()> {
+    // ac: a `.bin` record (0x03 Animation / 0x09 MotionTable) or a `.dat` container.
+    if retroanim_ac::inspect::recognises(file) {
+        print!("{}", retroanim_ac::inspect::inspect_file(file, id, json)?);
+        return Ok(());
+    }
     bail!(
         "{}: no engine built into this retroanim recognises this file",
         file.display()

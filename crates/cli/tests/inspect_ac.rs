@@ -1,0 +1,164 @@
+//! `retroanim inspect` on AC records: the sample's `.bin` files, a DAT built in a
+//! temporary directory, and bad input.
+
+use retroanim_ac::records::dat::write_dat;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_retroanim"))
+}
+
+fn records() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/ac/records")
+}
+
+fn inspect(args: &[&str], file: &Path) -> Output {
+    let mut c = bin();
+    c.arg("inspect").arg(file).args(args);
+    c.output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("retroanim-inspect-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn motion_table_text_lists_styles_cycles_modifiers_links() {
+    let out = stdout(&inspect(&[], &records().join("09000001.bin")));
+    for line in [
+        "MotionTable 0x09000001",
+        "default style: 0x8000003d NonCombat",
+        "  0x8000003d NonCombat -> default 0x41000003 Ready",
+        "  0x003d0005 (NonCombat, WalkForward)",
+        "    anim 0x03000102 frames 0..-1 (last) @ 30 fps",
+        "    bitfield 0x02 (restricted), flags 0x02",
+        "    omega (0, 0, -1.5)",
+        "    velocity (1.25, 0, 0)",
+        "modifiers (3):",
+        "  0x0000000d (any style, TurnRight)",
+        "  from 0x003d0003 (NonCombat, Ready):",
+        "    to 0x13000087 Wave",
+        "    to 0x8000003e SwordCombat",
+    ] {
+        assert!(
+            out.lines().any(|l| l == line),
+            "missing line {line:?} in\n{out}"
+        );
+    }
+}
+
+#[test]
+fn motion_table_json() {
+    let out = stdout(&inspect(&["--json"], &records().join("09000001.bin")));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["kind"], "motion_table");
+    assert_eq!(v["id"], "0x09000001");
+    assert_eq!(v["default_style"]["name"], "NonCombat");
+    assert_eq!(v["cycles"][1]["key"], "0x003d0005");
+    assert_eq!(v["cycles"][1]["anims"][0]["anim"], "0x03000102");
+    assert_eq!(v["cycles"][1]["anims"][0]["high"], -1);
+    assert_eq!(v["cycles"][3]["omega"], serde_json::json!([0.0, 0.0, -1.5]));
+    assert_eq!(v["cycles"][0]["velocity"], serde_json::Value::Null);
+    assert_eq!(v["links"][0]["links"][0]["to"]["name"], "WalkForward");
+    // f32 values print in their shortest f32 form.
+    assert!(out.contains("\"framerate\": 30.0"), "{out}");
+}
+
+#[test]
+fn animation_text_and_json_show_frames_pos_frames_and_hooks() {
+    let out = stdout(&inspect(&[], &records().join("03000102.bin")));
+    assert!(
+        out.starts_with(
+            "Animation 0x03000102\nflags 0x00000001 (pos frames), 8 parts, 30 frames\nhooks: 2\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("  pos origin (0, 0.104, 0) orientation [w 1, x 0, y 0, z 0]\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  hook sound (type 1, both) sound_id=0x0a000010\n"),
+        "{out}"
+    );
+    let out = stdout(&inspect(&["--json"], &records().join("03000131.bin")));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["kind"], "animation");
+    assert_eq!(v["num_parts"], 8);
+    let hooks = &v["frames"][6]["hooks"];
+    assert_eq!(hooks[0]["type"], "sound");
+    assert_eq!(hooks[1]["type"], "replace_object");
+    assert_eq!(hooks[1]["direction"], "forward");
+    assert_eq!(hooks[1]["fields"]["part_index"], 7);
+    assert_eq!(hooks[1]["fields"]["part_id"], 0x0101_2345);
+    assert_eq!(v["pos_frames"], serde_json::json!([]));
+}
+
+#[test]
+fn dat_listing_and_record_by_id() {
+    let mut recs = Vec::new();
+    for id in [0x0900_0001u32, 0x0300_0101, 0x0300_0102] {
+        recs.push((
+            id,
+            std::fs::read(records().join(format!("{id:08x}.bin"))).unwrap(),
+        ));
+    }
+    let dir = temp_dir("dat");
+    let dat = dir.join("client_portal.dat");
+    std::fs::write(&dat, write_dat(&recs, 256, 61)).unwrap();
+
+    let out = stdout(&inspect(&[], &dat));
+    assert!(out.contains(", 3 records\n"), "{out}");
+    assert!(
+        out.contains("  0x09000001      784 bytes  MotionTable\n"),
+        "{out}"
+    );
+    let direct = stdout(&inspect(&[], &records().join("09000001.bin")));
+    let via_dat = stdout(&inspect(&["--id", "0x09000001"], &dat));
+    assert_eq!(via_dat, direct);
+    let json = stdout(&inspect(&["--id", "0x03000102", "--json"], &dat));
+    assert!(json.contains("\"id\": \"0x03000102\""));
+
+    let o = inspect(&["--id", "0x03000999"], &dat);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("record 0x03000999: not found"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_records_are_located_errors() {
+    let dir = temp_dir("bad");
+    let mut bytes = std::fs::read(records().join("09000001.bin")).unwrap();
+    bytes.truncate(52);
+    let path = dir.join("09000001.bin");
+    std::fs::write(&path, &bytes).unwrap();
+    let o = inspect(&[], &path);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "{}: record 0x09000001, byte 28: Cycles count 9 exceeds the bytes left (20 bytes, at least 8 per item)",
+            path.display()
+        )),
+        "{err}"
+    );
+    // --id that disagrees with the record.
+    let o = inspect(&["--id", "0x09000002"], &records().join("09000001.bin"));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("--id 0x09000002 given but the record's id is 0x09000001"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
