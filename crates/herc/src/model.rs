@@ -512,6 +512,12 @@ mod json {
             let mut sequences = Vec::with_capacity(self.sequences.len());
             for (s, js) in self.sequences.into_iter().enumerate() {
                 let width = js.columns.len();
+                if width == 0 {
+                    return Err(ModelFault::new(
+                        format!("sequences[{s}].columns"),
+                        "a sequence needs at least one column",
+                    ));
+                }
                 let mut keys = Vec::with_capacity(js.frames.len().saturating_mul(width));
                 let mut frames = Vec::with_capacity(js.frames.len());
                 for (f, jf) in js.frames.into_iter().enumerate() {

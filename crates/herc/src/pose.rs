@@ -33,7 +33,9 @@ pub fn blend(a: &Keyframe, b: &Keyframe, q: i32) -> Keyframe {
         } else {
             i32::from(b[i].wrapping_sub(a[i]))
         };
-        out[i] = a[i].wrapping_add(((d * q) >> 10) as i16);
+        // A 32-bit product as in DBSIM; it only wraps for a cursor with acc outside 0..dur,
+        // which a scenario can write with set_sequence.
+        out[i] = a[i].wrapping_add((d.wrapping_mul(q) >> 10) as i16);
     }
     out
 }

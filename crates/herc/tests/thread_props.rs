@@ -1,0 +1,193 @@
+//! Property tests: reversibility of playback (H1, H9, H14) and totality (no input panics or
+//! overflows; the test profile has overflow checks on, so an accidental overflow would panic).
+
+use proptest::prelude::*;
+use retroanim_herc::model::{AnimList, Frame, Node, SeqClass, Sequence, Transition};
+use retroanim_herc::object::SimObject;
+use retroanim_herc::scenario::{HercSim, Step};
+use retroanim_herc::thread::AnimationThread;
+use serde_json::Value;
+
+const BIPED: &str = include_str!("conformance/assets/biped.json");
+const EDGE: &str = include_str!("conformance/assets/edge.json");
+const EXAMPLE: &str = include_str!("conformance/assets/example.json");
+
+fn load(text: &str) -> AnimList {
+    let v: Value = serde_json::from_str(text).unwrap();
+    AnimList::from_json_value(&v, "t.json", "").unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Forward by N ticks then backward by N ticks returns to the same frame and time, and
+    /// (for the translation-only ground movement of walk and run) the same root, when no
+    /// transition is armed and no one-shot end intervenes.
+    #[test]
+    fn forward_then_reverse_returns(
+        seq in prop::sample::select(vec![0i16, 1, 2, 3, 5, 6, 7]),
+        start in 0u16..2000,
+        deltas in prop::collection::vec(1i16..300, 1..8),
+    ) {
+        let list = load(BIPED);
+        let mut t = AnimationThread::new(&list);
+        t.set_sequence(&list, seq, 0, 0);
+        t.set_rate(&list, 256);
+        let total = list.sequences()[seq as usize].total_duration() as u16;
+        t.advance(&list, (start % total) as i16);
+        let before = t;
+        for &d in &deltas {
+            t.advance(&list, d);
+        }
+        t.set_rate(&list, -256);
+        for &d in deltas.iter().rev() {
+            t.advance(&list, d);
+        }
+        prop_assert_eq!((t.seq, t.frame, t.next_seq, t.next_frame, t.acc, t.dur),
+            (before.seq, before.frame, before.next_seq, before.next_frame, before.acc, before.dur));
+        if seq == 1 || seq == 2 {
+            prop_assert_eq!(t.root, before.root);
+        }
+    }
+
+    /// Any step sequence on the sample assets either applies or returns an error; it never
+    /// panics or overflows.
+    #[test]
+    fn any_steps_never_panic(
+        asset in 0usize..3,
+        ops in prop::collection::vec(step_strategy(), 1..40),
+    ) {
+        let list = load([BIPED, EDGE, EXAMPLE][asset]);
+        let mut sim = HercSim::new(list, &[(0, 256), (0, -77)], SimObject::default()).unwrap();
+        for (i, op) in ops.iter().enumerate() {
+            let _ = sim.apply_step(i + 1, op, "steps[i]");
+        }
+    }
+
+    /// Random (often invalid) models are either rejected or play any steps without panicking.
+    #[test]
+    fn random_models_never_panic(
+        model in model_strategy(),
+        ops in prop::collection::vec(step_strategy(), 1..30),
+    ) {
+        let (nodes, keyframes, sequences, transitions) = model;
+        if let Ok(list) = AnimList::new(nodes, keyframes, sequences, transitions) {
+            let mut sim = HercSim::new(list, &[(0, 256)], SimObject::default()).unwrap();
+            for (i, op) in ops.iter().enumerate() {
+                let _ = sim.apply_step(i + 1, op, "steps[i]");
+            }
+        }
+    }
+
+    /// Arbitrary JSON never panics the asset loader.
+    #[test]
+    fn loader_never_panics(text in "[\\[\\]{}:,\"a-z0-9 -]{0,200}") {
+        if let Ok(v) = serde_json::from_str::<Value>(&text) {
+            let _ = AnimList::from_json_value(&v, "t.json", "");
+        }
+    }
+}
+
+fn any_i16() -> impl Strategy<Value = i16> {
+    prop_oneof![
+        -3i16..40,
+        Just(i16::MIN),
+        Just(i16::MAX),
+        Just(-1),
+        any::<i16>()
+    ]
+}
+
+fn step_strategy() -> impl Strategy<Value = Step> {
+    let th = 0usize..4;
+    prop_oneof![
+        (0i64..300).prop_map(|ms| Step::StepMs { ms }),
+        Just(Step::StepMs { ms: 1_000_000 }),
+        (th.clone(), any_i16()).prop_map(|(thread, delta)| Step::Advance { thread, delta }),
+        (th.clone(), -1i16..9, -1i16..7, any_i16()).prop_map(|(thread, seq, frame, acc)| {
+            Step::SetSequence {
+                thread,
+                seq,
+                frame,
+                acc,
+            }
+        }),
+        (th.clone(), -1i16..9, -10i32..17000).prop_map(|(thread, seq, pos)| Step::Seek {
+            thread,
+            seq,
+            pos
+        }),
+        (th.clone(), any_i16(), any_i16(), any::<bool>()).prop_map(
+            |(thread, seq, frame, stop_on_arrival)| Step::Request {
+                thread,
+                seq,
+                frame,
+                stop_on_arrival
+            }
+        ),
+        (th.clone(), any_i16()).prop_map(|(thread, rate)| Step::SetRate { thread, rate }),
+        th.clone().prop_map(|thread| Step::DropRequest { thread }),
+        (-1i16..9).prop_map(|seq| Step::AddThread { seq }),
+        (th, any::<[i16; 3]>(), any::<[i32; 3]>()).prop_map(|(thread, euler, t)| Step::WriteRoot {
+            thread,
+            euler,
+            t
+        }),
+    ]
+}
+
+type Model = (Vec<Node>, Vec<[i16; 6]>, Vec<Sequence>, Vec<Transition>);
+
+fn model_strategy() -> impl Strategy<Value = Model> {
+    let nodes = prop::collection::vec((-2i16..4, -1i16..5), 1..5).prop_map(|v| {
+        v.into_iter()
+            .map(|(parent, rest)| Node { parent, rest })
+            .collect()
+    });
+    let keys = prop::collection::vec(any::<[i16; 6]>(), 1..6);
+    let frame =
+        (prop_oneof![0i16..30, Just(i16::MAX)], 0i16..3, 0i16..3).prop_map(|(d, f, c)| Frame {
+            duration: d,
+            first_transition: f,
+            transition_count: c,
+        });
+    let seq = (
+        any::<bool>(),
+        any::<i16>(),
+        any::<bool>(),
+        prop::collection::vec(0i16..4, 1..4),
+        prop::collection::vec(frame, 1..5),
+        prop::collection::vec(-1i16..6, 0..20),
+    )
+        .prop_map(|(cyc, priority, ground, columns, frames, keys)| {
+            let mut keys = keys;
+            keys.resize(frames.len() * columns.len(), 0);
+            Sequence {
+                name: None,
+                class: if cyc {
+                    SeqClass::Cyclic
+                } else {
+                    SeqClass::OneShot
+                },
+                priority,
+                ground,
+                columns,
+                frames,
+                keys,
+            }
+        });
+    let tr = (any::<i16>(), -1i16..3, -1i16..5, -1i16..6).prop_map(
+        |(duration, dest_seq, dest_frame, key)| Transition {
+            duration: duration.abs().max(0),
+            dest_seq,
+            dest_frame,
+            key,
+        },
+    );
+    (
+        nodes,
+        keys,
+        prop::collection::vec(seq, 1..4),
+        prop::collection::vec(tr, 0..5),
+    )
+}
