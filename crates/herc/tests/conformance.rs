@@ -61,3 +61,19 @@ fn worked_example_reproduces_exactly() {
         assert_eq!(*e, a, "line {i}");
     }
 }
+
+#[test]
+fn sample_scenarios_run() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/herc/scenarios");
+    let mut count = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "json") {
+            let scenario = Scenario::from_file(&path).unwrap();
+            let lines = retroanim_herc::run(&scenario).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(lines.len(), scenario.steps().len() + 1);
+            count += 1;
+        }
+    }
+    assert!(count >= 5, "{count} sample scenarios");
+}
