@@ -116,10 +116,12 @@ class Drawing {
     controls.target.set(c[0], c[1], c[2]);
     controls.update();
     if (this.three.grid) scene.remove(this.three.grid);
-    const size = Math.pow(10, Math.ceil(Math.log10(r * 8)));
-    const grid = new THREE.GridHelper(size, 20, 0x99a0a8, 0xd0d4d8);
-    grid.rotation.x = Math.PI / 2; // XY ground plane: z is up in the machine's frame
-    grid.position.set(c[0], c[1], lo[2]); // the lowest part of the setup pose stands on it
+    // A floor of 100-unit squares around the model, under its lowest point.
+    const cell = Math.max(1, Math.pow(10, Math.round(Math.log10(r / 4))));
+    const divisions = 2 * Math.ceil((r * 4) / cell);
+    const grid = new THREE.GridHelper(divisions * cell, divisions, 0x8a929a, 0xd0d4d8);
+    grid.rotation.x = Math.PI / 2; // GridHelper lies in XZ; the machine's ground is XY (z up)
+    grid.position.set(c[0], c[1], lo[2]);
     scene.add(grid);
     this.three.grid = grid;
   }

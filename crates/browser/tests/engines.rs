@@ -1,0 +1,249 @@
+//! The three real engines behind the API, on the bundled sample assets: each view's
+//! default session plays steps, and the exported trace is exactly what the generic
+//! runner (`retroanim run`) writes for the exported scenario placed in
+//! `assets/<engine>/scenarios/`.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use retroanim_core::{Scenario, ScenarioError};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use tower::ServiceExt;
+
+fn assets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn copy_of_assets(engine: &str) -> PathBuf {
+    let root =
+        std::env::temp_dir().join(format!("retroanim-browser-engines-{}", std::process::id()));
+    let to = root.join(engine);
+    let _ = std::fs::remove_dir_all(&to);
+    copy_dir(&assets().join(engine), &to);
+    to
+}
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Vec<u8>) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if body.is_some() {
+        req = req.header("content-type", "application/json");
+    }
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let resp = app
+        .clone()
+        .oneshot(req.body(Body::from(body)).unwrap())
+        .await
+        .unwrap();
+    let status = resp.status();
+    (
+        status,
+        resp.into_body()
+            .collect()
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec(),
+    )
+}
+
+async fn json_call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let (s, b) = call(app, method, uri, body).await;
+    (s, serde_json::from_slice(&b).unwrap_or(Value::Null))
+}
+
+/// Play `steps` in a default session of `engine`, then check the exported trace
+/// against `run` on the exported scenario. Returns the session's lines.
+async fn play_and_compare(
+    engine: &str,
+    steps: Value,
+    run: fn(&Scenario) -> Result<Vec<Value>, ScenarioError>,
+) -> Vec<Value> {
+    let app = retroanim_browser::router(&assets());
+    let (s, v) = json_call(
+        &app,
+        "POST",
+        "/api/sessions",
+        Some(json!({"engine": engine})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    assert_eq!(v["lines"][0]["step"], 0);
+    assert_eq!(v["lines"][0]["op"], "setup");
+    let (s, v) = json_call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/steps"),
+        Some(json!({ "steps": steps })),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let n = steps.as_array().unwrap().len();
+    assert_eq!(v["step_count"], n);
+
+    let (_, trace) = call(&app, "GET", &format!("/api/sessions/{id}/trace"), None).await;
+    let (_, exported) = json_call(&app, "GET", &format!("/api/sessions/{id}/scenario"), None).await;
+    assert_eq!(exported["steps"], steps);
+    // Where a user would save it: assets/<engine>/scenarios/ (made in a copy, so the
+    // test works whether or not the checkout has that folder).
+    let dir = copy_of_assets(engine).join("scenarios");
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = Scenario::from_value(exported, "exported.json", dir).unwrap();
+    let expected = run(&scenario).unwrap();
+    let trace = String::from_utf8(trace).unwrap();
+    assert_eq!(trace, retroanim_core::trace::to_jsonl(&expected));
+    assert_eq!(trace.lines().count(), n + 1);
+    expected
+}
+
+#[tokio::test]
+async fn herc_request_walk_and_export() {
+    let lines = play_and_compare(
+        "herc",
+        json!([
+            {"op": "request", "thread": 0, "seq": 1, "frame": -1, "stop_on_arrival": true},
+            {"op": "step_ms", "ms": 40},
+            {"op": "step_ms", "ms": 40},
+            {"op": "set_rate", "thread": 0, "rate": -256},
+            {"op": "step_ms", "ms": 40}
+        ]),
+        retroanim_core::run_scenario::<retroanim_herc::scenario::HercSim>,
+    )
+    .await;
+    assert_eq!(lines[1]["threads"][0]["target_seq"], 1);
+}
+
+#[tokio::test]
+async fn ac_run_and_export() {
+    let lines = play_and_compare(
+        "ac",
+        json!([
+            {"op": "do_motion", "motion": "0x45000005", "hold_key": "run"},
+            {"op": "tick", "dt": 0.04},
+            {"op": "tick", "dt": 0.04},
+            {"op": "interpolate_to", "origin": [0.0, 5.0, 0.0]},
+            {"op": "tick", "dt": 0.04}
+        ]),
+        retroanim_core::run_scenario::<retroanim_ac::AcSim>,
+    )
+    .await;
+    // Walk with the run hold key plays RunForward (ac-conformance §7).
+    assert_eq!(lines[1]["table"]["substate"], "0x44000007");
+}
+
+#[tokio::test]
+async fn actor_forced_request_and_export() {
+    let lines = play_and_compare(
+        "actor",
+        json!([
+            {"op": "update"},
+            {"op": "force_request", "actor": "flag_a", "group": 10, "modifier": 0},
+            {"op": "set_frame_scale", "q8": 512},
+            {"op": "update"}
+        ]),
+        retroanim_core::run_scenario::<retroanim_actor::scenario::ActorSim>,
+    )
+    .await;
+    let a = lines[2]["actors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["id"] == "flag_a")
+        .unwrap();
+    assert_eq!(a["anim"]["current"], 10);
+}
+
+#[tokio::test]
+async fn engine_step_errors_name_the_field() {
+    let app = retroanim_browser::router(&assets());
+    for (engine, step, at) in [
+        ("herc", json!({"op": "step_ms", "ms": "x"}), "steps[0].ms"),
+        ("ac", json!({"op": "tick"}), "steps[0]"),
+        ("actor", json!({"op": "warp"}), "steps[0].op"),
+    ] {
+        let (_, v) = json_call(
+            &app,
+            "POST",
+            "/api/sessions",
+            Some(json!({"engine": engine})),
+        )
+        .await;
+        let id = v["id"].as_str().unwrap().to_string();
+        let (s, v) = json_call(
+            &app,
+            "POST",
+            &format!("/api/sessions/{id}/steps"),
+            Some(json!({"steps": [step]})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{engine}: {v}");
+        assert_eq!(v["at"], at, "{engine}: {v}");
+    }
+}
+
+#[tokio::test]
+async fn asset_descriptions_for_the_panels() {
+    let app = retroanim_browser::router(&assets());
+    let mut got = Vec::new();
+    for engine in ["herc", "ac", "actor"] {
+        let (_, v) = json_call(
+            &app,
+            "POST",
+            "/api/sessions",
+            Some(json!({"engine": engine})),
+        )
+        .await;
+        let id = v["id"].as_str().unwrap().to_string();
+        let (s, v) = json_call(&app, "GET", &format!("/api/sessions/{id}/assets"), None).await;
+        assert_eq!(s, StatusCode::OK, "{engine}: {v}");
+        got.push(v["assets"].clone());
+    }
+    assert_eq!(got[0]["nodes"][1]["name"], "pelvis");
+    assert_eq!(got[0]["sequences"][1]["name"], "walk");
+    assert_eq!(got[1]["table"]["id"], "0x09000001");
+    assert!(got[2]["models"][0]["raan"][0]["vertices"].is_array());
+}
+
+#[tokio::test]
+async fn sample_scenarios_load_as_uploads() {
+    // The actor sample scenario names its set as "../flag2.json", as scenario files
+    // inside assets/actor/scenarios/ do.
+    let app = retroanim_browser::router(&assets());
+    let text =
+        std::fs::read_to_string(assets().join("actor/scenarios/flag2_two_cycles.json")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let n = doc["steps"].as_array().unwrap().len();
+    let (s, v) = json_call(
+        &app,
+        "POST",
+        "/api/sessions",
+        Some(json!({"engine": "actor", "scenario": doc, "replay": true})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["lines"].as_array().unwrap().len(), n + 1);
+}
