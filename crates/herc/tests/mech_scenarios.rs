@@ -82,7 +82,7 @@ fn f08_sample_biped_chassis_json_and_binary_agree() {
 /// `cargo test -p retroanim-herc --test mech_scenarios -- --ignored`.
 #[test]
 #[ignore]
-fn regenerate_sample_biped_chassis_dat() {
+fn regenerate_sample_biped_chassis_bin() {
     let bytes = biped_json().write().unwrap();
     std::fs::write(assets().join("biped.chassis.bin"), bytes).unwrap();
 }
