@@ -22,3 +22,43 @@ proptest! {
         let _ = DtsFile::load_anim_list(&shape, "x.dts");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn f01_any_archive_round_trips_byte_exact(
+        entries in prop::collection::vec(
+            ("[A-Z]{1,8}\\.[A-Z]{3}", 0u8..2, prop::collection::vec(any::<u8>(), 0..40), any::<u16>(), any::<u16>()),
+            0..6),
+        mask in any::<u32>(), precedence in any::<u8>(),
+    ) {
+        use retroanim_herc::formats::vol::VolEntry;
+        let archive = VolArchive {
+            program_mask: mask,
+            precedence,
+            directories: vec!["dat".into(), "dts".into()],
+            entries: entries
+                .into_iter()
+                .map(|(name, dir, content, date, time)| {
+                    let mut e = VolEntry::stored(&name, dir, content).unwrap();
+                    e.dos_date = date;
+                    e.dos_time = time;
+                    e
+                })
+                .collect(),
+        };
+        let bytes = archive.write().unwrap();
+        let back = VolArchive::read(&bytes, "p.vol").unwrap();
+        prop_assert_eq!(&back, &archive);
+        prop_assert_eq!(back.write().unwrap(), bytes);
+    }
+
+    #[test]
+    fn f08_any_chassis_bytes_round_trip(bytes in prop::collection::vec(any::<u8>(), 216)) {
+        let rec = ChassisRecord::read(&bytes, "p.dat").unwrap();
+        prop_assert_eq!(rec.write().unwrap(), bytes);
+        let json = serde_json::to_string(&rec).unwrap();
+        prop_assert_eq!(ChassisRecord::from_json_str(&json, "p.json").unwrap(), rec);
+    }
+}

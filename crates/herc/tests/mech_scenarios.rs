@@ -123,3 +123,61 @@ fn mech_setup_errors_name_the_path() {
     let s = Scenario::from_value(doc, "bad.json", dir.clone()).unwrap();
     assert_eq!(run(&s).unwrap_err().at, "steps[0].ms");
 }
+
+/// A user's own files: a VOL archive holding a DTS (written from the tiny model with a part
+/// tree) and a binary chassis record, loaded through `setup.mech.vol`.
+#[test]
+fn f01_f06_h32_mech_scenario_from_a_vol_archive() {
+    use retroanim_herc::formats::dts::{BasePart, DtsFile};
+    use retroanim_herc::formats::vol::{VolArchive, VolEntry};
+    use retroanim_herc::model::AnimList;
+
+    let list = AnimList::from_json_file(&root().join("tiny.json")).unwrap();
+    // Part 9 is transform 2 (the cockpit); the chassis names part 9 as its camera.
+    let parts = [
+        BasePart {
+            transform_id: 1,
+            part_id: 8,
+            ..Default::default()
+        },
+        BasePart {
+            transform_id: 2,
+            part_id: 9,
+            ..Default::default()
+        },
+    ];
+    let dts = DtsFile::from_anim_list(&list, BasePart::default(), &parts)
+        .write()
+        .unwrap();
+    let text = std::fs::read_to_string(root().join("tiny.chassis.json")).unwrap();
+    let mut rec = ChassisRecord::from_json_str(&text, "tiny.chassis.json").unwrap();
+    rec.camera_part = 9;
+    let archive = VolArchive {
+        program_mask: 1,
+        precedence: 0,
+        directories: vec!["dat".into(), "dts".into()],
+        entries: vec![
+            VolEntry::stored("TINY.DAT", 0, rec.write().unwrap()).unwrap(),
+            VolEntry::stored("TINY.DTS", 1, dts).unwrap(),
+        ],
+    };
+    let dir = std::env::temp_dir().join(format!("herc-vol-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("SIMVOL0.VOL"), archive.write().unwrap()).unwrap();
+    let doc = serde_json::json!({"engine": "herc",
+        "setup": {"mech": {"vol": "SIMVOL0.VOL", "chassis": "dat\\TINY.DAT", "shape": "dts\\TINY.DTS"}},
+        "steps": [{"op": "throttle_axis", "axis": -256}, {"op": "step_ms", "ms": 40}]});
+    let s = Scenario::from_value(doc, "vol.json", dir.clone()).unwrap();
+    let sim: MechSim = retroanim_core::Simulation::load(&s).unwrap();
+    assert_eq!(sim.mech.camera_node, Some(2));
+    let lines = run(&s).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    // Same machine as start_walk_stop's first tick: T 145, speed 8, the walk requested.
+    let m = &lines[2]["mech"];
+    assert_eq!(m["throttle"], 145);
+    assert_eq!(m["speed"], 8);
+    assert_eq!(lines[2]["threads"][0]["target_seq"], 1);
+    // Eye: (0, 100, 1500) + (0, 200, 300), at z = ride height 1200 in the world.
+    assert_eq!(m["eye"], serde_json::json!([0, 300, 1800]));
+    assert_eq!(m["eye_world"], serde_json::json!([0, 300, 3000]));
+}
