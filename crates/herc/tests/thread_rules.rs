@@ -694,3 +694,29 @@ fn h20_clock_in_a_step_ms_line() {
     assert_eq!((c.elapsed_ms, c.sim_tick_delta, c.anim_delta), (41, 83, 32));
     assert_eq!(line.threads[0].acc, 12); // 32 ticks: frame 0 (20) + 12
 }
+
+#[test]
+fn d7_parent_first_world_matches_the_worked_example() {
+    // Spec §9 step 1: walk frame 1 at 11/25; the arm (node 2) hangs from the body (node 1).
+    // The oracle composes parent-first; these are its values.
+    let mut sim = example_sim();
+    let line = sim
+        .apply_step(1, &Step::StepMs { ms: 40 }, "steps[0]")
+        .unwrap();
+    assert_eq!(
+        line.world[1],
+        tr(
+            [16384, 0, 0, 16360, 0, -879, 0, 879, 16360],
+            3,
+            [0, 0, 1006]
+        )
+    );
+    assert_eq!(
+        line.world[2],
+        tr(
+            [-452, -16354, 16378, -451, 879, 24, 0, 879, 16360],
+            2,
+            [300, 11, 1206]
+        )
+    );
+}
