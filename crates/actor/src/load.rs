@@ -265,16 +265,12 @@ fn load_actors(
             ));
         }
         let limits = [doc.map.width * CELL, doc.map.height * CELL];
-        for axis in 0..2 {
-            if !(0..limits[axis]).contains(&a.pos[axis]) {
+        for (axis, &limit) in limits.iter().enumerate() {
+            if !(0..limit).contains(&a.pos[axis]) {
                 return Err(LoadFault::new(
                     FaultKind::PositionOffMap,
                     format!("{at}.pos[{axis}]"),
-                    format!(
-                        "{} is outside the map (0 … {})",
-                        a.pos[axis],
-                        limits[axis] - 1
-                    ),
+                    format!("{} is outside the map (0 … {})", a.pos[axis], limit - 1),
                 ));
             }
         }

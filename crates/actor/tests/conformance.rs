@@ -68,3 +68,20 @@ fn worked_example_of_section_8_reproduces_exactly() {
     let text = std::fs::read_to_string(dir().join("traces/worked_example.jsonl")).unwrap();
     assert_eq!(to_jsonl(&got), text);
 }
+
+#[test]
+fn sample_scenarios_under_assets_actor_run() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/actor/scenarios");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "json") {
+            let s = Scenario::from_file(&path).unwrap();
+            let lines = retroanim_actor::run_scenario(&s).unwrap();
+            assert_eq!(lines.len(), s.steps().len() + 1, "{}", path.display());
+            assert!(lines[0].get("error").is_none(), "{}", path.display());
+            n += 1;
+        }
+    }
+    assert!(n >= 2);
+}
