@@ -88,7 +88,7 @@ export async function mount(root, info) {
       el('button', { id: 'ac-style', onclick: () => { const s = styles(); styleIdx = (styleIdx + 1) % s.length; motion('do_motion', s[styleIdx]); } }, 'Next style (T)'),
       el('button', { id: 'ac-contact', onclick: () => session.step({ op: 'set_state', contact: !contactOn() }) }, 'Contact on/off (C)'),
       el('label', {}, 'tick dt (s)', dtIn)),
-    el('p', { class: 'keys' }, 'Keys (view focused): W walk (hold Shift to run), S back, A/D turn, Q/E sidestep: held keys do_motion on press and stop_motion on release. X stop, Z stop completely, 1 action, T style, C contact, P play/pause, Space one tick.'));
+    el('p', { class: 'keys' }, 'Keys (view focused): W walk (hold Shift to run; Shift while walking switches to running), S back, A/D turn, Q/E sidestep: held keys do_motion on press and stop_motion on release. X stop, Z stop completely, 1 action, T style, C contact, P play/pause, Space one tick.'));
 
   async function stopAll() {
     const l = session.last();
@@ -172,6 +172,12 @@ export async function mount(root, info) {
   window.addEventListener('keydown', (ev) => {
     if (!active() || ev.repeat || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const k = ev.key.toLowerCase();
+    if (ev.key === 'Shift' && held.has('w')) {
+      // The run hold key pressed while walking: re-issue the walk with it.
+      motion('do_motion', WALK, { hold_key: 'run' });
+      ev.preventDefault();
+      return;
+    }
     if (keyMotion[k]) {
       held.add(k);
       const extra = k === 'w' ? { hold_key: ev.shiftKey ? 'run' : 'none' } : {};
@@ -188,6 +194,10 @@ export async function mount(root, info) {
   });
   window.addEventListener('keyup', (ev) => {
     const k = ev.key.toLowerCase();
+    if (ev.key === 'Shift' && held.has('w')) {
+      if (active()) motion('do_motion', WALK, { hold_key: 'none' });
+      return;
+    }
     if (!held.has(k)) return;
     held.delete(k);
     if (active()) motion('stop_motion', keyMotion[k]);

@@ -244,7 +244,7 @@ export async function mount(root, info) {
   const threadSel = el('select', { id: 'herc-thread' });
   const slotsV = el('span', { class: 'v', id: 'herc-slots' });
   const seqList = el('div', { class: 'list', id: 'herc-seq-list' });
-  const stopOnArrival = el('input', { type: 'checkbox', id: 'herc-stop-on-arrival', checked: true });
+  const stopOnArrival = el('input', { type: 'checkbox', id: 'herc-stop-on-arrival' });
   const targetFrame = el('input', { type: 'number', id: 'herc-target-frame-in', value: -1, min: -1 });
   const setFrame = el('input', { type: 'number', id: 'herc-set-frame', value: 0, min: 0 });
   const seek = el('input', { type: 'range', id: 'herc-seek', min: 0, max: 16384, value: 0, style: 'width: 16em' });
@@ -290,7 +290,8 @@ export async function mount(root, info) {
       el('button', { id: 'herc-reverse', onclick: () => setRate(-Number(rate.value) || -256), title: 'Negate the rate: a sign change re-runs the pending request (H5)' }, 'Reverse'),
       el('button', { id: 'herc-rate-pause', onclick: () => setRate(0) }, 'Pause (rate 0)')),
     el('p', { class: 'keys' }, 'Play steps the clock by step_ms 40 at 25 Hz (SimTickDelta 81, 31 animation ticks at 1×, H24). '
-      + 'A request searches for an authored transition; the panel shows the armed one.'),
+      + 'A request searches for an authored transition; the panel shows the armed one. With stop on arrival the thread '
+      + 'freezes (acc 0) when it reaches the target.'),
   );
 
   root.append(tb.bar, tb.status,
@@ -351,7 +352,8 @@ export async function mount(root, info) {
     setV('target-flags', `${th.target_flags}${th.target_flags & 1 ? ' (stop on arrival)' : ''}`, th.target_flags);
     setV('scan', th.scan_frame < 0 ? 'none (-1)' : String(th.scan_frame), th.scan_frame);
     setV('armed', `→ ${seqName(th.tr_seq)} frame ${th.tr_frame}, ${th.tr_dur} ticks, key ${th.tr_key}`, th.tr_seq);
-    setV('flags', `${th.flags & FLAG_AT_TARGET ? 'AtTarget' : '—'} / ${th.flags & FLAG_IN_TRANSITION ? 'InTransition' : '—'}`, th.flags);
+    const frozen = th.flags & FLAG_AT_TARGET && th.target_flags & 1 && th.acc === 0 && th.target_seq === th.seq;
+    setV('flags', `${th.flags & FLAG_AT_TARGET ? 'AtTarget' : '—'} / ${th.flags & FLAG_IN_TRANSITION ? 'InTransition' : '—'}${frozen ? '  (stopped on arrival)' : ''}`, th.flags);
     setV('rate-v', `${th.rate} (${(th.rate / 256).toFixed(2)}×)`, th.rate);
     setV('g', `${th.ground ? 'ground' : 'no ground'} [${th.g.join(', ')}]`);
     setV('root', fmtT(th.root));

@@ -14,7 +14,9 @@ export class EngineSession {
     this.stepCount = 0;
     this.listeners = [];
     this.statusEl = null;
-    this.busy = false;
+    // Steps go to the server one request at a time, in the order they were asked for,
+    // so the page's history is in step order even when buttons and Play overlap.
+    this.queue = Promise.resolve();
   }
 
   // fn(newLines, reset: bool) is called after every change.
@@ -60,7 +62,13 @@ export class EngineSession {
   }
 
   // Apply steps; returns their lines, or null after showing the error.
-  async apply(steps) {
+  apply(steps) {
+    const run = this.queue.then(() => this.applyNow(steps));
+    this.queue = run.catch(() => null);
+    return run;
+  }
+
+  async applyNow(steps) {
     if (!this.id) return null;
     try {
       const resp = await api('POST', `/sessions/${this.id}/steps`, { steps });
