@@ -10,9 +10,10 @@
 //!   correction is computed by subtracting the object's frame from the queued node's
 //!   frame *in place* and is then assigned to `adjust_offset`'s own parameter, so the
 //!   tick's offset is unchanged and the object only moves by blips after failures.
-//! * [`CorrectionMode::Retail`] — the evident intent: the correction is computed on a
-//!   copy (the queued node keeps its target) and replaces the tick's offset frame
-//!   (origin and orientation) for that tick.
+//! * [`CorrectionMode::Retail`] — the evident intent: the correction is the clamped
+//!   displacement from the object to the target, in the object's axes (the queued node
+//!   keeps its target), and replaces the tick's offset translation for that tick; the
+//!   animation's rotation is kept.
 //!
 //! Call points in the physics tick (`PhysicsObj`), through [`PositionManager`](crate::position_manager::PositionManager):
 //! `adjust_offset(&mut offset, q, host)` in `UpdatePositionInternal` right after the
@@ -50,7 +51,7 @@ pub enum CorrectionMode {
     /// Exactly ACE: the correction never moves the object; only blips do.
     #[default]
     Ace,
-    /// The correction replaces the tick's offset frame.
+    /// The correction replaces the tick's offset translation.
     Retail,
 }
 
@@ -360,10 +361,14 @@ impl InterpolationManager {
             let mut correction = match self.mode {
                 // ACE's Position.Subtract rewrites the queued node (Q48).
                 CorrectionMode::Ace => self.queue[0].position.subtract(&here),
-                CorrectionMode::Retail => {
-                    let mut target = self.queue[0].position;
-                    target.subtract(&here)
-                }
+                // The displacement to the target in the object's own axes, so that
+                // Combine(position, offset) moves the object straight toward it.
+                CorrectionMode::Retail => AFrame {
+                    origin: here
+                        .frame
+                        .global_to_local(here.get_offset(&self.queue[0].position)),
+                    orientation: offset.orientation,
+                },
             };
             let max_quantum = f64::from(max_speed) * quantum;
             let distance = correction.origin.length();
@@ -374,19 +379,21 @@ impl InterpolationManager {
             if f64::from(distance) > max_quantum {
                 correction.origin = correction.origin.scale(max_quantum as f32 / distance);
             }
-            if self.keep_heading {
-                correction.set_heading(0.0);
-            }
             match self.mode {
-                // `Subtract` returned the node's own AFrame, so the scaling above rewrote
-                // the queued node too (unless it was just completed and dropped); the
-                // assignment to the by-value parameter is lost.
                 CorrectionMode::Ace => {
+                    if self.keep_heading {
+                        correction.set_heading(0.0);
+                    }
+                    // `Subtract` returned the node's own AFrame, so the scaling above
+                    // rewrote the queued node too (unless it was just completed and
+                    // dropped); the assignment to the by-value parameter is lost.
                     if !completed {
                         self.queue[0].position.frame = correction;
                     }
                 }
-                CorrectionMode::Retail => *offset = correction,
+                // The correction replaces the tick's translation; the animation's
+                // rotation is kept.
+                CorrectionMode::Retail => offset.origin = correction.origin,
             }
             return;
         }

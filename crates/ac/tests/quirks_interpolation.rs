@@ -160,7 +160,11 @@ fn q48_retail_correction_replaces_the_offset_and_arrives() {
     let mut pm = PositionManager::new(CorrectionMode::Retail);
     pm.interpolate_to(target(OUTDOOR, 4.0), false, &mut obj);
     let offset = obj.tick(&mut pm, 0.1);
-    assert_eq!(offset, frame(0.0, 0.5, 0.0));
+    assert_eq!(
+        offset,
+        frame(0.0, 0.5, 0.0),
+        "translation replaced, rotation kept"
+    );
     assert_eq!(queue_ys(&pm), vec![4.0], "retail keeps the node's target");
     let mut ys = vec![obj.pos.frame.origin.y];
     for _ in 2..=8 {
@@ -430,4 +434,39 @@ fn snapshot_views_match_the_trace_fields() {
         m,
         r#"{"frame_counter":1,"node_fail_counter":0,"original_distance":999999.0,"progress_quantum":0.1,"keep_heading":false,"blip_to":null}"#
     );
+}
+
+#[test]
+fn correction_mode_retail_moves_a_turned_object_toward_the_target_keeping_the_animation_rotation() {
+    // The object faces +X (heading 90: -90 degrees about +Z); the target is 4 ahead on
+    // +Y. The correction is expressed in the object's axes, so Combine() moves it 0.5
+    // along world +Y; the tick's animation rotation (a small turn) is kept.
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    let facing_x = Quat::new(h, 0.0, 0.0, -h);
+    let mut obj = Obj::at(OUTDOOR, 0.0);
+    obj.pos.frame.orientation = facing_x;
+    let mut pm = PositionManager::new(CorrectionMode::Retail);
+    pm.interpolate_to(target(OUTDOOR, 4.0), false, &mut obj);
+    let turn = Quat::new(0.999_999_9, 0.0, 0.0, 0.000_5);
+    let mut offset = AFrame {
+        origin: Vec3::new(0.0, 0.1, 0.0),
+        orientation: turn,
+    };
+    pm.adjust_offset(&mut offset, 0.1, &mut obj);
+    assert_eq!(offset.orientation, turn);
+    let moved = AFrame::combine(&obj.pos.frame, &offset);
+    assert!((moved.origin.x - 0.0).abs() < 1e-6, "{:?}", moved.origin);
+    assert!((moved.origin.y - 0.5).abs() < 1e-6, "{:?}", moved.origin);
+    // Ace leaves the same offset untouched.
+    let mut obj = Obj::at(OUTDOOR, 0.0);
+    obj.pos.frame.orientation = facing_x;
+    let mut pm = PositionManager::new(CorrectionMode::Ace);
+    pm.interpolate_to(target(OUTDOOR, 4.0), false, &mut obj);
+    let before = AFrame {
+        origin: Vec3::new(0.0, 0.1, 0.0),
+        orientation: turn,
+    };
+    let mut offset = before;
+    pm.adjust_offset(&mut offset, 0.1, &mut obj);
+    assert_eq!(offset, before);
 }
