@@ -470,3 +470,83 @@ fn correction_mode_retail_moves_a_turned_object_toward_the_target_keeping_the_an
     pm.adjust_offset(&mut offset, 0.1, &mut obj);
     assert_eq!(offset, before);
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Target(f32, f32, bool),
+        Tick(f64),
+        Contact(bool),
+        Speed(f32),
+        Teleport(i32, bool, f32),
+        Stop,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (-150.0f32..150.0, -150.0f32..150.0, any::<bool>())
+                .prop_map(|(x, y, k)| Op::Target(x, y, k)),
+            (0.0f64..2.0).prop_map(Op::Tick),
+            any::<bool>().prop_map(Op::Contact),
+            prop_oneof![Just(0.0f32), 0.0f32..12.0].prop_map(Op::Speed),
+            (-40000i32..40000, any::<bool>(), 0.0f32..200.0)
+                .prop_map(|(t, c, d)| Op::Teleport(t, c, d)),
+            Just(Op::Stop),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn any_op_sequence_keeps_the_queue_bounded(
+            retail in any::<bool>(),
+            indoor in any::<bool>(),
+            ops in prop::collection::vec(op(), 1..80),
+        ) {
+            let mode = if retail { CorrectionMode::Retail } else { CorrectionMode::Ace };
+            let mut obj = Obj::at(if indoor { INDOOR } else { OUTDOOR }, 0.0);
+            let mut pm: Option<PositionManager> = None;
+            let cell = obj.pos.cell;
+            for op in ops {
+                match op {
+                    Op::Target(x, y, keep) => retroanim_ac::position_manager::interpolate_to(
+                        &mut pm,
+                        mode,
+                        &mut obj,
+                        Position::new(cell, frame(x, y, 0.0)),
+                        keep,
+                    ),
+                    Op::Tick(dt) => {
+                        if let Some(p) = &mut pm {
+                            obj.tick(p, dt);
+                        }
+                    }
+                    Op::Contact(c) => obj.contact = c,
+                    Op::Speed(s) => obj.max_speed = s,
+                    Op::Teleport(t, contact, dist) => {
+                        obj.player_distance = dist;
+                        let p = Position::new(cell, frame(dist, 0.0, 0.0));
+                        move_or_teleport(&mut pm, mode, &mut obj, p, t, contact);
+                    }
+                    Op::Stop => {
+                        if let Some(p) = &mut pm {
+                            p.stop_interpolating();
+                        }
+                    }
+                }
+                if let Some(p) = &pm {
+                    let m = p.interpolation();
+                    if let Some(m) = m {
+                        prop_assert!(m.queue().count() <= 20);
+                        prop_assert!((0..=5).contains(&m.node_fail_counter), "{}", m.node_fail_counter);
+                        prop_assert!((0..5).contains(&m.frame_counter));
+                    }
+                }
+            }
+        }
+    }
+}
