@@ -135,3 +135,15 @@ fn source_errors_name_the_json_path() {
         "motion_table.links[4]: unknown command 'Wavy' (a name from spec §1.1 or a hex id)"
     );
 }
+
+#[test]
+fn absurd_source_sizes_are_refused() {
+    let text = r#"{"skeleton": [{"name": "p", "origin": [0, 0, 0]}],
+        "animations": [{"id": "0x03000001", "name": "a", "frames": 4000000000}],
+        "motion_table": {"id": "0x09000001", "default_style": "NonCombat",
+                         "style_defaults": [], "cycles": []}}"#;
+    assert_eq!(
+        compile_str(text).unwrap_err(),
+        "animations[0].frames: 4000000000 is more than 10000"
+    );
+}

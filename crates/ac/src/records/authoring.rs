@@ -251,6 +251,12 @@ fn compile_hook(h: &HookDef, at: &str) -> Result<AnimHook, String> {
 
 fn compile_animation(src: &AssetSource, a: &AnimDef, at: &str) -> Result<Animation, String> {
     let id = parse_id(&a.id).ok_or_else(|| format!("{at}.id: '{}' is not an id", a.id))?;
+    if a.frames > MAX_FRAMES {
+        return Err(format!(
+            "{at}.frames: {} is more than {MAX_FRAMES}",
+            a.frames
+        ));
+    }
     for part in a.swing.keys() {
         if !src.skeleton.iter().any(|p| &p.name == part) {
             return Err(format!(
@@ -352,8 +358,18 @@ fn required<'a>(v: &'a Option<String>, at: &str, what: &str) -> Result<&'a str, 
         .ok_or_else(|| format!("{at}: missing '{what}'"))
 }
 
+/// Limits that keep a source from asking for absurd allocations.
+pub const MAX_FRAMES: u32 = 10_000;
+pub const MAX_PARTS: usize = 256;
+
 /// Compile a parsed source into records.
 pub fn compile(src: &AssetSource) -> Result<Compiled, String> {
+    if src.skeleton.len() > MAX_PARTS {
+        return Err(format!(
+            "skeleton: {} parts is more than {MAX_PARTS}",
+            src.skeleton.len()
+        ));
+    }
     let mut animations = Vec::with_capacity(src.animations.len());
     for (i, a) in src.animations.iter().enumerate() {
         let at = format!("animations[{i}]");
