@@ -22,6 +22,7 @@ pub mod bench;
 pub mod boundary;
 pub mod error;
 pub mod forced;
+pub mod inspect;
 pub mod interpreter;
 pub mod load;
 pub mod raan;
