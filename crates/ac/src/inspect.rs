@@ -471,17 +471,28 @@ pub fn render_record(bytes: &[u8], file: &str, json: bool) -> Result<String, Rec
 }
 
 /// Whether `path` is something [`inspect_file`] reads: a `.dat` container, or a `.bin`
-/// record whose id's high byte is 0x03 or 0x09.
+/// record whose id's high byte is 0x03 or 0x09 and which is either named like a record
+/// file (`09000001.bin`, so a malformed one still gets its located error) or parses.
 pub fn recognises(path: &Path) -> bool {
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     match ext.as_deref() {
         Some("dat") => true,
-        Some("bin") => std::fs::read(path)
-            .ok()
-            .and_then(|b| b.get(3).copied())
-            .is_some_and(|hi| hi == 0x03 || hi == 0x09),
+        Some("bin") => {
+            let Ok(bytes) = std::fs::read(path) else {
+                return false;
+            };
+            let named_as_record = path.file_stem().is_some_and(|s| {
+                let s = s.to_string_lossy();
+                s.len() == 8 && s.chars().all(|c| c.is_ascii_hexdigit())
+            });
+            match bytes.get(3) {
+                Some(0x09) => named_as_record || read_motion_table(&bytes, "").is_ok(),
+                Some(0x03) => named_as_record || read_animation(&bytes, "").is_ok(),
+                _ => false,
+            }
+        }
         _ => false,
     }
 }

@@ -162,3 +162,23 @@ fn bad_records_are_located_errors() {
         .contains("--id 0x09000002 given but the record's id is 0x09000001"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn other_bin_files_are_left_to_other_engines() {
+    let dir = temp_dir("other");
+    // Fourth byte 0x03 but neither a record name nor a parseable animation.
+    let path = dir.join("thing.bin");
+    std::fs::write(&path, [1u8, 2, 3, 3, 9, 9]).unwrap();
+    let o = inspect(&[], &path);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !out.contains("Animation 0x") && !err.contains("record 0x"),
+        "{out}{err}"
+    );
+    // A valid record under any name is recognised.
+    let renamed = dir.join("walk.bin");
+    std::fs::copy(records().join("03000102.bin"), &renamed).unwrap();
+    assert!(stdout(&inspect(&[], &renamed)).starts_with("Animation 0x03000102\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
