@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fixed::wrap16;
-use crate::trig::{asin, atan2, cos, sin};
+use crate::trig::{asin, atan2, CosTable};
 
 /// Q14 one.
 pub const ONE: i16 = 16384;
@@ -94,6 +94,14 @@ impl Transform3 {
     /// `FromEuler(x, y, z)` (M6; BuildEulerRotationMatrixQ14, 0x47eaac): roll about Y
     /// first, then pitch about X, then yaw about Z, for row vectors. Translation 0.
     pub fn from_euler(x: i16, y: i16, z: i16) -> Self {
+        Self::from_euler_with(CosTable::generated(), x, y, z)
+    }
+
+    /// `FromEuler` with a given cosine table (D8: a table extracted from a user's own
+    /// DBSIM.EXE instead of the generated one).
+    pub fn from_euler_with(table: &CosTable, x: i16, y: i16, z: i16) -> Self {
+        let cos = |a: i16| table.cos(a);
+        let sin = |a: i16| table.sin(a);
         if x == 0 && y == 0 {
             if z == 0 {
                 return Self::IDENTITY;

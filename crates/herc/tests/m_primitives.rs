@@ -128,6 +128,13 @@ fn m03_user_cos_table_is_reported() {
     assert!(!user.generated);
     assert_eq!(user.sin(1000), 1580);
     assert!(CosTable::from_user(&entries[..1024]).is_err());
+    // FromEuler through the user's table: m5 = S(1000) = entry 961 = 1580.
+    let t = Transform3::from_euler_with(&user, 1000, 0, 0);
+    assert_eq!(t.m[5], 1580);
+    assert_eq!(
+        Transform3::from_euler_with(CosTable::generated(), 1000, 0, 0),
+        Transform3::from_euler(1000, 0, 0)
+    );
 }
 
 #[test]
