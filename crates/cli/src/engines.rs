@@ -21,9 +21,19 @@ pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
 
 /// Print an asset file.
 pub fn inspect(file: &Path, id: Option<&str>, json: bool) -> anyhow::Result<()> {
+    // herc first: a chassis record is a 216-byte `.DAT`, which the ac arm would claim.
+    if retroanim_herc::inspect::recognises(file) {
+        print!("{}", retroanim_herc::inspect::inspect_file(file, json)?);
+        return Ok(());
+    }
     // ac: a `.bin` record (0x03 Animation / 0x09 MotionTable) or a `.dat` container.
     if retroanim_ac::inspect::recognises(file) {
         print!("{}", retroanim_ac::inspect::inspect_file(file, id, json)?);
+        return Ok(());
+    }
+    // actor: a JSON actor set (top-level `map` and `actors`).
+    if retroanim_actor::inspect::recognises(file) {
+        print!("{}", retroanim_actor::inspect::inspect_file(file, json)?);
         return Ok(());
     }
     bail!(
@@ -48,6 +58,11 @@ pub fn bench_spec(engine: &str) -> anyhow::Result<BenchSpec> {
             build: |n| Box::new(retroanim_actor::bench::ActorBench::new(n)),
             default_entities: retroanim_actor::bench::DEFAULT_ACTORS,
             tick_name: "update",
+        }),
+        "ac" => Ok(BenchSpec {
+            build: |n| Box::new(retroanim_ac::bench::AcBench::new(n)),
+            default_entities: retroanim_ac::bench::DEFAULT_OBJECTS,
+            tick_name: "30 Hz quantum",
         }),
         "herc" => Ok(BenchSpec {
             build: |n| Box::new(retroanim_herc::bench::HercBench::new(n)),

@@ -7,6 +7,7 @@ pub mod clock;
 pub mod fixed;
 pub mod formats;
 pub mod gait;
+pub mod inspect;
 pub mod mech;
 pub mod mech_sim;
 pub mod model;

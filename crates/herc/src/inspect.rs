@@ -1,0 +1,260 @@
+//! `retroanim inspect` for herc files: an asset JSON (D1), a `.DTS` shape (F2–F6), a VOL archive
+//! (F1) or a chassis record (F8, binary or JSON). Text for people, `--json` for tools.
+
+use crate::chassis::ChassisRuntime;
+use crate::formats::chassis::ChassisRecord;
+use crate::formats::dts::DtsFile;
+use crate::formats::vol::VolArchive;
+use crate::model::{AnimList, SeqClass};
+use retroanim_core::ScenarioError;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Content size of a chassis record, without and with the VOL entry prefix and trailer.
+const CHASSIS_SIZES: [usize; 2] = [216, 226];
+
+/// What kind of herc file `path` holds, judged by content (and the extension only to tell a
+/// chassis record from other 216-byte files).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HercFile {
+    Asset,
+    ChassisJson,
+    Dts,
+    Vol,
+    ChassisBinary,
+}
+
+/// Recognise a herc file; `None` for anything else.
+pub fn recognise(path: &Path) -> Option<HercFile> {
+    let bytes = std::fs::read(path).ok()?;
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if bytes.starts_with(b"VOLN") {
+        return Some(HercFile::Vol);
+    }
+    if ext.as_deref() == Some("json") {
+        let v: Value = serde_json::from_slice(&bytes).ok()?;
+        let o = v.as_object()?;
+        if o.contains_key("keyframes") && o.contains_key("sequences") {
+            return Some(HercFile::Asset);
+        }
+        if o.contains_key("max_turn_rate") && o.contains_key("stride_divisor") {
+            return Some(HercFile::ChassisJson);
+        }
+        return None;
+    }
+    let body = crate::formats::vol::strip_entry_prefix(&bytes);
+    if ext.as_deref() == Some("dts") {
+        let tag = u32::from_le_bytes(body.get(..4)?.try_into().ok()?);
+        return matches!(tag >> 16, 0x14 | 0x1e).then_some(HercFile::Dts);
+    }
+    if matches!(ext.as_deref(), Some("dat") | Some("bin")) && CHASSIS_SIZES.contains(&bytes.len()) {
+        return Some(HercFile::ChassisBinary);
+    }
+    None
+}
+
+/// Whether `retroanim inspect` should hand `path` to this engine.
+pub fn recognises(path: &Path) -> bool {
+    recognise(path).is_some()
+}
+
+/// Describe a herc file as text, or as one JSON document.
+pub fn inspect_file(path: &Path, json: bool) -> Result<String, ScenarioError> {
+    let file = path.display().to_string();
+    let read = || {
+        std::fs::read(path).map_err(|e| ScenarioError::new(&file, "", format!("cannot read: {e}")))
+    };
+    let value = match recognise(path) {
+        Some(HercFile::Asset) => {
+            let text = String::from_utf8_lossy(&read()?).into_owned();
+            let doc: Value = serde_json::from_str(&text)
+                .map_err(|e| ScenarioError::new(&file, "", format!("malformed JSON: {e}")))?;
+            let list = AnimList::from_json_value(&doc, &file, "")?;
+            anim_list_summary(&list, Some(&doc))
+        }
+        Some(HercFile::Dts) => {
+            let (dts, list) = DtsFile::load_anim_list(&read()?, &file)?;
+            let mut v = anim_list_summary(&list, None);
+            v["roots"] = json!(dts.roots.len());
+            v
+        }
+        Some(HercFile::Vol) => {
+            let vol = VolArchive::read(&read()?, &file)?;
+            json!({
+                "kind": "vol",
+                "program_mask": vol.program_mask,
+                "precedence": vol.precedence,
+                "directories": vol.directories,
+                "entries": vol.entries.iter().map(|e| json!({
+                    "name": e.name(), "directory": e.directory, "size": e.content.len(),
+                    "compression": e.compression})).collect::<Vec<_>>(),
+            })
+        }
+        Some(HercFile::ChassisBinary) => chassis_summary(&ChassisRecord::read(&read()?, &file)?),
+        Some(HercFile::ChassisJson) => {
+            let text = String::from_utf8_lossy(&read()?).into_owned();
+            chassis_summary(&ChassisRecord::from_json_str(&text, &file)?)
+        }
+        None => {
+            return Err(ScenarioError::new(
+                &file,
+                "",
+                "not a herc asset, DTS, VOL or chassis record",
+            ))
+        }
+    };
+    if json {
+        return Ok(format!("{value:#}\n"));
+    }
+    Ok(text_of(&value))
+}
+
+fn anim_list_summary(list: &AnimList, doc: Option<&Value>) -> Value {
+    let name_of = |kind: &str, i: usize| -> Value {
+        doc.and_then(|d| d.get(kind))
+            .and_then(|a| a.get(i))
+            .and_then(|x| x.get("name"))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let nodes: Vec<Value> = list
+        .nodes()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| json!({"id": i, "name": name_of("nodes", i), "parent": n.parent, "rest": n.rest}))
+        .collect();
+    let sequences: Vec<Value> = list
+        .sequences()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let transitions: Vec<Value> = s
+                .frames
+                .iter()
+                .enumerate()
+                .flat_map(|(f, fr)| {
+                    let first = fr.first_transition as usize;
+                    let count = fr.transition_count.max(0) as usize;
+                    list.transitions()
+                        .iter()
+                        .skip(first)
+                        .take(count)
+                        .map(move |t| {
+                            json!({"frame": f, "dest_seq": t.dest_seq, "dest_frame": t.dest_frame,
+                                   "duration": t.duration, "key": t.key})
+                        })
+                })
+                .collect();
+            json!({
+                "id": i,
+                "name": s.name.clone().map_or(Value::Null, Value::String),
+                "class": match s.class { SeqClass::Cyclic => "cyclic", SeqClass::OneShot => "one_shot" },
+                "priority": s.priority,
+                "ground": s.ground,
+                "columns": s.columns,
+                "durations": s.frames.iter().map(|f| f.duration).collect::<Vec<_>>(),
+                "total_ticks": s.total_duration(),
+                "transitions": transitions,
+            })
+        })
+        .collect();
+    json!({
+        "kind": "anim_list",
+        "nodes": nodes,
+        "keyframes": list.keyframes().len(),
+        "sequences": sequences,
+        "transitions": list.transitions().len(),
+    })
+}
+
+fn chassis_summary(rec: &ChassisRecord) -> Value {
+    json!({
+        "kind": "chassis",
+        "raw": rec,
+        "runtime": ChassisRuntime::from_record(rec),
+    })
+}
+
+fn int(v: &Value) -> i64 {
+    v.as_i64().unwrap_or(0)
+}
+
+/// A compact human-readable rendering of the summaries above.
+fn text_of(v: &Value) -> String {
+    let mut out = String::new();
+    match v["kind"].as_str() {
+        Some("anim_list") => {
+            let nodes = v["nodes"].as_array().map_or(&[][..], Vec::as_slice);
+            let _ = writeln!(
+                out,
+                "animation list: {} nodes, {} keyframes, {} sequences, {} transitions",
+                nodes.len(),
+                v["keyframes"],
+                v["sequences"].as_array().map_or(0, Vec::len),
+                v["transitions"]
+            );
+            for n in nodes {
+                let _ = writeln!(
+                    out,
+                    "  node {:>3} {:<16} parent {:>3}  rest key {}",
+                    int(&n["id"]),
+                    n["name"].as_str().unwrap_or("-"),
+                    int(&n["parent"]),
+                    n["rest"]
+                );
+            }
+            for s in v["sequences"].as_array().map_or(&[][..], Vec::as_slice) {
+                let _ = writeln!(
+                    out,
+                    "  seq {:>3} {:<14} {:<8} priority {:>3} ground {:<5} ticks {:>5} durations {} columns {}",
+                    int(&s["id"]),
+                    s["name"].as_str().unwrap_or("-"),
+                    s["class"].as_str().unwrap_or(""),
+                    int(&s["priority"]),
+                    s["ground"].as_bool().unwrap_or(false),
+                    int(&s["total_ticks"]),
+                    s["durations"],
+                    s["columns"]
+                );
+                for t in s["transitions"].as_array().map_or(&[][..], Vec::as_slice) {
+                    let _ = writeln!(
+                        out,
+                        "      frame {} -> seq {} frame {} ({} ticks, movement key {})",
+                        t["frame"], t["dest_seq"], t["dest_frame"], t["duration"], t["key"]
+                    );
+                }
+            }
+        }
+        _ => {
+            let _ = write!(out, "{v:#}");
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sample_biped_is_recognised_and_summarised() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/herc/biped.json");
+        assert_eq!(recognise(&path), Some(HercFile::Asset));
+        let text = inspect_file(&path, false).unwrap();
+        assert!(text.starts_with("animation list: 15 nodes"), "{text}");
+        assert!(text.contains("walk"), "{text}");
+        let v: Value = serde_json::from_str(&inspect_file(&path, true).unwrap()).unwrap();
+        assert_eq!(v["sequences"][4]["class"], json!("one_shot"));
+        assert_eq!(v["sequences"][1]["total_ticks"], json!(128));
+        let chassis = path.with_file_name("biped.chassis.bin");
+        assert_eq!(recognise(&chassis), Some(HercFile::ChassisBinary));
+        let v: Value = serde_json::from_str(&inspect_file(&chassis, true).unwrap()).unwrap();
+        assert_eq!(v["kind"], json!("chassis"));
+        let scenario = path.with_file_name("scenarios").join("walk_25hz.json");
+        assert_eq!(recognise(&scenario), None);
+    }
+}
