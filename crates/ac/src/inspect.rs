@@ -97,7 +97,7 @@ pub fn motion_table_text(t: &MotionTable) -> String {
         let _ = writeln!(out, "  {}", describe_key(*k));
         motion_data_text(&mut out, md, "    ");
     }
-    let _ = writeln!(out, "links ({} groups):", t.links.len());
+    let _ = writeln!(out, "link groups ({}):", t.links.len());
     for (k, inner) in &t.links {
         let _ = writeln!(out, "  from {}:", describe_key(*k));
         for (to, md) in inner {
