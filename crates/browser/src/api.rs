@@ -144,16 +144,24 @@ pub async fn create_session(
         })?,
     };
     let prepared = session::prepare(engine, doc, folder)?;
-    let mut s = Session::start(engine, &prepared)?;
-    // Play every step once, so that a bad step is reported now with its path
-    // instead of halfway through the page's replay.
-    s.apply(&prepared.steps, "scenario")?;
-    let (lines, pending) = if req.replay {
-        (s.lines().to_vec(), Vec::new())
-    } else {
-        s.reset()?;
-        (s.lines().to_vec(), prepared.steps)
-    };
+    let replay = req.replay;
+    // Loading and checking up to MAX_STEPS steps is CPU work: keep it off the async workers.
+    let (s, lines, pending) = tokio::task::spawn_blocking(move || {
+        let mut s = Session::start(engine, &prepared)?;
+        // Play every step once, so that a bad step is reported now with its path
+        // instead of halfway through the page's replay.
+        s.apply(&prepared.steps, "scenario")?;
+        if replay {
+            let lines = s.lines().to_vec();
+            Ok::<_, ApiError>((s, lines, Vec::new()))
+        } else {
+            s.reset()?;
+            let lines = s.lines().to_vec();
+            Ok((s, lines, prepared.steps))
+        }
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "", e.to_string()))??;
     let engine_name = engine.name;
     let scenario = s.doc().clone();
     let step_count = s.step_count();

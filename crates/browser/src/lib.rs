@@ -86,6 +86,16 @@ pub fn serve(host: &str, port: u16, assets_root: &Path) -> anyhow::Result<()> {
         "serving the assets under {} (Ctrl-C stops)",
         assets_root.display()
     );
+    for e in ENGINES.iter() {
+        let dir = engines::folder(assets_root, e);
+        if !dir.is_dir() {
+            eprintln!(
+                "warning: {} is missing: the {} view cannot start (set RETROANIM_ASSETS to the assets folder)",
+                dir.display(),
+                e.name
+            );
+        }
+    }
     serve_listener(listener, assets_root)
 }
 

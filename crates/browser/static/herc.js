@@ -161,11 +161,23 @@ class Drawing {
       if (i === 0 || p === undefined || p < 1 || p >= world.length) return;
       seg.push(...world[p].t, ...T.t);
     });
-    if (this.three.lines) model.remove(this.three.lines);
-    const g = new THREE.BufferGeometry();
-    g.setAttribute('position', new THREE.Float32BufferAttribute(seg, 3));
-    this.three.lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color: 0x23272e }));
-    model.add(this.three.lines);
+    // One line buffer, rewritten in place each frame (no per-frame GPU allocations).
+    if (!this.three.lines || this.three.lines.userData.capacity < seg.length) {
+      if (this.three.lines) {
+        model.remove(this.three.lines);
+        this.three.lines.geometry.dispose();
+      }
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.Float32BufferAttribute(new Float32Array(Math.max(seg.length, 3)), 3));
+      this.three.lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color: 0x23272e }));
+      this.three.lines.userData.capacity = seg.length;
+      this.three.lines.frustumCulled = false;
+      model.add(this.three.lines);
+    }
+    const attr = this.three.lines.geometry.getAttribute('position');
+    attr.array.set(seg);
+    attr.needsUpdate = true;
+    this.three.lines.geometry.setDrawRange(0, seg.length / 3);
     model.matrix.identity();
     if (object) {
       const m = object.m;
