@@ -1,4 +1,5 @@
 # Writes the conformance scenarios; run inside crates/herc/tests/conformance/scenarios.
+# (example.json is copied from the spec and odd_shapes.json is written by hand; neither comes from here.)
 import json, os
 B="../assets/biped.json"; E="../assets/edge.json"; X="../assets/example.json"
 IDLE,WALK,RUN,TURN,STOP,TWIST,PITCH,IDLER=range(8)
