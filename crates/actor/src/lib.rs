@@ -9,12 +9,14 @@
 //! * [`raan`], [`ragr`], [`resources`], [`load`]: the frame table, command groups,
 //!   scripts and the validating loader (§2.1 faults name group and command index).
 //! * [`state`]: per-actor animation state.
+//! * [`boundary`]: the eligibility checks every request and advancement passes (A16).
 //! * [`arbitration`], [`forced`], [`advance`], [`interpreter`]: requests, forced
 //!   requests, the frame countdown and the command interpreter.
 //! * [`tasks`], [`script`]: `PushAnimation` tasks and the minimal script stage.
 //! * [`world`], [`timing`]: placement, the cell-window update list, update order and
 //!   the Q8 frame-scale accumulator.
-//! * [`scenario`]: the conformance runner ([`ActorSim`]); [`bench`]: the benchmark world.
+//! * [`scenario`]: the conformance runner ([`ActorSim`], [`run_scenario`]);
+//!   [`mod@bench`]: the benchmark world; [`inspect`]: `retroanim inspect` for actor sets.
 
 pub mod advance;
 pub mod arbitration;

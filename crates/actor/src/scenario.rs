@@ -13,7 +13,6 @@ use serde_json::Value;
 
 /// The `setup` block (§3).
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
 struct SetupDoc {
     #[serde(default)]
     view: Option<[i64; 2]>,
