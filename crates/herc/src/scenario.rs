@@ -408,6 +408,12 @@ impl Simulation for HercSim {
     type Line = Line;
 
     fn load(scenario: &Scenario) -> Result<HercSim, ScenarioError> {
+        if crate::mech_sim::is_mech_scenario(scenario) {
+            return Err(scenario.error(
+                "setup.mech",
+                "a mech scenario runs on mech_sim::MechSim, not the conformance runner (retroanim_herc::run picks it)",
+            ));
+        }
         let list = load_asset(scenario)?;
         let setup: Setup = scenario
             .field("setup")?
