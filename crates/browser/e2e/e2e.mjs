@@ -128,6 +128,7 @@ async function herc() {
   await waitValue('#herc-seq', (v) => v !== '' && v !== undefined, 'the first trace line');
   const before = await value('#herc-target-seq');
   check(before === '-1', `herc: no pending request at setup (target ${before})`);
+  await page.waitForSelector('#herc-seq-list [data-seq]');
   const walk = await page.$$eval('#herc-seq-list [data-seq]', (rows) => {
     const r = rows.find((x) => /\bwalk\b/.test(x.textContent));
     return r ? r.dataset.seq : null;
@@ -212,6 +213,7 @@ async function actor() {
   if (!(await open('actor'))) return;
   await waitValue('#actor-current', (v) => v !== undefined && v !== '', 'the first trace line');
   const before = await value('#actor-current');
+  await page.waitForSelector('#actor-group option', { state: 'attached' });
   const groups = await page.$$eval('#actor-group option', (o) => o.map((x) => x.value));
   const target = groups.find((g) => g !== before);
   check(target !== undefined, `actor: the group list offers a group other than the current ${before} (${groups})`);

@@ -318,9 +318,10 @@ export async function mount(root, info) {
     renderTable();
   }
 
+  let assetsLoaded = Promise.resolve();
   session.subscribe((lines, reset) => {
     if (reset) {
-      api('GET', `/sessions/${session.id}/assets`).then((r) => {
+      assetsLoaded = api('GET', `/sessions/${session.id}/assets`).then((r) => {
         table = r.assets && r.assets.table ? r.assets.table : null;
         if (table && table.names) for (const [k, v] of Object.entries(table.names)) NAMES[idOf(k)] = v;
         update([], false);
@@ -329,5 +330,6 @@ export async function mount(root, info) {
     update(lines, reset);
   });
   await session.start(null);
+  await assetsLoaded; // the view is ready once it can name what it shows
   return { session };
 }

@@ -273,10 +273,11 @@ export async function mount(root, info) {
     drawMap(l);
   }
 
+  let assetsLoaded = Promise.resolve();
   session.subscribe((lines, reset) => {
     if (reset) {
       lastMembers = null;
-      api('GET', `/sessions/${session.id}/assets`).then((r) => {
+      assetsLoaded = api('GET', `/sessions/${session.id}/assets`).then((r) => {
         set = r.assets || null;
         render();
       }).catch((e) => session.status(`asset description: ${e.message}`, true));
@@ -284,5 +285,6 @@ export async function mount(root, info) {
     render();
   });
   await session.start(null);
+  await assetsLoaded; // the view is ready once it can name what it shows
   return { session };
 }

@@ -385,10 +385,11 @@ export async function mount(root, info) {
     drawing.draw(l.world, parents, object, covered);
   }
 
+  let assetsLoaded = Promise.resolve();
   session.subscribe((lines, reset) => {
     if (reset) {
       drawing.frameFixed = false;
-      api('GET', `/sessions/${session.id}/assets`).then((r) => {
+      assetsLoaded = api('GET', `/sessions/${session.id}/assets`).then((r) => {
         asset = r.assets || asset;
         update();
       }).catch((e) => session.status(`asset description: ${e.message}`, true));
@@ -396,5 +397,6 @@ export async function mount(root, info) {
     update();
   });
   await session.start(null);
+  await assetsLoaded; // the view is ready once it can name what it shows
   return { session, shown: () => drawing.render() };
 }
