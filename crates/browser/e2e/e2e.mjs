@@ -153,9 +153,15 @@ async function herc() {
   const after = await sessionLine('herc');
   check(arrived && after.line.threads[after.line.slots[0]].seq === Number(walk),
     `herc: stepping reaches walk (page seq ${await value('#herc-seq')}, engine seq ${after.line.threads[after.line.slots[0]].seq}) after ${after.steps} steps`);
+  // "Show root motion" moves the drawing by the machine's object, not the trace.
+  check(!(await page.isChecked('#herc-root-motion')), 'herc: "Show root motion" is off initially (H25)');
   await page.click('#herc-root-motion');
   for (let i = 0; i < 6; i++) await page.click('#herc-step');
   await page.waitForFunction((n) => document.getElementById('herc-step-count').textContent.startsWith(`${n} `), after.steps + 6);
+  const moved = (await sessionLine('herc')).line.object.position;
+  check(moved[1] !== 0 && (await page.textContent('#herc-object')).includes(moved.join(', ')),
+    `herc: walking moved the machine to ${JSON.stringify(moved)} and the panel shows it`);
+  await page.click('#herc-root-motion');
   await screenshot('herc');
 
   // Export the trace and the scenario, then load the scenario back: the replay

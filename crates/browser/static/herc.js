@@ -129,9 +129,10 @@ class Drawing {
   // world: the trace's world transforms; parents: node parent ids; object: the
   // machine's placement matrix and position when root motion is shown, else null.
   draw(world, parents, object, selectedNodes) {
-    const pts = world.map((T) => T.t);
     if (!this.frameFixed) {
-      this.frame(pts.slice(1));
+      // Frame where the model is drawn now (placed by the object when root motion shows).
+      const pts = world.slice(1).map((T) => (object ? applyT(object.m, object.t, T.t) : T.t));
+      this.frame(pts);
       this.frameFixed = true;
     }
     if (this.three) this.draw3d(world, parents, object, selectedNodes);
@@ -256,6 +257,7 @@ export async function mount(root, info) {
   const threadSel = el('select', { id: 'herc-thread' });
   const slotsV = el('span', { class: 'v', id: 'herc-slots' });
   const seqList = el('div', { class: 'list', id: 'herc-seq-list' });
+  const threadTable = el('table', { class: 'q', id: 'herc-threads' });
   const stopOnArrival = el('input', { type: 'checkbox', id: 'herc-stop-on-arrival' });
   const targetFrame = el('input', { type: 'number', id: 'herc-target-frame-in', value: -1, min: -1 });
   const setFrame = el('input', { type: 'number', id: 'herc-set-frame', value: 0, min: 0 });
@@ -284,6 +286,8 @@ export async function mount(root, info) {
   const controls = el('div', { class: 'panel' },
     el('h2', {}, 'Threads and sequences'),
     el('div', { class: 'row' }, el('label', {}, 'exposed thread ', threadSel), el('span', { class: 'keys' }, 'slot order '), slotsV),
+    threadTable,
+    el('h3', {}, 'sequences (click to select for the controls below)'),
     seqList,
     el('div', { class: 'row' },
       el('button', { class: 'primary', id: 'herc-request', onclick: () => send({ op: 'request', thread: thread(), seq: selSeq, frame: Number(targetFrame.value), stop_on_arrival: stopOnArrival.checked }) }, 'Request selected'),
@@ -351,6 +355,19 @@ export async function mount(root, info) {
     if (exposed >= l.threads.length) exposed = 0;
     const th = l.threads[exposed];
     slotsV.textContent = `[${l.slots.join(', ')}]`;
+    // All threads in slot order: the priority of the playing sequence is the sort key (H17, H18).
+    const prio = (q) => (asset.sequences && asset.sequences[q] ? asset.sequences[q].priority : '?');
+    threadTable.replaceChildren(
+      el('tr', {}, ...['slot', 'thread', 'sequence / frame', 'priority', 'rate', 'target', 'flags'].map((h) => el('th', {}, h))),
+      ...l.slots.map((id, slot) => {
+        const t = l.threads[id];
+        const pick = () => { followSlot0 = false; exposed = id; threadSel.value = String(id); update(); };
+        return el('tr', { onclick: pick, title: 'expose this thread', style: `cursor:pointer;${id === exposed ? 'background:#dbe9ff' : ''}` },
+          el('td', {}, String(slot)), el('td', {}, String(id)), el('td', {}, `${seqName(t.seq)} / ${t.frame}`),
+          el('td', {}, String(prio(t.seq))), el('td', {}, String(t.rate)),
+          el('td', {}, t.target_seq < 0 ? '—' : seqName(t.target_seq)),
+          el('td', {}, `${t.flags & FLAG_AT_TARGET ? 'A' : ''}${t.flags & FLAG_IN_TRANSITION ? 'T' : ''}`));
+      }));
     const setV = (k, text, value) => {
       F[k].textContent = text;
       F[k].dataset.value = value === undefined ? '' : String(value);
