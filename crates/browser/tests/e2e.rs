@@ -6,6 +6,7 @@
 //! crates/browser/e2e. Under CI (`$CI` set) a missing piece is a failure; locally the
 //! test is skipped with a notice.
 
+use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -17,7 +18,12 @@ fn missing(what: &str) {
     if std::env::var_os("CI").is_some() {
         panic!("browser e2e test cannot run under CI: {what}");
     }
-    eprintln!("NOTICE: skipping the browser e2e test: {what}");
+    // Written to the process's stderr directly, past the test harness's capture, so
+    // the skip is visible in a plain `cargo test`.
+    let _ = writeln!(
+        std::io::stderr(),
+        "NOTICE: skipping the browser e2e test: {what}"
+    );
 }
 
 #[test]
