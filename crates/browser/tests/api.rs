@@ -566,3 +566,57 @@ async fn the_page_and_vendored_three_are_embedded() {
     let (s, _) = app.call("GET", "/static/../Cargo.toml", None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn trailing_garbage_is_refused() {
+    let app = App::new("trailing");
+    let (s, b) = app
+        .call(
+            "POST",
+            "/api/sessions",
+            Some("{\"engine\":\"counter\"} x".into()),
+        )
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let v: Value = serde_json::from_slice(&b).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("trailing"), "{v}");
+}
+
+#[tokio::test]
+async fn the_oldest_session_is_dropped_when_the_store_is_full() {
+    let app = App::new("evict");
+    let first = app.session(None).await;
+    for _ in 0..32 {
+        app.session(None).await;
+    }
+    let (s, _) = app
+        .json("GET", &format!("/api/sessions/{first}"), None)
+        .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_session_holds_at_most_30000_steps() {
+    let app = App::new("full");
+    let id = app.session(None).await;
+    let uri = format!("/api/sessions/{id}/steps");
+    let batch: Vec<Value> = (0..1000).map(|_| json!({"op": "add", "by": 1})).collect();
+    for _ in 0..30 {
+        let (s, _) = app
+            .json("POST", &uri, Some(json!({ "steps": batch })))
+            .await;
+        assert_eq!(s, StatusCode::OK);
+    }
+    let (s, v) = app
+        .json(
+            "POST",
+            &uri,
+            Some(json!({"steps": [{"op": "add", "by": 1}]})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert!(v["error"].as_str().unwrap().contains("reset"), "{v}");
+    let (_, v) = app.json("GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(v["step_count"], 30_000);
+    assert_eq!(v["line"]["n"], 30_011);
+}
