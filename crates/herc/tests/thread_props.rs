@@ -191,3 +191,71 @@ fn model_strategy() -> impl Strategy<Value = Model> {
         prop::collection::vec(tr, 0..5),
     )
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// D1/D7: any acyclic hierarchy loads and is ordered parent-first (a permutation of the
+    /// nodes, each parent before its children); closing any parent chain into a loop is
+    /// rejected at a `nodes[n].parent` path.
+    #[test]
+    fn hierarchy_order_and_cycles(
+        links in prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 1..12),
+        perm_seed in any::<prop::sample::Index>(),
+        close in any::<prop::sample::Index>(),
+    ) {
+        let n = links.len() + 1;
+        // Build an acyclic forest over a shuffled id order (node 0 stays a root).
+        let mut order: Vec<usize> = (1..n).collect();
+        let k = perm_seed.index(order.len().max(1));
+        order.rotate_left(k);
+        order.insert(0, 0);
+        let mut parent = vec![-1i16; n];
+        for (i, (pick, root)) in links.iter().enumerate() {
+            let child = order[i + 1];
+            if !root {
+                parent[child] = order[pick.index(i + 1)] as i16;
+            }
+        }
+        let mk = |parent: &[i16]| {
+            let nodes = parent.iter().map(|&p| Node { parent: p, rest: 0 }).collect();
+            let seq = Sequence {
+                name: None,
+                class: SeqClass::Cyclic,
+                priority: 0,
+                ground: false,
+                columns: vec![0],
+                frames: vec![Frame { duration: 1, first_transition: 0, transition_count: 0 }],
+                keys: vec![0],
+            };
+            AnimList::new(nodes, vec![[0; 6]], vec![seq], vec![])
+        };
+        let list = mk(&parent).unwrap();
+        let pf: Vec<usize> = list.parent_first().iter().map(|&x| x as usize).collect();
+        let mut sorted = pf.clone();
+        sorted.sort_unstable();
+        prop_assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+        let pos = |x: usize| pf.iter().position(|&y| y == x).unwrap();
+        for c in 0..n {
+            if parent[c] >= 0 {
+                prop_assert!(pos(parent[c] as usize) < pos(c));
+            }
+        }
+        // Close a loop: some non-zero node's chain back to itself.
+        if n > 1 {
+            let a = 1 + close.index(n - 1);
+            let mut cyc = parent.clone();
+            // Walk up from a to its top ancestor, then hang that ancestor under a.
+            let mut top = a;
+            while cyc[top] >= 0 {
+                top = cyc[top] as usize;
+            }
+            if top != 0 {
+                cyc[top] = a as i16;
+                let e = mk(&cyc).unwrap_err();
+                prop_assert!(e.at.starts_with("nodes[") && e.at.ends_with("].parent"), "{}", e.at);
+                prop_assert!(e.message.contains("cycle"));
+            }
+        }
+    }
+}
