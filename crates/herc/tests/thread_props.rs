@@ -236,9 +236,9 @@ proptest! {
         sorted.sort_unstable();
         prop_assert_eq!(sorted, (0..n).collect::<Vec<_>>());
         let pos = |x: usize| pf.iter().position(|&y| y == x).unwrap();
-        for c in 0..n {
-            if parent[c] >= 0 {
-                prop_assert!(pos(parent[c] as usize) < pos(c));
+        for (c, &p) in parent.iter().enumerate() {
+            if p >= 0 {
+                prop_assert!(pos(p as usize) < pos(c));
             }
         }
         // Close a loop: some non-zero node's chain back to itself.
