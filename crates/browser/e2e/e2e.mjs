@@ -176,6 +176,20 @@ async function herc() {
   await page.waitForFunction(() => /replayed \d+ steps/.test(document.getElementById('herc-status').textContent), null, { timeout: 30000 });
   const again = await downloadText('#herc-export-trace');
   check(again === trace, 'herc: loading the exported scenario replays to the identical trace');
+
+  // Mech mode: the chassis's threads driven by the throttle (the mech extension).
+  await page.selectOption('#herc-mode', 'mech');
+  await page.waitForSelector('#herc-mech-controls:not([hidden])');
+  await page.click('#herc-mech-forward');
+  for (let i = 0; i < 8; i++) await page.click('#herc-step');
+  await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('9 '));
+  const mech = (await sessionLine('herc')).line;
+  const shownThrottle = await value('#herc-mech-throttle');
+  check(mech.mech && mech.mech.inputs.throttle_axis === -256 && mech.mech.throttle !== 0
+    && shownThrottle === String(mech.mech.throttle),
+    `herc: mech mode, throttle forward: the page shows throttle ${shownThrottle}, the engine says ${mech.mech && mech.mech.throttle} (speed ${mech.mech && mech.mech.speed})`);
+  await page.selectOption('#herc-mode', 'threads');
+  await page.waitForSelector('#herc-thread-controls:not([hidden])');
 }
 
 // ---- AC: run, tick, the substate and position follow the engine

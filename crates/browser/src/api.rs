@@ -54,20 +54,21 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+fn builtin(engine: &EngineDef, text: &str) -> Result<Value, ApiError> {
+    serde_json::from_str(text).map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "",
+            format!("a built-in scenario of '{}' is broken: {e}", engine.name),
+        )
+    })
+}
+
 fn default_doc(engine: &EngineDef) -> Result<Option<Value>, ApiError> {
-    match engine.default_scenario {
-        None => Ok(None),
-        Some(text) => serde_json::from_str(text).map(Some).map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "",
-                format!(
-                    "built-in default scenario of '{}' is broken: {e}",
-                    engine.name
-                ),
-            )
-        }),
-    }
+    engine
+        .default_scenario
+        .map(|text| builtin(engine, text))
+        .transpose()
 }
 
 /// `GET /api/engines`
@@ -80,6 +81,11 @@ pub async fn list_engines(State(st): State<AppState>) -> Result<Json<Value>, Api
             "assets_present": st.folder(e).is_some(),
             "asset_field": e.asset_field,
             "default_scenario": default_doc(e)?,
+            "more_scenarios": e
+                .more_scenarios
+                .iter()
+                .map(|(name, text)| Ok((name.to_string(), builtin(e, text)?)))
+                .collect::<Result<serde_json::Map<_, _>, ApiError>>()?,
         }));
     }
     Ok(Json(json!({

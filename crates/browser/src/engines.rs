@@ -5,13 +5,19 @@
 //! scenario field that names its assets, and an optional description of the assets
 //! for the page's engine-specific panels.
 
-use crate::paths::Kind;
+use crate::error::ApiError;
+use crate::paths::{self, Kind};
 use retroanim_core::{DynSimulation, Scenario, ScenarioError};
 use serde_json::Value;
 use std::path::Path;
 
 /// Builds a live simulation from a scenario whose asset paths are already confined.
 pub type LoadFn = fn(&Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError>;
+
+/// Confines asset paths an engine reads from other scenario fields than its main
+/// asset field (the herc mech extension's chassis, VOL and DTS); edits the document
+/// the engine will load. Errors are located in the request body.
+pub type ExtraPathsFn = fn(&mut Value, &Path) -> Result<(), ApiError>;
 
 /// Describes a session's assets for the page (part names, motion tables, frames).
 /// Gets the session's scenario with its asset field already confined (an absolute
@@ -29,12 +35,16 @@ pub struct EngineDef {
     pub inline_allowed: bool,
     /// What an absent asset field means to the engine (`None`: it is required).
     pub asset_default: Option<&'static str>,
+    /// Other path-valued scenario fields the engine reads.
+    pub extra_paths: Option<ExtraPathsFn>,
     /// `None` while the engine is not built into this browser.
     pub load: Option<LoadFn>,
     pub info: Option<InfoFn>,
     /// The starting scenario of the view (no steps), paths relative to the engine's
     /// asset folder.
     pub default_scenario: Option<&'static str>,
+    /// Other built-in starting points the view offers, by name.
+    pub more_scenarios: &'static [(&'static str, &'static str)],
 }
 
 impl EngineDef {
@@ -51,9 +61,11 @@ pub static ENGINES: [EngineDef; 3] = [
         asset_kind: Kind::File,
         inline_allowed: true,
         asset_default: None,
-        load: Some(retroanim_core::sim::load_dyn::<retroanim_herc::scenario::HercSim>),
+        extra_paths: Some(herc_mech_paths),
+        load: Some(load_herc),
         info: Some(crate::info::herc),
         default_scenario: Some(include_str!("../scenarios/herc.json")),
+        more_scenarios: &[("mech", include_str!("../scenarios/herc_mech.json"))],
     },
     EngineDef {
         name: "ac",
@@ -61,9 +73,11 @@ pub static ENGINES: [EngineDef; 3] = [
         asset_kind: Kind::Dir,
         inline_allowed: false,
         asset_default: Some("."),
+        extra_paths: None,
         load: Some(retroanim_core::sim::load_dyn::<retroanim_ac::AcSim>),
         info: Some(crate::info::ac),
         default_scenario: Some(include_str!("../scenarios/ac.json")),
+        more_scenarios: &[],
     },
     EngineDef {
         name: "actor",
@@ -71,9 +85,11 @@ pub static ENGINES: [EngineDef; 3] = [
         asset_kind: Kind::File,
         inline_allowed: true,
         asset_default: None,
+        extra_paths: None,
         load: Some(retroanim_core::sim::load_dyn::<retroanim_actor::scenario::ActorSim>),
         info: Some(crate::info::actor),
         default_scenario: Some(include_str!("../scenarios/actor.json")),
+        more_scenarios: &[],
     },
 ];
 
@@ -85,4 +101,36 @@ pub fn find(table: &'static [EngineDef], name: &str) -> Option<&'static EngineDe
 /// The engine's asset folder under the assets root.
 pub fn folder(root: &Path, engine: &EngineDef) -> std::path::PathBuf {
     root.join(engine.name)
+}
+
+/// What `retroanim run` does for herc (`retroanim_herc::run`): a scenario whose setup
+/// has a `mech` block is the three-thread mech extension, any other the conformance
+/// runner.
+fn load_herc(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
+    if retroanim_herc::mech_sim::is_mech_scenario(s) {
+        retroanim_core::sim::load_dyn::<retroanim_herc::mech_sim::MechSim>(s)
+    } else {
+        retroanim_core::sim::load_dyn::<retroanim_herc::scenario::HercSim>(s)
+    }
+}
+
+/// `setup.mech.vol` is a path; `chassis` and `shape` are paths too unless a VOL is
+/// given, in which case they name entries inside it (and are left alone).
+fn herc_mech_paths(doc: &mut Value, folder: &Path) -> Result<(), ApiError> {
+    let Some(Value::Object(mech)) = doc.pointer_mut("/setup/mech") else {
+        return Ok(());
+    };
+    let fields: &[&str] = if matches!(mech.get("vol"), Some(Value::String(_))) {
+        &["vol"]
+    } else {
+        &["chassis", "shape"]
+    };
+    for f in fields {
+        if let Some(Value::String(rel)) = mech.get(*f) {
+            let p = paths::confine(folder, rel, Kind::File)
+                .map_err(|m| ApiError::unprocessable(format!("scenario.setup.mech.{f}"), m))?;
+            mech.insert((*f).to_string(), Value::String(p.display().to_string()));
+        }
+    }
+    Ok(())
 }

@@ -14,7 +14,7 @@ mod paths;
 mod session;
 mod static_files;
 
-pub use engines::{EngineDef, InfoFn, LoadFn, ENGINES};
+pub use engines::{EngineDef, ExtraPathsFn, InfoFn, LoadFn, ENGINES};
 pub use error::ApiError;
 pub use paths::Kind as AssetKind;
 

@@ -105,6 +105,9 @@ pub fn prepare(engine: &EngineDef, doc: Value, folder: &Path) -> Result<Prepared
     let doc = Value::Object(obj);
     let mut resolved = doc.clone();
     resolved[engine.asset_field] = asset;
+    if let Some(confine_more) = engine.extra_paths {
+        confine_more(&mut resolved, folder)?;
+    }
     let scenario = Scenario::from_value(resolved, SCENARIO_LABEL, folder.to_path_buf())
         .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
     Ok(Prepared {

@@ -251,7 +251,7 @@ export async function mount(root, info) {
   add('object', 'object');
   add('clock', 'clock');
   const framesStrip = el('div', { class: 'timeline', id: 'herc-frames' });
-  panel.append(el('h3', {}, 'frames of the current sequence'), framesStrip);
+  panel.append(el('h3', {}, 'frames of the current sequence (green: the frame offers transitions; outlined: current, with acc marked)'), framesStrip);
 
   // ---- right: controls
   const threadSel = el('select', { id: 'herc-thread' });
@@ -283,12 +283,8 @@ export async function mount(root, info) {
   rate.addEventListener('change', () => setRate(Number(rate.value)));
   rootMotion.addEventListener('change', () => update());
 
-  const controls = el('div', { class: 'panel' },
-    el('h2', {}, 'Threads and sequences'),
-    el('div', { class: 'row' }, el('label', {}, 'exposed thread ', threadSel), el('span', { class: 'keys' }, 'slot order '), slotsV),
-    threadTable,
-    el('h3', {}, 'sequences (click to select for the controls below)'),
-    seqList,
+  // The conformance steps (herc-conformance §3.2) act on the exposed thread.
+  const threadControls = el('div', { id: 'herc-thread-controls' },
     el('div', { class: 'row' },
       el('button', { class: 'primary', id: 'herc-request', onclick: () => send({ op: 'request', thread: thread(), seq: selSeq, frame: Number(targetFrame.value), stop_on_arrival: stopOnArrival.checked }) }, 'Request selected'),
       el('label', {}, stopOnArrival, 'stop on arrival'),
@@ -307,7 +303,74 @@ export async function mount(root, info) {
       el('button', { id: 'herc-rate-pause', onclick: () => setRate(0) }, 'Pause (rate 0)')),
     el('p', { class: 'keys' }, 'Play steps the clock by step_ms 40 at 25 Hz (SimTickDelta 81, 31 animation ticks at 1×, H24). '
       + 'A request searches for an authored transition; the panel shows the armed one. With stop on arrival the thread '
-      + 'freezes (acc 0) when it reaches the target.'),
+      + 'freezes (acc 0) when it reaches the target.'));
+
+  // The mech extension (docs/herc-formats.md): held inputs the H27 tick reads.
+  const mechState = el('div', { id: 'herc-mech-state' });
+  const M = {};
+  for (const [label, key] of [['held inputs', 'inputs'], ['throttle / desired', 'throttle'], ['speed / readout / HUD km/h', 'speed'],
+    ['turn / turn rate', 'turn'], ['animation rate', 'anim-rate'], ['gait', 'gait'], ['torso twist / pitch', 'torso'],
+    ['blocked / collapsed / immobilised', 'blocked'], ['terrain height / slope', 'terrain'], ['eye (world)', 'eye']]) {
+    M[key] = field(mechState, label, `herc-mech-${key}`);
+  }
+  const slider = (id, min, max, value, onchange) => {
+    const r = el('input', { type: 'range', id, min, max, value, step: 1, style: 'width: 12em' });
+    const v = el('span', { class: 'keys' }, String(value));
+    r.addEventListener('input', () => (v.textContent = r.value));
+    r.addEventListener('change', () => onchange(Number(r.value)));
+    return [r, v];
+  };
+  const lever = el('select', { id: 'herc-mech-lever' }, ...[[0, 'incremental (0)'], [1, 'lever forward (1)'], [-1, 'lever reverse (-1)']].map(([v, t]) => el('option', { value: v }, t)));
+  const [thr, thrV] = slider('herc-mech-throttle-axis', -512, 512, 0, (a) => send({ op: 'throttle_axis', axis: a, lever: Number(lever.value) }));
+  const [steer, steerV] = slider('herc-mech-steer-axis', -256, 256, 0, (t) => send({ op: 'steer', turn: t }));
+  const [twist, twistV] = slider('herc-mech-twist-axis', -256, 256, 0, (a) => send({ op: 'torso', axis: a }));
+  const [aim, aimV] = slider('herc-mech-aim-axis', -256, 256, 0, (a) => send({ op: 'aim', axis: a }));
+  const terrainH = el('input', { type: 'number', id: 'herc-mech-terrain', value: 0 });
+  const terrainS = el('input', { type: 'number', id: 'herc-mech-slope', value: 0 });
+  const setSlider = (r, v, x) => { r.value = x; v.textContent = String(x); };
+  const mechControls = el('div', { id: 'herc-mech-controls', hidden: true },
+    el('h3', {}, 'mech inputs (held until changed)'),
+    el('div', { class: 'row' }, el('label', {}, 'throttle axis', thr), thrV, lever),
+    el('div', { class: 'row' },
+      el('button', { id: 'herc-mech-forward', onclick: () => { setSlider(thr, thrV, -256); send({ op: 'throttle_axis', axis: -256, lever: Number(lever.value) }); } }, 'Throttle forward (-256)'),
+      el('button', { id: 'herc-mech-neutral', onclick: () => { setSlider(thr, thrV, 0); send({ op: 'throttle_axis', axis: 0, lever: Number(lever.value) }); } }, 'Hold (0)'),
+      el('button', { id: 'herc-mech-back', onclick: () => { setSlider(thr, thrV, 256); send({ op: 'throttle_axis', axis: 256, lever: Number(lever.value) }); } }, 'Throttle back (+256)')),
+    el('div', { class: 'row' }, el('label', {}, 'steer', steer), steerV,
+      el('button', { onclick: () => { setSlider(steer, steerV, 0); send({ op: 'steer', turn: 0 }); } }, 'Straight')),
+    el('div', { class: 'row' }, el('label', {}, 'torso twist', twist), twistV,
+      el('button', { id: 'herc-mech-centre', onclick: () => { setSlider(twist, twistV, 0); send({ op: 'torso_center' }); } }, 'Centre torso')),
+    el('div', { class: 'row' }, el('label', {}, 'aim (pitch)', aim), aimV),
+    el('div', { class: 'row' },
+      el('label', {}, 'terrain', terrainH), el('label', {}, 'slope', terrainS),
+      el('button', { onclick: () => send({ op: 'terrain', height: Number(terrainH.value), slope: Number(terrainS.value) }) }, 'Set terrain'),
+      el('button', { id: 'herc-mech-block', onclick: () => send({ op: 'block', moves: 1 }), title: 'The next collision test refuses the move (D9)' }, 'Block next move'),
+      el('button', { id: 'herc-mech-kill', onclick: () => send({ op: 'kill' }), title: 'Immobilise the machine: it goes down (H33)' }, 'Kill')),
+    el('h3', {}, 'mech state'), mechState,
+    el('p', { class: 'keys' }, 'The mech mode registers the chassis\'s three threads (H27) and drives them through the throttle, '
+      + 'controller, gait and torso rules; the request / seek / rate controls of the conformance mode do not apply here.'));
+
+  const modeSel = el('select', { id: 'herc-mode' },
+    el('option', { value: 'threads' }, 'threads: the conformance steps (request, seek, rate)'),
+    ...Object.keys(info.more_scenarios || {}).map((k) => el('option', { value: k }, `${k}: throttle, steering, torso on the sample chassis`)));
+  modeSel.addEventListener('change', async () => {
+    tb.player.pause();
+    const doc = modeSel.value === 'threads' ? info.default_scenario : info.more_scenarios[modeSel.value];
+    try {
+      await session.start(doc);
+    } catch (e) {
+      session.status(e.message, true);
+    }
+  });
+
+  const controls = el('div', { class: 'panel' },
+    el('h2', {}, 'Threads and sequences'),
+    el('div', { class: 'row' }, el('label', {}, 'mode ', modeSel)),
+    el('div', { class: 'row' }, el('label', {}, 'exposed thread ', threadSel), el('span', { class: 'keys' }, 'slot order '), slotsV),
+    threadTable,
+    el('h3', {}, 'sequences (click to select for the controls below)'),
+    seqList,
+    threadControls,
+    mechControls,
   );
 
   root.append(tb.bar, tb.status,
@@ -391,6 +454,27 @@ export async function mount(root, info) {
     setV('clock', l.clock ? `${l.clock.elapsed_ms} ms → ${l.clock.sim_tick_delta} counts → ${l.clock.anim_delta} ticks` : `(${l.op})`);
     renderSeqList(th.seq);
     renderFrames(th);
+    const mech = l.mech;
+    threadControls.hidden = !!mech;
+    mechControls.hidden = !mech;
+    if (mech) {
+      if (modeSel.value === 'threads') modeSel.value = Object.keys(info.more_scenarios || {})[0] || 'threads';
+      const i = mech.inputs;
+      M.inputs.textContent = `throttle axis ${i.throttle_axis}, lever ${i.lever}, steer ${i.steer}, twist ${i.twist_axis}${i.twist_centre ? ' (centring)' : ''}, pitch ${i.pitch_axis}`;
+      M.throttle.textContent = `${mech.throttle} / ${mech.desired}${mech.dirty ? ' (dirty)' : ''}`;
+      M.throttle.dataset.value = String(mech.throttle);
+      M.speed.textContent = `${mech.speed} / ${mech.speed_readout} / ${mech.hud_kmh}`;
+      M.speed.dataset.value = String(mech.speed);
+      M.turn.textContent = `${mech.turn} / ${mech.turn_rate}${mech.hold_turn ? ' (holding turn)' : ''}`;
+      M['anim-rate'].textContent = String(mech.anim_rate);
+      M.gait.textContent = mech.gait ? JSON.stringify(mech.gait) : '—';
+      M.torso.textContent = `angle ${mech.twist.angle} rate ${mech.twist.rate} / angle ${mech.pitch.angle} rate ${mech.pitch.rate}`;
+      M.blocked.textContent = `${JSON.stringify(mech.blocked)} / ${mech.collapsed} / ${mech.immobilised}${mech.refuse_moves ? `, refusing ${mech.refuse_moves} moves` : ''}`;
+      M.terrain.textContent = `${mech.terrain_height} / ${mech.slope}`;
+      M.eye.textContent = mech.eye_world ? `[${mech.eye_world.join(', ')}]` : '—';
+    } else if (modeSel.value !== 'threads') {
+      modeSel.value = 'threads';
+    }
     // drawing
     const parents = (asset.nodes || []).map((n) => n.parent);
     const covered = new Set();

@@ -97,9 +97,11 @@ static TABLE: [EngineDef; 2] = [
         asset_kind: AssetKind::File,
         inline_allowed: true,
         asset_default: None,
+        extra_paths: None,
         load: Some(load_counter),
         info: Some(describe),
         default_scenario: Some(r#"{"engine":"counter","asset":"start.json","setup":1}"#),
+        more_scenarios: &[],
     },
     EngineDef {
         name: "ghost",
@@ -107,9 +109,11 @@ static TABLE: [EngineDef; 2] = [
         asset_kind: AssetKind::File,
         inline_allowed: true,
         asset_default: None,
+        extra_paths: None,
         load: None,
         info: None,
         default_scenario: None,
+        more_scenarios: &[],
     },
 ];
 

@@ -247,3 +247,61 @@ async fn sample_scenarios_load_as_uploads() {
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["lines"].as_array().unwrap().len(), n + 1);
 }
+
+#[tokio::test]
+async fn herc_mech_scenarios_replay_like_retroanim_run() {
+    // The mech extension (setup.mech) runs on MechSim, as retroanim_herc::run picks it.
+    let app = retroanim_browser::router(&assets());
+    let path = assets().join("herc/scenarios/mech_walk_and_steer.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let (s, v) = json_call(
+        &app,
+        "POST",
+        "/api/sessions",
+        Some(json!({"engine": "herc", "scenario": doc, "replay": true})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let (_, trace) = call(&app, "GET", &format!("/api/sessions/{id}/trace"), None).await;
+    let expected = retroanim_herc::run(&Scenario::from_file(&path).unwrap()).unwrap();
+    assert_eq!(
+        String::from_utf8(trace).unwrap(),
+        retroanim_core::trace::to_jsonl(&expected)
+    );
+    assert!(v["lines"][0]["mech"].is_object());
+}
+
+#[tokio::test]
+async fn herc_mech_paths_are_confined_too() {
+    let app = retroanim_browser::router(&assets());
+    for (mech, at) in [
+        (
+            json!({"chassis": "/etc/passwd"}),
+            "scenario.setup.mech.chassis",
+        ),
+        (
+            json!({"chassis": "../../../Cargo.toml"}),
+            "scenario.setup.mech.chassis",
+        ),
+        (
+            json!({"chassis": "../biped.chassis.json", "shape": "../../../Cargo.toml"}),
+            "scenario.setup.mech.shape",
+        ),
+        (
+            json!({"chassis": "entry", "vol": "../../x.vol"}),
+            "scenario.setup.mech.vol",
+        ),
+    ] {
+        let scenario = json!({"asset": "../biped.json", "setup": {"mech": mech}});
+        let (s, v) = json_call(
+            &app,
+            "POST",
+            "/api/sessions",
+            Some(json!({"engine": "herc", "scenario": scenario})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+        assert_eq!(v["at"], at, "{v}");
+    }
+}
