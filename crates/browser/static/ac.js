@@ -46,7 +46,7 @@ function forwardOf(q) {
 export async function mount(root, info) {
   const session = new EngineSession('ac');
   let dt = 0.04;
-  const tb = toolbar(session, { clockStep: () => ({ op: 'tick', dt }), clockLabel: 'tick' });
+  const tb = toolbar(session, { clockStep: () => ({ op: 'tick', dt }), clockLabel: 'tick', keys: false }); // keys below
   let table = null;
   const trail = [];
   const motion = (op, id, extra = {}) => session.step({ op, motion: hex(id), ...extra });
@@ -188,7 +188,7 @@ export async function mount(root, info) {
     else if (k === 't') root.querySelector('#ac-style').click();
     else if (k === 'c') root.querySelector('#ac-contact').click();
     else if (k === 'p') tb.player.toggle();
-    else if (k === ' ') session.step({ op: 'tick', dt });
+    else if (k === ' ' && document.activeElement.tagName !== 'BUTTON') session.step({ op: 'tick', dt });
     else return;
     ev.preventDefault();
   });

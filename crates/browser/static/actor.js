@@ -57,7 +57,7 @@ export async function mount(root, info) {
     el('div', { class: 'row' },
       el('button', { id: 'actor-reset-timing', onclick: () => session.step({ op: 'reset_timing' }) }, 'Reset timing'),
       switchBox('animation'), switchBox('scripts')),
-    el('p', { class: 'keys' }, 'Play runs one world update per 1/25 s. Click the map to move the view centre (set_view).'));
+    el('p', { class: 'keys' }, 'Keys: P play/pause, Space one update. Play runs one world update per 1/25 s. Click the map to move the view centre (set_view).'));
 
   const statePanel = el('div', { class: 'panel', id: 'actor-state' }, el('h2', {}, 'Animation state'));
   const F = {};

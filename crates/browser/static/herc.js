@@ -301,7 +301,7 @@ export async function mount(root, info) {
       el('button', { id: 'herc-rate-half', onclick: () => setRate(128) }, '½×'),
       el('button', { id: 'herc-reverse', onclick: () => setRate(-Number(rate.value) || -256), title: 'Negate the rate: a sign change re-runs the pending request (H5)' }, 'Reverse'),
       el('button', { id: 'herc-rate-pause', onclick: () => setRate(0) }, 'Pause (rate 0)')),
-    el('p', { class: 'keys' }, 'Play steps the clock by step_ms 40 at 25 Hz (SimTickDelta 81, 31 animation ticks at 1×, H24). '
+    el('p', { class: 'keys' }, 'Keys: P play/pause, Space one step. Play steps the clock by step_ms 40 at 25 Hz (SimTickDelta 81, 31 animation ticks at 1×, H24). '
       + 'A request searches for an authored transition; the panel shows the armed one. With stop on arrival the thread '
       + 'freezes (acc 0) when it reaches the target.'));
 

@@ -149,7 +149,7 @@ export class Player {
 
 // The shared toolbar: play/pause/step (with the engine's own clock step), reset,
 // exports, load scenario, status, "any step" box and the last trace line.
-export function toolbar(session, { clockStep, clockLabel, playId }) {
+export function toolbar(session, { clockStep, clockLabel, playId, keys = true }) {
   const prefix = session.engine;
   const player = new Player(async () => (await session.step(clockStep())) !== null);
   const playBtn = el('button', { id: playId || `${prefix}-play`, onclick: () => player.toggle(), title: 'Play / pause at 25 Hz' }, '▶ Play');
@@ -198,6 +198,18 @@ export function toolbar(session, { clockStep, clockLabel, playId }) {
     ),
     el('details', {}, el('summary', {}, 'Last trace line'), lastLine),
   );
+  if (keys) {
+    // P plays / pauses, Space steps, while this view is shown and no field has focus.
+    window.addEventListener('keydown', (ev) => {
+      const view = document.getElementById(`view-${prefix}`);
+      const tag = document.activeElement && document.activeElement.tagName;
+      if (!view || view.hidden || ['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if (ev.key === 'p' || ev.key === 'P') player.toggle();
+      else if (ev.key === ' ' && tag !== 'BUTTON') session.step(clockStep()); // Space on a button presses it
+      else return;
+      ev.preventDefault();
+    });
+  }
   session.subscribe(() => {
     const l = session.last();
     lastLine.textContent = l ? JSON.stringify(l, null, 1) : '';
