@@ -128,18 +128,18 @@ class Drawing {
 
   // world: the trace's world transforms; parents: node parent ids; object: the
   // machine's placement matrix and position when root motion is shown, else null.
-  draw(world, parents, object, selectedNodes) {
+  draw(world, parents, object, selectedNodes, picked = -1) {
     if (!this.frameFixed) {
       // Frame where the model is drawn now (placed by the object when root motion shows).
       const pts = world.slice(1).map((T) => (object ? applyT(object.m, object.t, T.t) : T.t));
       this.frame(pts);
       this.frameFixed = true;
     }
-    if (this.three) this.draw3d(world, parents, object, selectedNodes);
+    if (this.three) this.draw3d(world, parents, object, selectedNodes, picked);
     else this.draw2d(world, parents, object);
   }
 
-  draw3d(world, parents, object, selectedNodes) {
+  draw3d(world, parents, object, selectedNodes, picked) {
     const { THREE, model } = this.three;
     const size = this.radius * 0.07;
     while (this.three.boxes.length < world.length) {
@@ -154,7 +154,7 @@ class Drawing {
       box.visible = i !== 0; // node 0 carries root motion, not a part
       const m = unitM(T);
       box.matrix.set(m[0], m[2], m[6], T.t[0], m[1], m[3], m[7], T.t[1], m[4], m[5], m[8], T.t[2], 0, 0, 0, 1);
-      box.material.color.setHex(selectedNodes.has(i) ? 0xd9822b : 0x5b7fa6);
+      box.material.color.setHex(i === picked ? 0xe8c400 : selectedNodes.has(i) ? 0xd9822b : 0x5b7fa6);
     });
     const seg = [];
     world.forEach((T, i) => {
@@ -251,6 +251,12 @@ export async function mount(root, info) {
   add('object', 'object');
   add('clock', 'clock');
   const framesStrip = el('div', { class: 'timeline', id: 'herc-frames' });
+  // Parts: the node hierarchy with the asset's names; a click picks a part to inspect.
+  let picked = -1;
+  const partsList = el('div', { class: 'list', id: 'herc-parts', style: 'max-height: 200px' });
+  const partV = el('span', { class: 'v', id: 'herc-part' });
+  const partsPanel = el('div', { class: 'panel' }, el('h2', {}, 'Parts (node hierarchy; orange = animated by the exposed thread\'s sequence)'),
+    partsList, el('div', { class: 'kv' }, el('span', { class: 'k' }, 'picked part'), partV));
   panel.append(el('h3', {}, 'frames of the current sequence (green: the frame offers transitions; outlined: current, with acc marked)'), framesStrip);
 
   // ---- right: controls
@@ -379,7 +385,7 @@ export async function mount(root, info) {
         el('div', { class: 'row' }, el('label', {}, rootMotion, 'Show root motion'),
           el('button', { onclick: () => { drawing.frameFixed = false; update(); } }, 'Re-frame camera')),
         panel),
-      el('div', {}, controls, tb.extra)));
+      el('div', {}, controls, partsPanel, tb.extra)));
   await drawing.init();
 
   function renderSeqList(cur) {
@@ -389,6 +395,31 @@ export async function mount(root, info) {
         `${i} ${q.name || ''} `, el('span', { class: 'muted' }, `${q.class || ''} prio ${q.priority} · ${frames} frames${q.ground ? ' · ground' : ''}`));
       return row;
     }));
+  }
+
+  function renderParts(parents, covered, l) {
+    const nodes = asset.nodes || [];
+    const depth = (i) => {
+      let d = 0;
+      for (let p = parents[i]; p >= 0 && d < nodes.length; p = parents[p]) d++;
+      return d;
+    };
+    // Parent-first order: each node after its parent, children in id order.
+    const order = [];
+    const visit = (p) => nodes.forEach((n, i) => { if (n.parent === p && !order.includes(i)) { order.push(i); visit(i); } });
+    visit(-1);
+    nodes.forEach((_, i) => { if (!order.includes(i)) order.push(i); });
+    partsList.replaceChildren(...order.map((i) => el('div', {
+      class: i === picked ? 'sel' : '', style: `padding-left: ${6 + depth(i) * 14}px${covered.has(i) ? '; color: #b35900' : ''}`,
+      'data-node': i, onclick: () => { picked = picked === i ? -1 : i; update(); },
+    }, `${nodes[i].name || 'node'} (${i})${i === 0 ? ' · root motion' : ''}`)));
+    if (picked >= 0 && l.world[picked]) {
+      const T = l.world[picked];
+      partV.textContent = `${nodes[picked] ? nodes[picked].name || picked : picked}: local [${l.locals[picked].join(', ')}]\n`
+        + `world t [${T.t.join(', ')}] kind ${T.kind}`;
+    } else {
+      partV.textContent = 'click a part';
+    }
   }
 
   function renderFrames(th) {
@@ -483,7 +514,8 @@ export async function mount(root, info) {
     const object = rootMotion.checked
       ? { m: fromEulerF(...l.object.euler), t: l.object.position }
       : null;
-    drawing.draw(l.world, parents, object, covered);
+    drawing.draw(l.world, parents, object, covered, picked);
+    renderParts(parents, covered, l);
   }
 
   let assetsLoaded = Promise.resolve();
