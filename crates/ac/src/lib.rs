@@ -3,6 +3,7 @@
 //! f32 throughout, in ACE's operation order (System.Numerics formulas spelled out in
 //! [`math`]); f64 only where ACE uses double (the update quantum).
 
+pub mod bench;
 pub mod commands;
 pub mod inspect;
 pub mod interpolation;

@@ -203,6 +203,10 @@ impl Default for Quat {
 
 /// `(f32)Math.Sin(x)`, `(f32)Math.Cos(x)` (computed in double, narrowed).
 fn sin_cos(x: f32) -> (f32, f32) {
+    // sin(±0) = ±0 and cos(±0) = 1 exactly; most rotations in a tick are by zero.
+    if x == 0.0 {
+        return (x, 1.0);
+    }
     let d = x as f64;
     (d.sin() as f32, d.cos() as f32)
 }

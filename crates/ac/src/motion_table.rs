@@ -32,8 +32,9 @@ impl Default for MotionState {
             style: 0,
             substate: 0,
             substate_mod: 1.0,
-            modifiers: VecDeque::new(),
-            actions: VecDeque::new(),
+            // Reserved so that a steady-state object never grows its lists.
+            modifiers: VecDeque::with_capacity(4),
+            actions: VecDeque::with_capacity(8),
         }
     }
 }

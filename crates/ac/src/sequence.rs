@@ -179,7 +179,10 @@ fn floor64(x: f32) -> f64 {
 
 impl Sequence {
     pub fn new() -> Sequence {
-        Sequence::default()
+        Sequence {
+            nodes: Vec::with_capacity(8),
+            ..Sequence::default()
+        }
     }
 
     /// `append_animation`.

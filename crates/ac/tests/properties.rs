@@ -9,8 +9,8 @@ use proptest::prelude::*;
 use retroanim_ac::commands::{HoldKey, MovementParameters, MovementType};
 
 const MOTIONS: [u32; 16] = [
-    READY, WALK, WALK_BACK, RUN, TURN_R, TURN_L, SIDE_R, SIDE_L, DEAD, SITTING, SLEEPING,
-    FALLING, WAVE, POWER_UP, SWORD, NC,
+    READY, WALK, WALK_BACK, RUN, TURN_R, TURN_L, SIDE_R, SIDE_L, DEAD, SITTING, SLEEPING, FALLING,
+    WAVE, POWER_UP, SWORD, NC,
 ];
 
 #[derive(Clone, Debug)]

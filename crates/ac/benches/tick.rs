@@ -1,0 +1,25 @@
+//! Criterion benchmark: one 30 Hz tick of N objects on the sample humanoid table, each
+//! cycling walk / run / turn / stop commands (see `retroanim_ac::bench`).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use retroanim_ac::bench::AcBench;
+use retroanim_core::bench::BenchWorld;
+
+fn tick(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ac_tick");
+    for n in [1_000usize, 10_000] {
+        let mut world = AcBench::new(n);
+        // Let every object see its whole command cycle once before measuring.
+        for _ in 0..300 {
+            world.tick();
+        }
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| world.tick());
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, tick);
+criterion_main!(benches);
