@@ -458,7 +458,8 @@ impl PhysicsObj {
             return;
         }
         self.velocity = self.velocity.sub(n.scale(a));
-        let k = ((1.0 - self.friction) as f64).powf(q as f64) as f32;
+        // `MathF.Pow(1.0f - friction, quantum)`: single precision.
+        let k = (1.0f32 - self.friction).powf(q);
         self.velocity = self.velocity.scale(k);
     }
 
