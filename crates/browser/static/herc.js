@@ -56,6 +56,9 @@ class Drawing {
 
   async init() {
     try {
+      // Probe first: three.js logs an error when it cannot get a context.
+      const probe = document.createElement('canvas');
+      if (!(probe.getContext('webgl2') || probe.getContext('webgl'))) throw new Error('no WebGL context');
       const THREE = await import('three');
       const { OrbitControls } = await import('./vendor/OrbitControls.js');
       const canvas = el('canvas', { class: 'view3d', id: 'herc-canvas' });
@@ -136,7 +139,7 @@ class Drawing {
       this.frameFixed = true;
     }
     if (this.three) this.draw3d(world, parents, object, selectedNodes, picked);
-    else this.draw2d(world, parents, object);
+    else this.draw2d(world, parents, object, selectedNodes, picked);
   }
 
   draw3d(world, parents, object, selectedNodes, picked) {
@@ -189,7 +192,7 @@ class Drawing {
     this.render();
   }
 
-  draw2d(world, parents, object) {
+  draw2d(world, parents, object, selectedNodes, picked) {
     const cv = this.canvas2d;
     const w = (cv.width = cv.clientWidth || 600), h = cv.height;
     const ctx = cv.getContext('2d');
@@ -205,9 +208,9 @@ class Drawing {
       const a = proj(place(world[p].t)), b = proj(place(T.t));
       ctx.beginPath(); ctx.moveTo(...a); ctx.lineTo(...b); ctx.stroke();
     });
-    ctx.fillStyle = '#5b7fa6';
     world.forEach((T, i) => {
       if (i === 0) return;
+      ctx.fillStyle = i === picked ? '#e8c400' : selectedNodes.has(i) ? '#d9822b' : '#5b7fa6';
       const q = proj(place(T.t));
       ctx.fillRect(q[0] - 4, q[1] - 4, 8, 8);
     });
