@@ -160,7 +160,7 @@ export async function mount(root, info) {
   add('interp queue', 'interp-queue', net);
   add('interp manager', 'interp-mgr', net);
 
-  root.append(tb.bar, tb.status,
+  root.append(el('p', { class: 'intro' }, "The Asheron's Call motion system as ACE ports it (ac-motion.md): a motion goes through MotionInterp (raw and interpreted states) to the MotionTableManager, which appends link and cycle animations to the Sequence; the root moves by the sequence's velocity and position frames. Every value below is the engine's trace line."), tb.bar, tb.status,
     el('div', { class: 'grid' },
       el('div', {}, inputs, timelinePanel, posPanel, net),
       el('div', {}, state, queues, tablePanel, tb.extra)));

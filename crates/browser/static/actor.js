@@ -94,7 +94,7 @@ export async function mount(root, info) {
     session.step({ op: 'set_view', x: x * CELL + CELL / 2, y: y * CELL + CELL / 2 });
   });
 
-  root.append(tb.bar, tb.status,
+  root.append(el('p', { class: 'intro' }, "The RAAN/RAGR actor command interpreter (actor.md): each actor plays command groups (show frame, loops, breakpoints) with a byte countdown per frame; requests are arbitrated against a single pending slot and a default group; only actors in the 18×18 cell window around the view (or persistent ones) are updated. Every value below is the engine's trace line."), tb.bar, tb.status,
     el('div', { class: 'grid' },
       el('div', {},
         el('div', { class: 'panel' }, el('h2', {}, 'Selected frame'), drawCv),

@@ -382,7 +382,7 @@ export async function mount(root, info) {
     mechControls,
   );
 
-  root.append(tb.bar, tb.status,
+  root.append(el('p', { class: 'intro' }, "The DBSIM HERC animation threads (herc.md): each thread plays a sequence frame by frame in whole ticks; a request searches the frames ahead for an authored transition and arms it; threads are sorted by their sequence's priority and the first slot supplies root motion. Every value below is the engine's trace line."), tb.bar, tb.status,
     el('div', { class: 'grid' },
       el('div', {}, drawBox,
         el('div', { class: 'row' }, el('label', {}, rootMotion, 'Show root motion'),
