@@ -108,7 +108,11 @@ pub fn prepare(engine: &EngineDef, doc: Value, folder: &Path) -> Result<Prepared
     if let Some(confine_more) = engine.extra_paths {
         confine_more(&mut resolved, folder)?;
     }
-    let scenario = Scenario::from_value(resolved, SCENARIO_LABEL, folder.to_path_buf())
+    // Every path field the engines read is now absolute and checked. Defence in depth
+    // for one they might add later: relative paths resolve against a folder that does
+    // not exist, so the OS refuses them (even `../x`, which must traverse it).
+    let unresolvable = folder.join(".no-unchecked-paths");
+    let scenario = Scenario::from_value(resolved, SCENARIO_LABEL, unresolvable)
         .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
     Ok(Prepared {
         doc,

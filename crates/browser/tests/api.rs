@@ -54,6 +54,10 @@ impl Simulation for Counter {
             Some(v) => retroanim_core::scenario::from_value_at(v, &s.file, "asset")?,
             None => return Err(s.error("asset", "missing field")),
         };
+        // A path field the browser does not know about: read relative to the scenario.
+        if let Some(Value::String(p)) = s.raw("extra") {
+            std::fs::read(s.resolve(p)).map_err(|e| s.error("extra", e.to_string()))?;
+        }
         let bonus: i64 = s.field::<i64>("setup")?.unwrap_or(0);
         Ok(Counter {
             n: asset.start + bonus,
@@ -623,4 +627,20 @@ async fn a_session_holds_at_most_30000_steps() {
     let (_, v) = app.json("GET", &format!("/api/sessions/{id}"), None).await;
     assert_eq!(v["step_count"], 30_000);
     assert_eq!(v["line"]["n"], 30_011);
+}
+
+#[tokio::test]
+async fn path_fields_the_browser_does_not_know_cannot_be_followed() {
+    let app = App::new("unknown-path");
+    for extra in ["start.json", "../start.json", "../../secret.json"] {
+        let (s, v) = app
+            .json(
+                "POST",
+                "/api/sessions",
+                Some(json!({"engine": "counter", "scenario": {"asset": "start.json", "extra": extra}})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{extra}: {v}");
+        assert_eq!(v["at"], "scenario.extra", "{extra}");
+    }
 }
