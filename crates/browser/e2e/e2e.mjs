@@ -226,6 +226,18 @@ async function ac() {
     && shownNodes.filter((c) => c.includes('current')).length === (walking.line.seq.curr === null ? 0 : 1),
     `ac: after "Walk" the timeline shows ${shownNodes.length} nodes with the current one marked (engine: curr ${walking.line.seq.curr} of ${walking.line.seq.anims.length})`);
   await screenshot('ac');
+
+  // Keys: W held walks (do_motion on press), released stops (stop_motion).
+  await page.click('#ac-stop-completely');
+  await page.focus('body');
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  await page.keyboard.down('w');
+  const walkKey = await waitValue('#ac-substate', (v) => v === '0x45000005', 'WalkForward from the W key');
+  await page.keyboard.up('w');
+  const stopKey = await waitValue('#ac-substate', (v) => v === '0x41000003', 'Ready after releasing W');
+  const keyed = (await sessionLine('ac')).line;
+  check(walkKey && stopKey && keyed.op === 'stop_motion' && keyed.table.substate === '0x41000003',
+    `ac: holding W walks and releasing it stops (last op ${keyed.op}, substate ${keyed.table.substate})`);
 }
 
 // ---- actor: a forced request starts the group at once
