@@ -10,6 +10,8 @@ pub mod interpolation;
 pub mod math;
 pub mod motion_interp;
 pub mod motion_table;
+pub mod movement_manager;
+pub mod part_array;
 pub mod physics_obj;
 pub mod position_manager;
 pub mod records;

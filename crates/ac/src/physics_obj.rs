@@ -8,11 +8,11 @@
 use crate::commands::*;
 use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, Position};
 use crate::math::{AFrame, Vec3, EPSILON};
-use crate::motion_interp::{mi_motion_done, MotionInterp, Weenie};
+use crate::motion_interp::{MotionInterp, Weenie};
 use crate::motion_table::MotionTableData;
 use crate::position_manager::{self as pm, PositionManager, TeleportHost};
 use crate::sequence::{AnimSource, FiredHook, Sequence, HOOK_ANIMATION_DONE};
-use crate::table_manager::{MotionDoneSink, MotionTableManager};
+use crate::table_manager::MotionTableManager;
 use std::sync::Arc;
 
 /// `PhysicsGlobals` constants the tick uses.
@@ -74,25 +74,6 @@ pub struct PhysicsObj {
     pub update_time: f64,
 }
 
-/// Routes a table manager's completions to the interpreter and the weenie log.
-struct ObjSink<'a> {
-    minterp: &'a mut MotionInterp,
-    is_animating: &'a mut bool,
-    has_movement_manager: bool,
-    log: &'a mut Vec<(u32, bool)>,
-}
-
-impl MotionDoneSink for ObjSink<'_> {
-    fn motion_done(&mut self, _motion: u32, _success: bool) {
-        if self.has_movement_manager {
-            mi_motion_done(self.minterp, self.is_animating);
-        }
-    }
-    fn on_motion_done(&mut self, motion: u32, success: bool) {
-        self.log.push((motion, success));
-    }
-}
-
 impl PhysicsObj {
     /// A fresh object (conformance §2.1 step 1): default state flags, no contact, no
     /// cell, no motion table.
@@ -143,21 +124,6 @@ impl PhysicsObj {
         }
     }
 
-    /// Split borrow: the table manager, the sequence and a completion sink.
-    fn with_manager<R>(
-        &mut self,
-        f: impl FnOnce(&mut MotionTableManager, &mut Sequence, &mut dyn MotionDoneSink) -> R,
-    ) -> Option<R> {
-        let tm = self.table_manager.as_mut()?;
-        let mut sink = ObjSink {
-            minterp: &mut self.minterp,
-            is_animating: &mut self.is_animating,
-            has_movement_manager: self.has_movement_manager,
-            log: &mut self.motions_done,
-        };
-        Some(f(tm, &mut self.sequence, &mut sink))
-    }
-
     /// `SetMotionTableID` (PhysicsObj + PartArray): keeps a manager with the same table
     /// id, always rebuilds the movement manager (Q49, reproduced).
     pub fn set_motion_table(&mut self, table: Option<Arc<MotionTableData>>) {
@@ -183,68 +149,6 @@ impl PhysicsObj {
 
     /// `cancel_moveto`: no move-to manager exists here.
     pub fn cancel_moveto(&mut self) {}
-
-    /// `PartArray.InitializeMotionTables` → `initialize_state`.
-    pub fn initialize_motion_tables(&mut self) {
-        let anims = self.anims.clone();
-        if let Some(tm) = self.table_manager.as_mut() {
-            tm.initialize_state(&mut self.sequence, anims.as_ref());
-        }
-    }
-
-    /// `PhysicsObj.DoInterpretedMotion` → `PartArray` → table manager.
-    pub fn do_interpreted_motion(&mut self, motion: u32, p: &MovementParameters) -> WeenieError {
-        self.table_perform(MovementType::InterpretedCommand, motion, p.speed)
-    }
-
-    /// `PhysicsObj.StopInterpretedMotion`.
-    pub fn stop_interpreted_motion(&mut self, motion: u32, p: &MovementParameters) -> WeenieError {
-        self.table_perform(MovementType::StopInterpretedCommand, motion, p.speed)
-    }
-
-    /// `PhysicsObj.StopCompletely_Internal`.
-    pub fn stop_completely_internal(&mut self) -> WeenieError {
-        self.table_perform(MovementType::StopCompletely, 0, 1.0)
-    }
-
-    fn table_perform(&mut self, kind: MovementType, motion: u32, speed: f32) -> WeenieError {
-        let anims = self.anims.clone();
-        match self.table_manager.as_mut() {
-            None => WeenieError::NoAnimationTable,
-            Some(tm) => {
-                tm.perform_movement(kind, motion, speed, &mut self.sequence, anims.as_ref())
-            }
-        }
-    }
-
-    /// `PhysicsObj.CheckForCompletedMotions` → table manager.
-    pub fn check_for_completed_motions(&mut self) {
-        self.with_manager(|tm, _seq, sink| tm.check_for_completed_motions(sink));
-    }
-
-    /// `PhysicsObj.RemoveLinkAnimations` → `MotionTableManager.HandleEnterWorld` (Q30).
-    pub fn remove_link_animations(&mut self) {
-        self.with_manager(|tm, seq, sink| tm.handle_enter_world(seq, sink));
-    }
-
-    /// `Hook_AnimDone` → `PartArray.AnimationDone(true)`.
-    pub fn animation_done(&mut self, success: bool) {
-        self.with_manager(|tm, _seq, sink| tm.animation_done(success, sink));
-    }
-
-    /// `MovementManager.PerformMovement` for the motion types.
-    pub fn perform_movement(
-        &mut self,
-        kind: MovementType,
-        motion: u32,
-        params: &MovementParameters,
-    ) -> WeenieError {
-        self.set_active(true);
-        if !self.minterp.initted {
-            self.mi_enter_default_state();
-        }
-        self.mi_perform_movement(kind, motion, params)
-    }
 
     /// `PhysicsObj.DoMotion`.
     pub fn do_motion(&mut self, motion: u32, params: &MovementParameters) -> WeenieError {
@@ -316,12 +220,10 @@ impl PhysicsObj {
     pub fn set_on_walkable(&mut self, on: bool) {
         let prev = self.on_walkable;
         self.on_walkable = on;
-        if self.has_movement_manager {
-            if prev && !on {
-                self.mi_leave_ground();
-            } else if !prev && on {
-                self.mi_hit_ground();
-            }
+        if prev && !on {
+            self.movement_leave_ground();
+        } else if !prev && on {
+            self.movement_hit_ground();
         }
         self.calc_acceleration();
     }
@@ -340,8 +242,8 @@ impl PhysicsObj {
             self.set_on_walkable(on_walkable);
         } else {
             self.on_walkable = false;
-            if prev_walkable && self.has_movement_manager {
-                self.mi_leave_ground();
+            if prev_walkable {
+                self.movement_leave_ground();
             }
             self.calc_acceleration();
         }

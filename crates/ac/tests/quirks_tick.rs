@@ -126,4 +126,16 @@ fn q50_setup_default_animation_never_advances_and_is_wiped_by_default_state() {
     assert!(table_data().set_default_state(&mut st, &mut s, &mut n, &m));
     assert_eq!(s.nodes.len(), 1);
     assert_eq!(s.nodes[0].framerate, 10.0);
+    // Through the object: PartArray.InitDefaults installs it, ticks leave it at frame 0.
+    let mut sim = conf_sim();
+    sim.obj.init_default_animation(0x0300_0104);
+    sim.obj.update_object_internal(0.5);
+    assert_eq!(seq_ids(&sim.obj.sequence), vec![0x0300_0104]);
+    assert_eq!(
+        (
+            sim.obj.sequence.nodes[0].high_frame,
+            sim.obj.sequence.frame_number
+        ),
+        (2, 0.0)
+    );
 }

@@ -1,0 +1,108 @@
+//! `PartArray` glue (`Phys/PartArray.cs`; spec/ac-motion.md §2.5): the object's sequence
+//! and motion-table manager, and the forwards `PhysicsObj` makes to them.
+
+use crate::commands::{MovementParameters, MovementType, WeenieError};
+use crate::motion_interp::{mi_motion_done, MotionInterp};
+use crate::physics_obj::PhysicsObj;
+use crate::sequence::{AnimData, Sequence};
+use crate::table_manager::{MotionDoneSink, MotionTableManager};
+
+/// Routes a table manager's completions to the interpreter and the weenie log.
+pub(crate) struct ObjSink<'a> {
+    minterp: &'a mut MotionInterp,
+    is_animating: &'a mut bool,
+    has_movement_manager: bool,
+    log: &'a mut Vec<(u32, bool)>,
+}
+
+impl MotionDoneSink for ObjSink<'_> {
+    fn motion_done(&mut self, _motion: u32, _success: bool) {
+        if self.has_movement_manager {
+            mi_motion_done(self.minterp, self.is_animating);
+        }
+    }
+    fn on_motion_done(&mut self, motion: u32, success: bool) {
+        self.log.push((motion, success));
+    }
+}
+
+impl PhysicsObj {
+    /// Split borrow: the table manager, the sequence and a completion sink.
+    fn with_manager<R>(
+        &mut self,
+        f: impl FnOnce(&mut MotionTableManager, &mut Sequence, &mut dyn MotionDoneSink) -> R,
+    ) -> Option<R> {
+        let tm = self.table_manager.as_mut()?;
+        let mut sink = ObjSink {
+            minterp: &mut self.minterp,
+            is_animating: &mut self.is_animating,
+            has_movement_manager: self.has_movement_manager,
+            log: &mut self.motions_done,
+        };
+        Some(f(tm, &mut self.sequence, &mut sink))
+    }
+
+    /// `PartArray.InitializeMotionTables` → `initialize_state`.
+    pub fn initialize_motion_tables(&mut self) {
+        let anims = self.anims.clone();
+        if let Some(tm) = self.table_manager.as_mut() {
+            tm.initialize_state(&mut self.sequence, anims.as_ref());
+        }
+    }
+
+    /// `PhysicsObj.DoInterpretedMotion` → `PartArray` → table manager.
+    pub fn do_interpreted_motion(&mut self, motion: u32, p: &MovementParameters) -> WeenieError {
+        self.table_perform(MovementType::InterpretedCommand, motion, p.speed)
+    }
+
+    /// `PhysicsObj.StopInterpretedMotion`.
+    pub fn stop_interpreted_motion(&mut self, motion: u32, p: &MovementParameters) -> WeenieError {
+        self.table_perform(MovementType::StopInterpretedCommand, motion, p.speed)
+    }
+
+    /// `PhysicsObj.StopCompletely_Internal`.
+    pub fn stop_completely_internal(&mut self) -> WeenieError {
+        self.table_perform(MovementType::StopCompletely, 0, 1.0)
+    }
+
+    fn table_perform(&mut self, kind: MovementType, motion: u32, speed: f32) -> WeenieError {
+        let anims = self.anims.clone();
+        match self.table_manager.as_mut() {
+            None => WeenieError::NoAnimationTable,
+            Some(tm) => {
+                tm.perform_movement(kind, motion, speed, &mut self.sequence, anims.as_ref())
+            }
+        }
+    }
+
+    /// `PhysicsObj.CheckForCompletedMotions` → table manager.
+    pub fn check_for_completed_motions(&mut self) {
+        self.with_manager(|tm, _seq, sink| tm.check_for_completed_motions(sink));
+    }
+
+    /// `PhysicsObj.RemoveLinkAnimations` → `MotionTableManager.HandleEnterWorld` (Q30).
+    pub fn remove_link_animations(&mut self) {
+        self.with_manager(|tm, seq, sink| tm.handle_enter_world(seq, sink));
+    }
+
+    /// `Hook_AnimDone` → `PartArray.AnimationDone(true)`.
+    pub fn animation_done(&mut self, success: bool) {
+        self.with_manager(|tm, _seq, sink| tm.animation_done(success, sink));
+    }
+
+    /// `PartArray.InitDefaults`: a Setup's default animation, played at framerate 0
+    /// (it never advances) with its high frame clamped to the last one (Q50).
+    pub fn init_default_animation(&mut self, anim_id: u32) {
+        let anims = self.anims.clone();
+        self.sequence.clear_animations();
+        self.sequence.append_animation(
+            AnimData {
+                anim_id,
+                low_frame: 0,
+                high_frame: i32::MAX,
+                framerate: 0.0,
+            },
+            anims.as_ref(),
+        );
+    }
+}
