@@ -100,6 +100,7 @@ export async function mount(root, info) {
       if (n && n !== READY) steps.push({ op: 'stop_motion', motion: hex(n) });
     }
     if (steps.length) await session.apply(steps);
+    else session.status('nothing to stop: no forward, sidestep or turn command is active');
   }
 
   // ---- state panel
