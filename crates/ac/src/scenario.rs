@@ -269,19 +269,29 @@ fn referenced_animations(t: &MotionTable) -> BTreeSet<u32> {
     ids
 }
 
-/// Load a motion table and every animation it references from a record store.
+/// Load a motion table and every animation it references from a record store. Errors
+/// name the record file, the record id and byte offset, and for an animation the table
+/// that names it.
 pub fn load_table(
     store: &mut RecordStore,
     id: u32,
     missing: MissingAnimations,
-) -> Result<(Arc<MotionTableData>, AnimMap), crate::records::RecordError> {
-    let table = store.motion_table(id)?;
+) -> Result<(Arc<MotionTableData>, AnimMap), ScenarioError> {
+    let table = store.motion_table(id).map_err(ScenarioError::from)?;
     let mut anims = AnimMap::new();
     for aid in referenced_animations(&table) {
         let a = match missing {
-            MissingAnimations::Error => store.animation(aid)?,
-            MissingAnimations::Empty => store.animation_or_empty(aid)?,
-        };
+            MissingAnimations::Error => store.animation(aid),
+            MissingAnimations::Empty => store.animation_or_empty(aid),
+        }
+        .map_err(|e| {
+            let mut se = ScenarioError::from(e);
+            se.message = format!(
+                "{} (animation named by motion table 0x{id:08x})",
+                se.message
+            );
+            se
+        })?;
         anims.insert_as(aid, a);
     }
     Ok((Arc::new(MotionTableData::from(table.as_ref())), anims))
@@ -337,8 +347,7 @@ impl Simulation for AcSim {
             &mut store,
             setup.motion_table.0,
             setup.missing_animations.unwrap_or_default(),
-        )
-        .map_err(ScenarioError::from)?;
+        )?;
         let mut sim = AcSim::from_parts(table, anims, &setup);
         sim.file = scenario.file.clone();
         Ok(sim)
