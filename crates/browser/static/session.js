@@ -158,6 +158,11 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
     playBtn.classList.toggle('on', p);
   };
   const stepBtn = el('button', { id: `${prefix}-step`, onclick: () => session.step(clockStep()), title: 'One clock step' }, `Step (${clockLabel})`);
+  // Playback cadence: the nominal 25 Hz, or slower to follow each step (the step itself
+  // is unchanged, only how often it is sent).
+  const cadence = el('select', { id: `${prefix}-cadence`, title: 'How often Play sends the clock step' },
+    ...[[25, '25 Hz (nominal)'], [5, '5 Hz (slow)'], [1, '1 Hz']].map(([hz, t]) => el('option', { value: hz }, t)));
+  cadence.addEventListener('change', () => (player.period = 1000 / Number(cadence.value)));
   const file = el('input', { type: 'file', accept: '.json,application/json', id: `${prefix}-load-file`, class: 'hidden' });
   file.addEventListener('change', async () => {
     const f = file.files[0];
@@ -169,7 +174,7 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
   const lastLine = el('pre', { class: 'json', id: `${prefix}-last-line` });
   const anyStep = el('textarea', { rows: 3, id: `${prefix}-any-step`, spellcheck: 'false' });
   const bar = el('div', { class: 'toolbar' },
-    playBtn, stepBtn,
+    playBtn, cadence, stepBtn,
     el('button', { onclick: () => { player.pause(); session.reset(); }, id: `${prefix}-reset`, title: 'Back to the setup state; forgets the steps' }, 'Reset'),
     el('span', { class: 'sep' }),
     el('button', { onclick: () => session.download('trace'), id: `${prefix}-export-trace`, title: 'The JSON Lines trace of what was played (what `retroanim run` writes)' }, 'Export trace (.jsonl)'),
