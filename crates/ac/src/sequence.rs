@@ -143,6 +143,15 @@ impl SeqNode {
         AFrame::IDENTITY
     }
 
+    /// The pos frame `i` if it exists.
+    pub fn pos_frame_in_range(&self, i: i32) -> Option<AFrame> {
+        if i >= 0 {
+            self.anim.pos_frames.get(i as usize).copied()
+        } else {
+            None
+        }
+    }
+
     /// `get_part_frame(int)`: none when out of range.
     pub fn part_frame(&self, i: i32) -> Option<&PartFrame> {
         if i >= 0 && (i as i64) < self.anim.num_frames as i64 {
@@ -326,8 +335,11 @@ impl Sequence {
                 }
                 while floor64(self.frame_number) > last as f64 {
                     if let Some(f) = frame.as_deref_mut() {
-                        let pos = self.nodes[ci].pos_frame(last);
-                        *f = AFrame::combine(f, &pos);
+                        // ACE combines unconditionally; an out-of-range (identity) pos
+                        // frame changes nothing but the sign of a zero, so skip it.
+                        if let Some(pos) = self.nodes[ci].pos_frame_in_range(last) {
+                            *f = AFrame::combine(f, &pos);
+                        }
                         if fr.abs() > EPSILON {
                             self.apply_physics(f, 1.0 / fr, t);
                         }
