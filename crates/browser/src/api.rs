@@ -95,6 +95,7 @@ pub async fn list_engines(State(st): State<AppState>) -> Result<Json<Value>, Api
             "steps_per_session": MAX_STEPS,
             "steps_per_request": MAX_STEPS_PER_CALL,
             "sessions": session::MAX_SESSIONS,
+            "trace_bytes": session::MAX_TOTAL_BYTES,
         }
     })))
 }
@@ -158,11 +159,11 @@ pub async fn create_session(
         // instead of halfway through the page's replay.
         s.apply(&prepared.steps, "scenario")?;
         if replay {
-            let lines = s.lines().to_vec();
+            let lines = s.lines(0, usize::MAX);
             Ok::<_, ApiError>((s, lines, Vec::new()))
         } else {
             s.reset()?;
-            let lines = s.lines().to_vec();
+            let lines = s.lines(0, usize::MAX);
             Ok((s, lines, prepared.steps))
         }
     })
@@ -232,11 +233,15 @@ pub async fn apply_steps(
         ));
     }
     let s = st.session(&id)?;
-    let mut s = lock(&s);
-    let lines = s.apply(&req.steps, "")?;
+    let (lines, step_count, bytes) = {
+        let mut s = lock(&s);
+        let lines = s.apply(&req.steps, "")?;
+        (lines, s.step_count(), s.bytes())
+    };
+    lock(&st.store).resized(&id, bytes);
     Ok(Json(json!({
         "lines": lines,
-        "step_count": s.step_count(),
+        "step_count": step_count,
     })))
 }
 
@@ -246,9 +251,13 @@ pub async fn reset_session(
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Value>, ApiError> {
     let s = st.session(&id)?;
-    let mut s = lock(&s);
-    s.reset()?;
-    Ok(Json(json!({ "line": s.last_line(), "step_count": 0 })))
+    let (line, bytes) = {
+        let mut s = lock(&s);
+        s.reset()?;
+        (s.last_line().clone(), s.bytes())
+    };
+    lock(&st.store).resized(&id, bytes);
+    Ok(Json(json!({ "line": line, "step_count": 0 })))
 }
 
 #[derive(Deserialize)]
@@ -271,14 +280,14 @@ pub async fn get_lines(
     let Query(q) = q.map_err(|e| ApiError::bad_request("query", e.body_text()))?;
     let s = st.session(&id)?;
     let s = lock(&s);
-    let all = s.lines();
-    let from = q.from.min(all.len());
+    let total = s.line_count();
+    let from = q.from.min(total);
     let to =
-        q.to.unwrap_or(all.len())
-            .clamp(from, all.len())
+        q.to.unwrap_or(total)
+            .clamp(from, total)
             .min(from + MAX_LINES_PER_CALL);
     Ok(Json(
-        json!({ "from": from, "lines": &all[from..to], "total": all.len() }),
+        json!({ "from": from, "lines": s.lines(from, to), "total": total }),
     ))
 }
 

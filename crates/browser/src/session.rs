@@ -17,6 +17,9 @@ use std::time::Instant;
 
 /// Open sessions kept at once; the least recently used one goes first.
 pub const MAX_SESSIONS: usize = 32;
+/// Trace text all sessions may hold together; past it the least recently used other
+/// sessions are dropped (a HERC line is about 2.5 kB of JSON).
+pub const MAX_TOTAL_BYTES: usize = 256 << 20;
 /// Steps one session records before it asks to be reset (bounds memory: a HERC
 /// trace line is a few kilobytes).
 pub const MAX_STEPS: usize = 30_000;
@@ -127,7 +130,11 @@ pub struct Session {
     doc: Value,
     scenario: Scenario,
     sim: Box<dyn DynSimulation>,
-    lines: Vec<Value>,
+    /// Trace lines as compact JSON text (a parsed `Value` costs several times more).
+    lines: Vec<String>,
+    /// The last line, parsed, for the answers that show it.
+    last: Value,
+    bytes: usize,
     steps: Vec<Value>,
 }
 
@@ -138,14 +145,18 @@ impl Session {
         let sim = load(&p.scenario)
             .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
         let first = sim.snapshot_json();
-        Ok(Session {
+        let mut s = Session {
             engine,
             doc: p.doc.clone(),
             scenario: p.scenario.clone(),
             sim,
-            lines: vec![first],
+            lines: Vec::new(),
+            last: Value::Null,
+            bytes: 0,
             steps: Vec::new(),
-        })
+        };
+        s.record(first);
+        Ok(s)
     }
 
     /// Apply steps in order, returning their trace lines. On the first failing step
@@ -170,7 +181,7 @@ impl Session {
             match self.sim.apply_json(index, step, &at) {
                 Ok(line) => {
                     self.steps.push(step.clone());
-                    self.lines.push(line.clone());
+                    self.record(line.clone());
                     out.push(line);
                 }
                 Err(e) => {
@@ -180,6 +191,13 @@ impl Session {
             }
         }
         Ok(out)
+    }
+
+    fn record(&mut self, line: Value) {
+        let text = line.to_string();
+        self.bytes += text.len();
+        self.lines.push(text);
+        self.last = line;
     }
 
     fn rebuild(&mut self) {
@@ -200,13 +218,30 @@ impl Session {
         let load = self.engine.load.ok_or_else(|| not_built(self.engine))?;
         self.sim = load(&self.scenario)
             .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
-        self.lines = vec![self.sim.snapshot_json()];
+        self.lines.clear();
+        self.bytes = 0;
         self.steps.clear();
+        let first = self.sim.snapshot_json();
+        self.record(first);
         Ok(())
     }
 
-    pub fn lines(&self) -> &[Value] {
-        &self.lines
+    /// Trace lines `from..to` (clamped), parsed.
+    pub fn lines(&self, from: usize, to: usize) -> Vec<Value> {
+        let to = to.min(self.lines.len());
+        self.lines[from.min(to)..to]
+            .iter()
+            .map(|t| serde_json::from_str(t).unwrap_or(Value::Null))
+            .collect()
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Bytes of trace text held.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     pub fn step_count(&self) -> usize {
@@ -214,7 +249,7 @@ impl Session {
     }
 
     pub fn last_line(&self) -> &Value {
-        self.lines.last().unwrap_or(&Value::Null)
+        &self.last
     }
 
     /// The scenario the engine loaded (asset field confined).
@@ -230,7 +265,12 @@ impl Session {
     /// The JSON Lines trace of everything played: what `retroanim run` writes for
     /// [`Session::scenario_with_steps`].
     pub fn trace_jsonl(&self) -> String {
-        retroanim_core::trace::to_jsonl(&self.lines)
+        let mut out = String::with_capacity(self.bytes + self.lines.len());
+        for l in &self.lines {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out
     }
 
     /// The scenario with every step applied so far, asset paths as the user gave them
@@ -258,6 +298,8 @@ pub fn not_built(engine: &EngineDef) -> ApiError {
 
 struct Entry {
     used: Instant,
+    /// Trace bytes the session held when last reported.
+    bytes: usize,
     session: Arc<Mutex<Session>>,
 }
 
@@ -283,14 +325,43 @@ impl Store {
         }
         self.next_id += 1;
         let id = format!("s{}", self.next_id);
+        let bytes = session.bytes();
         self.map.insert(
             id.clone(),
             Entry {
                 used: Instant::now(),
+                bytes,
                 session: Arc::new(Mutex::new(session)),
             },
         );
+        self.enforce_budget(&id, MAX_TOTAL_BYTES);
         id
+    }
+
+    /// Record a session's new size, then drop the least recently used other sessions
+    /// while all of them together hold more than `budget` bytes.
+    pub fn resized(&mut self, id: &str, bytes: usize) {
+        if let Some(e) = self.map.get_mut(id) {
+            e.bytes = bytes;
+        }
+        self.enforce_budget(id, MAX_TOTAL_BYTES);
+    }
+
+    fn enforce_budget(&mut self, keep: &str, budget: usize) {
+        while self.map.values().map(|e| e.bytes).sum::<usize>() > budget {
+            let victim = self
+                .map
+                .iter()
+                .filter(|(k, _)| k.as_str() != keep)
+                .min_by_key(|(_, e)| e.used)
+                .map(|(k, _)| k.clone());
+            match victim {
+                Some(k) => {
+                    self.map.remove(&k);
+                }
+                None => break,
+            }
+        }
     }
 
     pub fn get(&mut self, id: &str) -> Option<Arc<Mutex<Session>>> {
@@ -301,5 +372,55 @@ impl Store {
 
     pub fn remove(&mut self, id: &str) -> bool {
         self.map.remove(id).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::ENGINES;
+
+    fn herc_session() -> Session {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../assets/herc")
+            .canonicalize()
+            .unwrap();
+        let doc: Value = serde_json::from_str(ENGINES[0].default_scenario.unwrap()).unwrap();
+        let p = prepare(&ENGINES[0], doc, &folder).unwrap();
+        Session::start(&ENGINES[0], &p).unwrap()
+    }
+
+    #[test]
+    fn sizes_count_the_trace_text() {
+        let mut s = herc_session();
+        let setup = s.bytes();
+        assert_eq!(setup, s.trace_jsonl().len() - 1);
+        s.apply(&[serde_json::json!({"op": "step_ms", "ms": 40})], "")
+            .unwrap();
+        assert_eq!(s.bytes(), s.trace_jsonl().len() - 2);
+        assert_eq!(s.lines(1, 9).len(), 1);
+        assert_eq!(s.last_line()["op"], "step_ms");
+    }
+
+    #[test]
+    fn the_byte_budget_drops_the_least_recently_used_other_sessions() {
+        let mut store = Store::default();
+        let a = store.insert(herc_session());
+        let b = store.insert(herc_session());
+        let c = store.insert(herc_session());
+        let one = store.map[&a].bytes;
+        // Room for two sessions: growing c drops a (oldest), then keeps b and c.
+        store.get(&b);
+        if let Some(e) = store.map.get_mut(&c) {
+            e.bytes = one;
+        }
+        store.enforce_budget(&c, 2 * one);
+        assert!(store.get(&a).is_none());
+        assert!(store.get(&b).is_some());
+        assert!(store.get(&c).is_some());
+        // A session alone over the budget is kept (its own step limit bounds it).
+        store.resized(&c, 10 * MAX_TOTAL_BYTES);
+        assert!(store.get(&c).is_some());
+        assert!(store.get(&b).is_none());
     }
 }
