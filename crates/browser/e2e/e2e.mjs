@@ -243,6 +243,19 @@ async function ac() {
 // ---- actor: a forced request starts the group at once
 async function actor() {
   if (!(await open('actor'))) return;
+  // A sample scenario from assets/actor/scenarios/ replays through the player.
+  const samples = await page.$$eval('#actor-samples option', (o) => o.map((x) => x.value).filter(Boolean));
+  if (samples.length) {
+    const name = samples.includes('moving_view.json') ? 'moving_view.json' : samples[0];
+    await page.selectOption('#actor-samples', name);
+    await page.waitForFunction(() => /replayed \d+ steps/.test(document.getElementById('actor-status').textContent), null, { timeout: 60000 });
+    const doc = await api(`/engines/actor/samples/${name}`);
+    const { steps } = await sessionLine('actor');
+    check(steps === doc.steps.length, `actor: the sample ${name} replays all ${doc.steps.length} steps (${steps})`);
+    // Back to the setup state of that scenario for the checks below.
+    await page.click('#actor-reset');
+    await page.waitForFunction(() => document.getElementById('actor-step-count').textContent.startsWith('0 '));
+  }
   await waitValue('#actor-current', (v) => v !== undefined && v !== '', 'the first trace line');
   const before = await value('#actor-current');
   await page.waitForSelector('#actor-group option', { state: 'attached' });

@@ -356,3 +356,64 @@ fn download(body: String, mime: &'static str, name: &str) -> Response {
 pub async fn api_not_found() -> ApiError {
     ApiError::not_found("no such API endpoint (see docs/browser.md)")
 }
+
+/// Sample scenario files an engine folder offers (`assets/<engine>/scenarios/*.json`),
+/// sorted by name.
+fn sample_names(folder: &std::path::Path) -> Vec<String> {
+    let Ok(dir) = std::fs::read_dir(folder.join("scenarios")) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = dir
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json") && !n.starts_with('.'))
+        .collect();
+    names.sort();
+    names
+}
+
+fn engine_and_folder(st: &AppState, name: &str) -> Result<(&'static EngineDef, PathBuf), ApiError> {
+    let engine = engines::find(st.engines, name)
+        .ok_or_else(|| ApiError::not_found(format!("no engine '{name}'")))?;
+    let folder = st
+        .folder(engine)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found(format!("no asset folder for '{name}'")))?;
+    Ok((engine, folder))
+}
+
+/// `GET /api/engines/{engine}/samples`
+pub async fn list_samples(
+    State(st): State<AppState>,
+    UrlPath(name): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let (_, folder) = engine_and_folder(&st, &name)?;
+    Ok(Json(json!({ "samples": sample_names(&folder) })))
+}
+
+/// `GET /api/engines/{engine}/samples/{file}`: one sample scenario, as written. Only
+/// names the listing offers are served.
+pub async fn get_sample(
+    State(st): State<AppState>,
+    UrlPath((name, file)): UrlPath<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let (_, folder) = engine_and_folder(&st, &name)?;
+    if !sample_names(&folder).contains(&file) {
+        return Err(ApiError::not_found(format!("no sample scenario '{file}'")));
+    }
+    let path = crate::paths::confine(&folder, &file, crate::paths::Kind::File)
+        .map_err(ApiError::not_found)?;
+    let text = std::fs::read(&path)
+        .ok()
+        .filter(|b| b.len() <= crate::BODY_LIMIT)
+        .ok_or_else(|| {
+            ApiError::unprocessable(
+                "",
+                format!("cannot read sample '{file}' (or it is larger than the body limit)"),
+            )
+        })?;
+    let doc: Value = serde_json::from_slice(&text)
+        .map_err(|e| ApiError::unprocessable("", format!("sample '{file}' is not JSON: {e}")))?;
+    Ok(Json(doc))
+}

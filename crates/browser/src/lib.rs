@@ -51,6 +51,8 @@ pub fn router_with(engines: &'static [EngineDef], assets_root: &Path) -> Router 
     let state = api::AppState::new(engines, assets_root);
     let api = Router::new()
         .route("/engines", get(api::list_engines))
+        .route("/engines/{engine}/samples", get(api::list_samples))
+        .route("/engines/{engine}/samples/{file}", get(api::get_sample))
         .route("/sessions", post(api::create_session))
         .route(
             "/sessions/{id}",

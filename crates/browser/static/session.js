@@ -151,13 +151,35 @@ export class Player {
 // exports, load scenario, status, "any step" box and the last trace line.
 export function toolbar(session, { clockStep, clockLabel, playId, keys = true }) {
   const prefix = session.engine;
-  const player = new Player(async () => (await session.step(clockStep())) !== null);
+  // While a loaded scenario is being replayed, Play and Step send its steps in order
+  // instead of the clock step; Reset or loading another scenario drops the rest.
+  const replay = { name: '', steps: [], next: 0 };
+  session.replay = replay;
+  const nextStep = () => {
+    if (replay.next < replay.steps.length) return replay.steps[replay.next++];
+    return clockStep();
+  };
+  const stepOnce = async () => {
+    const wasReplaying = replay.next < replay.steps.length;
+    const r = await session.step(nextStep());
+    if (wasReplaying && replay.next === replay.steps.length && r !== null) {
+      session.status(`${replay.name}: replayed ${replay.steps.length} steps`);
+      replay.steps = [];
+      replay.next = 0;
+      return 'finished';
+    }
+    return r;
+  };
+  const player = new Player(async () => {
+    const r = await stepOnce();
+    return r !== null && r !== 'finished';
+  });
   const playBtn = el('button', { id: playId || `${prefix}-play`, onclick: () => player.toggle(), title: 'Play / pause at 25 Hz' }, '▶ Play');
   player.onchange = (p) => {
     playBtn.textContent = p ? '❚❚ Pause' : '▶ Play';
     playBtn.classList.toggle('on', p);
   };
-  const stepBtn = el('button', { id: `${prefix}-step`, onclick: () => session.step(clockStep()), title: 'One clock step' }, `Step (${clockLabel})`);
+  const stepBtn = el('button', { id: `${prefix}-step`, onclick: () => stepOnce(), title: 'One clock step (or the next step of a scenario being replayed)' }, `Step (${clockLabel})`);
   // Playback cadence: the nominal 25 Hz, or slower to follow each step (the step itself
   // is unchanged, only how often it is sent).
   const cadence = el('select', { id: `${prefix}-cadence`, title: 'How often Play sends the clock step' },
@@ -167,7 +189,25 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
   file.addEventListener('change', async () => {
     const f = file.files[0];
     file.value = '';
-    if (f) await loadScenario(session, player, await f.text(), f.name);
+    if (f) await loadScenario(session, player, replay, await f.text(), f.name);
+  });
+  // Sample scenarios shipped in assets/<engine>/scenarios/: pick one to replay it.
+  const samples = el('select', { id: `${prefix}-samples`, title: 'Replay a sample scenario from the asset folder' },
+    el('option', { value: '' }, 'Sample scenarios…'));
+  api('GET', `/engines/${prefix}/samples`).then((r) => {
+    for (const n of r.samples) samples.append(el('option', { value: n }, n));
+    samples.disabled = r.samples.length === 0;
+  }).catch(() => (samples.disabled = true));
+  samples.addEventListener('change', async () => {
+    const name = samples.value;
+    samples.value = '';
+    if (!name) return;
+    try {
+      const doc = await api('GET', `/engines/${prefix}/samples/${encodeURIComponent(name)}`);
+      await loadScenario(session, player, replay, JSON.stringify(doc), name);
+    } catch (e) {
+      session.status(`${name}: ${e.message}`, true);
+    }
   });
   const status = el('div', { class: 'status', id: `${prefix}-status`, role: 'status' });
   session.statusEl = status;
@@ -175,12 +215,12 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
   const anyStep = el('textarea', { rows: 3, id: `${prefix}-any-step`, spellcheck: 'false' });
   const bar = el('div', { class: 'toolbar' },
     playBtn, cadence, stepBtn,
-    el('button', { onclick: () => { player.pause(); session.reset(); }, id: `${prefix}-reset`, title: 'Back to the setup state; forgets the steps' }, 'Reset'),
+    el('button', { onclick: () => { player.pause(); replay.steps = []; replay.next = 0; session.reset(); }, id: `${prefix}-reset`, title: 'Back to the setup state; forgets the steps' }, 'Reset'),
     el('span', { class: 'sep' }),
     el('button', { onclick: () => session.download('trace'), id: `${prefix}-export-trace`, title: 'The JSON Lines trace of what was played (what `retroanim run` writes)' }, 'Export trace (.jsonl)'),
     el('button', { onclick: () => session.download('scenario'), id: `${prefix}-export-scenario`, title: 'The scenario with every step played so far' }, 'Export scenario'),
     el('button', { onclick: () => file.click(), id: `${prefix}-load`, title: 'Load a scenario file and replay its steps at 25 Hz' }, 'Load scenario…'),
-    file,
+    file, samples,
     el('span', { class: 'steps', id: `${prefix}-step-count` }),
   );
   const stepCount = bar.querySelector('.steps');
@@ -223,8 +263,12 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
   return { bar, status, extra, player, anyStep };
 }
 
-async function loadScenario(session, player, text, name) {
+// Start a session from a scenario file, then replay its steps through the view's
+// player (pause and step work as usual while it plays them).
+async function loadScenario(session, player, replay, text, name) {
   player.pause();
+  replay.steps = [];
+  replay.next = 0;
   let doc;
   try {
     doc = JSON.parse(text);
@@ -240,15 +284,13 @@ async function loadScenario(session, player, text, name) {
     return;
   }
   const steps = resp.pending_steps || [];
-  session.status(`${name}: replaying ${steps.length} steps`);
-  let i = 0;
-  const replay = new Player(async () => {
-    if (i >= steps.length) {
-      session.status(`${name}: replayed ${steps.length} steps`);
-      return false;
-    }
-    const r = await session.step(steps[i++]);
-    return r !== null;
-  });
-  replay.play();
+  if (!steps.length) {
+    session.status(`${name}: loaded (no steps)`);
+    return;
+  }
+  replay.name = name;
+  replay.steps = steps;
+  replay.next = 0;
+  session.status(`${name}: replaying ${steps.length} steps (Pause stops, Step goes one at a time)`);
+  player.play();
 }

@@ -644,3 +644,40 @@ async fn path_fields_the_browser_does_not_know_cannot_be_followed() {
         assert_eq!(v["at"], "scenario.extra", "{extra}");
     }
 }
+
+#[tokio::test]
+async fn sample_scenarios_are_listed_and_served_by_name_only() {
+    let root = assets_root("samples");
+    std::fs::create_dir_all(root.join("counter/scenarios")).unwrap();
+    std::fs::write(
+        root.join("counter/scenarios/b.json"),
+        r#"{"engine":"counter","asset":"../start.json","steps":[{"op":"add","by":1}]}"#,
+    )
+    .unwrap();
+    std::fs::write(root.join("counter/scenarios/a.json"), "{}").unwrap();
+    std::fs::write(root.join("counter/scenarios/notes.txt"), "x").unwrap();
+    let app = App {
+        router: router_with(&TABLE, &root),
+    };
+    let (s, v) = app.json("GET", "/api/engines/counter/samples", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v, json!({"samples": ["a.json", "b.json"]}));
+    let (s, v) = app
+        .json("GET", "/api/engines/counter/samples/b.json", None)
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["steps"][0]["by"], 1);
+    for bad in [
+        "notes.txt",
+        "..%2Fstart.json",
+        "..%2F..%2Fsecret.json",
+        "c.json",
+    ] {
+        let (s, _) = app
+            .json("GET", &format!("/api/engines/counter/samples/{bad}"), None)
+            .await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{bad}");
+    }
+    let (s, _) = app.json("GET", "/api/engines/zork/samples", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
