@@ -314,6 +314,13 @@ impl AnimationThread {
                 self.set_ground_key(list, self.tr_key);
             } else {
                 let sq = Self::seq_of(list, self.seq);
+                if sq.previous(self.frame) == self.frame && self.dur == 0 {
+                    // DEVIATION (robustness): a one-shot played backward onto a frame 0 of
+                    // duration 0 can never use up `t`; DBSIM and the port loop forever here.
+                    // Hold at that frame, as Advance does for a one-shot at frame 0.
+                    self.acc = 0;
+                    break;
+                }
                 self.frame = sq.previous(self.frame);
                 self.dur = sq.duration(self.frame);
                 self.flags &= !IN_TRANSITION;

@@ -720,3 +720,25 @@ fn d7_parent_first_world_matches_the_worked_example() {
         )
     );
 }
+
+#[test]
+fn d2_backward_onto_zero_length_frame_0_of_a_one_shot_holds_there() {
+    // One-shot: frame 0 lasts 0 ticks, frame 1 lasts 10. Playing backward from frame 1
+    // acc 3 by 10 ticks: 3 ticks use up frame 1, frame 0 has nothing to give, and a
+    // one-shot has no frame before 0. DBSIM and the port loop forever; we hold at
+    // frame 0 with acc 0, blending toward frame 0 itself (each pass of the backward
+    // loop first makes the current frame the next one).
+    let list = load(
+        r#"{"nodes":[{"parent":-1,"rest":0}],"keyframes":[[0,0,0,0,0,0]],
+            "sequences":[{"class":"one_shot","priority":0,"ground":false,"columns":[0],
+              "frames":[{"duration":0,"keys":[0]},{"duration":10,"keys":[0]}]}],
+            "transitions":[]}"#,
+    );
+    let mut t = thread_on(&list, 0, -256);
+    t.set_sequence(&list, 0, 1, 3);
+    t.advance(&list, 10);
+    assert_eq!(
+        (t.seq, t.frame, t.next_seq, t.next_frame, t.acc, t.dur),
+        (0, 0, 0, 0, 0, 0)
+    );
+}
