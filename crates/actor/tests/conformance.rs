@@ -2,11 +2,12 @@
 //! the committed one under tests/conformance/traces (tolerance 0, no extra keys).
 //!
 //! `ACTOR_BLESS=1 cargo test -p retroanim-actor --test conformance` writes missing
-//! traces only (never overwrites): new expected traces must be checked by hand
+//! traces (`ACTOR_BLESS=all` rewrites them; never the worked example): new expected traces must be checked by hand
 //! against the procedures before they are committed.
 
-use retroanim_core::diff::{diff_traces, DiffOptions};
-use retroanim_core::trace::{parse_trace, to_jsonl};
+use retroanim_core::conformance::Suite;
+use retroanim_core::diff::DiffOptions;
+use retroanim_core::trace::to_jsonl;
 use retroanim_core::Scenario;
 use std::path::{Path, PathBuf};
 
@@ -21,45 +22,24 @@ fn run(path: &Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn every_conformance_scenario_matches_its_trace() {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(dir().join("scenarios"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    names.sort();
-    assert!(names.len() >= 20, "only {} scenarios", names.len());
-    let bless = std::env::var_os("ACTOR_BLESS").is_some();
-    let mut failures = Vec::new();
-    for path in &names {
-        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-        let trace_path = dir().join("traces").join(format!("{stem}.jsonl"));
-        let got = run(path);
-        if !trace_path.exists() {
-            if bless {
-                std::fs::write(&trace_path, to_jsonl(&got)).unwrap();
-                continue;
-            }
-            failures.push(format!("{stem}: no committed trace"));
-            continue;
-        }
-        let text = std::fs::read_to_string(&trace_path).unwrap();
-        let want = parse_trace(&text, &trace_path.display().to_string()).unwrap();
-        let opts = DiffOptions {
+    let suite = Suite {
+        root: dir(),
+        diff: DiffOptions {
             tolerance: 0.0,
             allow_extra_keys: false,
-        };
-        match diff_traces(&want, &got, "expected", "actual", opts) {
-            Ok(r) if r.is_equal() => {
-                // Exact text too: key order and formatting are part of the format.
-                if to_jsonl(&got) != text {
-                    failures.push(format!("{stem}: same values, different text"));
-                }
-            }
-            Ok(r) => failures.push(format!("{stem}: {}", r.first.unwrap())),
-            Err(e) => failures.push(format!("{stem}: {e}")),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+        },
+        // Key order and formatting are part of the format.
+        exact_text: true,
+        bless_var: "ACTOR_BLESS",
+        typed_in: &["worked_example"],
+    };
+    let report = suite.check(retroanim_actor::run_scenario);
+    assert!(
+        report.names.len() >= 20,
+        "only {} scenarios",
+        report.names.len()
+    );
+    assert!(report.failures.is_empty(), "{}", report.failures.join("\n"));
 }
 
 #[test]

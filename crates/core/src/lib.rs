@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod cint;
+pub mod conformance;
 pub mod diff;
 pub mod error;
 pub mod fixed;

@@ -1,10 +1,10 @@
 //! Every scenario under tests/conformance/scenarios/ against its committed trace, exactly
-//! (tolerance 0; herc-conformance §7). `HERC_BLESS=1` rewrites the traces — only for
-//! scenarios whose expected values were checked by hand first (docs/herc.md), never for
-//! `example` (typed in from the spec).
+//! (tolerance 0; herc-conformance §7). `HERC_BLESS=1` writes missing traces and
+//! `HERC_BLESS=all` rewrites them — only for scenarios whose expected values were checked
+//! by hand first (docs/herc.md), never for `example` (typed in from the spec).
 
-use retroanim_core::diff::{diff_traces, DiffOptions};
-use retroanim_core::trace::{parse_trace, to_jsonl};
+use retroanim_core::conformance::Suite;
+use retroanim_core::diff::DiffOptions;
 use retroanim_core::Scenario;
 use std::path::{Path, PathBuf};
 
@@ -14,38 +14,23 @@ fn root() -> PathBuf {
 
 #[test]
 fn conformance_scenarios_match_their_traces_exactly() {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(root().join("scenarios"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    names.sort();
-    assert!(names.len() >= 20, "only {} scenarios", names.len());
-    let bless = std::env::var("HERC_BLESS").is_ok_and(|v| v == "1");
-    let mut failures = Vec::new();
-    for path in &names {
-        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-        let scenario = Scenario::from_file(path).unwrap();
-        let actual = retroanim_herc::run(&scenario).unwrap_or_else(|e| panic!("{e}"));
-        let expected_path = root().join("traces").join(format!("{stem}.jsonl"));
-        if bless && stem != "example" {
-            std::fs::write(&expected_path, to_jsonl(&actual)).unwrap();
-            continue;
-        }
-        let text = std::fs::read_to_string(&expected_path)
-            .unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()));
-        let expected = parse_trace(&text, &expected_path.display().to_string()).unwrap();
-        let opts = DiffOptions {
+    let suite = Suite {
+        root: root(),
+        diff: DiffOptions {
             tolerance: 0.0,
             allow_extra_keys: false,
-        };
-        match diff_traces(&expected, &actual, "expected", &stem, opts) {
-            Ok(r) if r.is_equal() => {}
-            Ok(r) => failures.push(format!("{stem}: {}", r.first.unwrap())),
-            Err(e) => failures.push(format!("{stem}: {e}")),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+        },
+        exact_text: false,
+        bless_var: "HERC_BLESS",
+        typed_in: &["example"],
+    };
+    let report = suite.check(retroanim_herc::run);
+    assert!(
+        report.names.len() >= 20,
+        "only {} scenarios",
+        report.names.len()
+    );
+    assert!(report.failures.is_empty(), "{}", report.failures.join("\n"));
 }
 
 #[test]
