@@ -314,10 +314,12 @@ impl AnimationThread {
                 self.set_ground_key(list, self.tr_key);
             } else {
                 let sq = Self::seq_of(list, self.seq);
-                if sq.previous(self.frame) == self.frame && self.dur == 0 {
+                if !self.in_transition() && self.dur == 0 && sq.previous(self.frame) == self.frame {
                     // DEVIATION (robustness): a one-shot played backward onto a frame 0 of
                     // duration 0 can never use up `t`; DBSIM and the port loop forever here.
-                    // Hold at that frame, as Advance does for a one-shot at frame 0.
+                    // Hold at that frame, as Advance does for a one-shot at frame 0. (Inside
+                    // a reversed transition frame `dur` is the transition's: that step is
+                    // taken as usual.)
                     self.acc = 0;
                     break;
                 }
