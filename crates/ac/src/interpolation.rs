@@ -31,6 +31,8 @@ pub const LARGE_DISTANCE: f32 = 999_999.0;
 pub const MAX_INTERPOLATED_VELOCITY: f32 = 7.5;
 /// At most this many nodes are queued; older ones are dropped first.
 pub const MAX_QUEUE: usize = 20;
+/// Bound of the queue on the far-target path, where ACE itself sets none.
+const FAR_PATH_HARD_BOUND: usize = 4096;
 /// Arrival / duplicate / "already there" distance.
 pub const CLOSE_ENOUGH: f32 = 0.05;
 /// Ticks in one progress window.
@@ -277,9 +279,11 @@ impl InterpolationManager {
             if keep_heading {
                 position.frame.set_heading(here.frame.get_heading());
             }
-            // ACE does not cap the queue on this path; the cap is kept so the queue
-            // stays bounded (a far target is blipped to by the next use_time anyway).
-            while self.queue.len() >= MAX_QUEUE {
+            // ACE does not cap the queue on this path (20 queued nodes plus a far target
+            // make 21, and the trace shows 21). Only a hard bound far above anything
+            // a tick lets accumulate keeps the queue finite (DEVIATION past 4096 nodes:
+            // ACE would grow without limit while no tick runs).
+            while self.queue.len() >= FAR_PATH_HARD_BOUND {
                 self.queue.pop_front();
             }
             self.queue.push_back(InterpolationNode::position(position));

@@ -44,11 +44,12 @@ impl Vec3 {
     pub fn mul(self, b: Vec3) -> Vec3 {
         Vec3::new(self.x * b.x, self.y * b.y, self.z * b.z)
     }
-    /// `v / s` as System.Numerics computes it: multiply by `1/s`.
+    /// `v / s` as Mono's System.Numerics computes it: each component divided by `s`
+    /// (checked against the runtime ACE's reference traces come from: multiplying by
+    /// `1/s` differs in the last ulp).
     #[allow(clippy::should_implement_trait)]
     pub fn div(self, s: f32) -> Vec3 {
-        let inv = 1.0 / s;
-        self.scale(inv)
+        Vec3::new(self.x / s, self.y / s, self.z / s)
     }
     /// `Vector3.Dot`.
     pub fn dot(self, b: Vec3) -> f32 {
@@ -201,14 +202,11 @@ impl Default for Quat {
     }
 }
 
-/// `(f32)Math.Sin(x)`, `(f32)Math.Cos(x)` (computed in double, narrowed).
+/// `MathF.Sin(x)`, `MathF.Cos(x)`: Mono's `CreateFromYawPitchRoll` works in single
+/// precision (the C library's `sinf`/`cosf`, which Rust's f32 methods also call), and a
+/// double-precision sine narrowed to f32 differs in the last ulp for a few angles.
 fn sin_cos(x: f32) -> (f32, f32) {
-    // sin(±0) = ±0 and cos(±0) = 1 exactly; most rotations in a tick are by zero.
-    if x == 0.0 {
-        return (x, 1.0);
-    }
-    let d = x as f64;
-    (d.sin() as f32, d.cos() as f32)
+    (x.sin(), x.cos())
 }
 
 /// `ToRadians`: computed in f64, narrowed.

@@ -82,6 +82,13 @@ fn count(md: Option<&MotionData>) -> i64 {
     md.map_or(0, |m| m.anims.len() as i64)
 }
 
+/// Nesting bound of `re_modify` (see its deviation note).
+const RE_MODIFY_DEPTH: u32 = 64;
+
+thread_local! {
+    static RE_MODIFY_DEPTH_NOW: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 /// The runtime motion table: the DAT maps indexed for lookup.
 #[derive(Clone, Debug, Default)]
 pub struct MotionTableData {
@@ -406,6 +413,20 @@ impl MotionTableData {
     /// `re_modify`, including ACE's head-rereading bug (Q21: with k ≥ 2 modifiers the
     /// first is re-applied k times and the others lose their physics).
     pub fn re_modify(&self, seq: &mut Sequence, pstate: &mut MotionState, src: &dyn AnimSource) {
+        // DEVIATION (robustness): with some tables a re-applied modifier re-enters
+        // re_modify through GetObjectSequence without end, and ACE overflows its stack.
+        // Past RE_MODIFY_DEPTH nested calls the innermost one re-applies nothing.
+        let depth = RE_MODIFY_DEPTH_NOW.with(|d| {
+            d.set(d.get() + 1);
+            d.get()
+        });
+        if depth <= RE_MODIFY_DEPTH {
+            self.re_modify_once(seq, pstate, src);
+        }
+        RE_MODIFY_DEPTH_NOW.with(|d| d.set(d.get() - 1));
+    }
+
+    fn re_modify_once(&self, seq: &mut Sequence, pstate: &mut MotionState, src: &dyn AnimSource) {
         let k = pstate.modifiers.len();
         for _ in 0..k {
             let Some(m) = pstate.modifiers.pop_front() else {

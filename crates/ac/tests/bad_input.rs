@@ -83,3 +83,14 @@ fn a_table_naming_a_missing_animation_is_refused_unless_empty_is_asked_for() {
     let (_, anims) = load_table(&mut store, 0x0900_0777, MissingAnimations::Empty).unwrap();
     assert!(anims.contains(0x0300_0777));
 }
+
+#[test]
+fn endless_re_modify_recursion_is_bounded_instead_of_overflowing_the_stack() {
+    // ACE itself dies of a stack overflow on this scenario (GetObjectSequence and
+    // re_modify re-enter each other); we must finish it and write every line.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/remodify_loop/scenario.json");
+    let s = Scenario::from_file(&path).unwrap();
+    let lines = run_scenario::<AcSim>(&s).unwrap();
+    assert_eq!(lines.len(), s.steps().len() + 1);
+    assert_eq!(lines.len(), 12);
+}
