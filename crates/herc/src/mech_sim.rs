@@ -17,7 +17,7 @@ use crate::formats::vol::VolArchive;
 use crate::mech::{Blocked, Mech, TorsoAxis, TwistMode};
 use crate::model::AnimList;
 use crate::object::SimObject;
-use crate::scenario::{load_asset, Line, ThreadLine, MAX_STEP_MS};
+use crate::scenario::{load_asset, Line, MAX_STEP_MS};
 use crate::transform::Transform3;
 
 /// Run a scenario whose setup has a `mech` block.
@@ -234,7 +234,7 @@ impl MechSim {
                 op,
                 clock,
                 slots: shape.slots().to_vec(),
-                threads: shape.threads().iter().map(ThreadLine::from).collect(),
+                threads: shape.threads().to_vec(),
                 locals: shape.locals().to_vec(),
                 world: shape.world().to_vec(),
                 root_read: delta.unwrap_or_else(|| shape.read_root()),

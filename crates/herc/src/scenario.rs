@@ -124,56 +124,6 @@ impl Step {
     }
 }
 
-/// One thread in a trace line (herc-conformance §6), fields in trace order.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct ThreadLine {
-    pub seq: i16,
-    pub frame: i16,
-    pub next_seq: i16,
-    pub next_frame: i16,
-    pub scan_frame: i16,
-    pub tr_seq: i16,
-    pub tr_frame: i16,
-    pub tr_dur: i16,
-    pub tr_key: i16,
-    pub target_seq: i16,
-    pub target_frame: i16,
-    pub target_flags: i16,
-    pub acc: i16,
-    pub dur: i16,
-    pub ground: bool,
-    pub g: Keyframe,
-    pub root: Transform3,
-    pub rate: i16,
-    pub flags: u8,
-}
-
-impl From<&AnimationThread> for ThreadLine {
-    fn from(t: &AnimationThread) -> ThreadLine {
-        ThreadLine {
-            seq: t.seq,
-            frame: t.frame,
-            next_seq: t.next_seq,
-            next_frame: t.next_frame,
-            scan_frame: t.scan_frame,
-            tr_seq: t.tr_seq,
-            tr_frame: t.tr_frame,
-            tr_dur: t.tr_dur,
-            tr_key: t.tr_key,
-            target_seq: t.target_seq,
-            target_frame: t.target_frame,
-            target_flags: t.target_flags,
-            acc: t.acc,
-            dur: t.dur,
-            ground: t.ground,
-            g: t.g,
-            root: t.root,
-            rate: t.rate,
-            flags: t.flags,
-        }
-    }
-}
-
 /// One trace line (herc-conformance §6), fields in trace order.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Line {
@@ -181,7 +131,8 @@ pub struct Line {
     pub op: &'static str,
     pub clock: Option<Clock>,
     pub slots: Vec<usize>,
-    pub threads: Vec<ThreadLine>,
+    /// Each thread record serialises as the trace's thread object.
+    pub threads: Vec<AnimationThread>,
     pub locals: Vec<Keyframe>,
     pub world: Vec<Transform3>,
     pub root_read: Transform3,
@@ -253,7 +204,7 @@ impl HercSim {
             op,
             clock,
             slots: self.shape.slots().to_vec(),
-            threads: self.shape.threads().iter().map(ThreadLine::from).collect(),
+            threads: self.shape.threads().to_vec(),
             locals: self.shape.locals().to_vec(),
             world: self.shape.world().to_vec(),
             root_read: delta.unwrap_or_else(|| self.shape.read_root()),

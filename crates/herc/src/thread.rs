@@ -7,6 +7,7 @@
 use crate::model::{AnimList, Keyframe, Sequence};
 use crate::root_motion;
 use crate::transform::Transform3;
+use serde::Serialize;
 
 /// flags bit 0: playback has reached the target.
 pub const AT_TARGET: u8 = 1;
@@ -15,8 +16,10 @@ pub const IN_TRANSITION: u8 = 2;
 /// targetFlags bit 0: stop on arrival.
 pub const STOP_ON_ARRIVAL: i16 = 1;
 
-/// The thread record (table "Thread state" of spec/herc.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The thread record (table "Thread state" of spec/herc.md). Its fields are declared in
+/// the order of the trace's thread object (herc-conformance §6), so the record itself is
+/// what a trace line carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct AnimationThread {
     pub seq: i16,
     pub frame: i16,
