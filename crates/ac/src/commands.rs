@@ -1,6 +1,6 @@
 //! Motion command ids, class masks, hold keys and WeenieError codes
 //! (`Enum/CommandMasks.cs`, `Enum/MotionCommand.cs`, `Enum/HoldKey.cs`, `Enum/WeenieError.cs`;
-//! spec/ac-motion.md §1.1).
+//! ACE's `MotionCommand` enum).
 
 use serde::{Deserialize, Serialize};
 
@@ -97,7 +97,7 @@ pub enum MovementType {
     StopCompletely = 5,
 }
 
-/// `MovementParameters` (the fields the motion system reads; spec §1.4.9).
+/// `MovementParameters` (the fields the motion system reads; ACE's `Anim/MovementParameters.cs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MovementParameters {
     pub can_walk: bool,

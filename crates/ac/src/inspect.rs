@@ -1,6 +1,6 @@
 //! Readable text and JSON renderings of MotionTable and Animation records, and of a DAT
 //! container's directory (`retroanim inspect`). Motion ids print as `0x%08x` plus the
-//! command name when spec/ac-motion.md §1.1 names it; table keys are decoded into
+//! command name when ACE's `MotionCommand` names it; table keys are decoded into
 //! (style, command).
 
 use crate::math::AFrame;
@@ -425,7 +425,7 @@ fn to_json<T: Serialize>(v: &T) -> String {
 
 // ---- files -----------------------------------------------------------------------------
 
-/// The record type a record id names (spec §3.6.1), for listings.
+/// The record type a record id names (its high byte), for listings.
 pub fn record_kind(id: u32) -> &'static str {
     match id >> 24 {
         0x01 => "GfxObj",

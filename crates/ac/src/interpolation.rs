@@ -1,8 +1,8 @@
-//! Network position correction: `InterpolationManager` (spec/ac-motion.md §2.9.2,
-//! quirk Q48; trace behaviour spec/ac-conformance.md §7).
+//! Network position correction: `InterpolationManager` (ACE's `Mgr/InterpolationManager.cs`,
+//! quirk Q48; what the traces contain: docs/ac-formats.md).
 //!
 //! In ACE this manager is unreachable and broken (its queue is never allocated). Two
-//! repairs make it runnable, exactly the ones ac-conformance §7 lists: the queue exists
+//! repairs make it runnable, exactly the two the reference traces assume: the queue exists
 //! from creation, and `use_time` with a positive fail counter and an empty queue snaps
 //! to `blip_to` and stops. Everything else follows ACE, selectable by [`CorrectionMode`]:
 //!

@@ -1,5 +1,5 @@
 //! f32 vector, quaternion and AFrame types (System.Numerics layout, ACE semantics).
-//! Operations live next to the types and keep ACE's operand order (spec/ac-motion.md §2.1):
+//! Operations live next to the types and keep ACE's operand order (System.Numerics and `Anim/AFrame.cs`):
 //! every formula is evaluated left to right exactly as the managed System.Numerics code
 //! does, so results agree with ACE to the last few ulps.
 
@@ -257,7 +257,7 @@ impl AFrame {
         }
     }
 
-    /// `AFrame.Subtract(b)` (in place): not the inverse of `combine` (§2.1.2).
+    /// `AFrame.Subtract(b)` (in place): not the inverse of `combine`.
     pub fn subtract(&mut self, b: &AFrame) {
         self.origin = self.origin.sub(Quat::rotate(b.orientation, b.origin));
         self.orientation = Quat::mul(self.orientation, b.orientation.inverse());

@@ -1,5 +1,5 @@
 //! The command interpreter (`Anim/MotionInterp.cs`, `Anim/RawMotionState.cs`,
-//! `Anim/InterpretedMotionState.cs`; spec/ac-motion.md §1.4.6–1.4.8, §1.4.12, §2.6).
+//! `Anim/InterpretedMotionState.cs`; quirks Q33–Q43).
 //!
 //! ACE's MotionInterp calls back into its PhysicsObj (which calls back into the
 //! interpreter when a motion completes), so the interpreter's logic is written as

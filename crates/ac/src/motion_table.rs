@@ -1,5 +1,5 @@
 //! The motion graph walker (`Anim/MotionTable.cs`, `Anim/MotionState.cs`;
-//! spec/ac-motion.md §1.2, §1.4.5, §2.3).
+//! quirks Q14–Q24).
 
 use crate::commands::*;
 use crate::math::EPSILON;

@@ -1,6 +1,6 @@
-//! `MovementManager` (`Mgr/MovementManager.cs`; spec/ac-motion.md §2.7): the dispatcher
+//! `MovementManager` (`Mgr/MovementManager.cs`): the dispatcher
 //! between `PhysicsObj` and the `MotionInterp` it owns. The move-to manager is out of
-//! scope (§5.2), so only the motion types are dispatched.
+//! scope, so only the motion types are dispatched.
 
 use crate::commands::{MovementParameters, MovementType, WeenieError};
 use crate::physics_obj::PhysicsObj;

@@ -1,4 +1,4 @@
-//! `PartArray` glue (`Phys/PartArray.cs`; spec/ac-motion.md §2.5): the object's sequence
+//! `PartArray` glue (`Phys/PartArray.cs`): the object's sequence
 //! and motion-table manager, and the forwards `PhysicsObj` makes to them.
 
 use crate::commands::{MovementParameters, MovementType, WeenieError};

@@ -1,9 +1,9 @@
 //! The object the motion system drives (`Phys/PhysicsObj.cs`, `Phys/PartArray.cs`,
-//! `Mgr/MovementManager.cs`; spec/ac-motion.md §1.4.14, §2.5, §2.7, §2.8 and
-//! spec/ac-conformance.md §2.1, §2.3, §3).
+//! `Mgr/MovementManager.cs`; the tick and entry points of docs/ac.md and
+//! the conformance world stand-ins).
 //!
 //! There is no collision world: every position the object is asked to take is taken
-//! exactly, and contact changes only when the caller says so (conformance §2.3).
+//! exactly, and contact changes only when the caller says so (the conformance world, Q45).
 
 use crate::commands::*;
 use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, Position};
@@ -75,7 +75,7 @@ pub struct PhysicsObj {
 }
 
 impl PhysicsObj {
-    /// A fresh object (conformance §2.1 step 1): default state flags, no contact, no
+    /// A fresh object (the first setup step of a scenario): default state flags, no contact, no
     /// cell, no motion table.
     pub fn new(
         anims: Arc<dyn AnimSource + Send + Sync>,
@@ -228,7 +228,7 @@ impl PhysicsObj {
         self.calc_acceleration();
     }
 
-    /// The contact block of `SetPositionInternal(Transition)` (conformance §2.1 step 3).
+    /// The contact block of `SetPositionInternal(Transition)` (the contact setup step of a scenario).
     pub fn apply_contact(&mut self, contact: bool, on_walkable: bool) {
         let prev_walkable = self.on_walkable;
         if contact {
@@ -282,7 +282,7 @@ impl PhysicsObj {
         n
     }
 
-    /// `UpdateObjectInternal(q)` as conformance §3 fixes it (no collision world).
+    /// `UpdateObjectInternal(q)` as the conformance tick fixes it (no collision world; docs/ac.md "Tick").
     pub fn update_object_internal(&mut self, q: f64) {
         if !self.active || !self.in_cell {
             return;

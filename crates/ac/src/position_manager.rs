@@ -1,6 +1,6 @@
 //! `PositionManager` and the `PhysicsObj` entry points that feed it: `InterpolateTo`,
-//! `MoveOrTeleport` (spec/ac-motion.md §2.8.9, §2.9.1). Only the interpolation part
-//! exists here: sticky and constraint managers are out of scope (§2.9.3).
+//! `MoveOrTeleport` (ACE's `Mgr/PositionManager.cs`, `PhysicsObj.MoveOrTeleport`). Only the interpolation part
+//! exists here: sticky and constraint managers are out of scope.
 //!
 //! Call points in the physics tick (the owner keeps an `Option<PositionManager>`, created
 //! by [`interpolate_to`]):

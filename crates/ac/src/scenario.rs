@@ -1,5 +1,5 @@
 //! The conformance runner (`engine: "ac"`): scenario steps and trace lines exactly as
-//! spec/ac-conformance.md §2–§5 fix them.
+//! docs/ac.md describes them.
 
 use crate::commands::*;
 use crate::math::{AFrame, Quat, Vec3};
@@ -38,7 +38,7 @@ impl<'de> Deserialize<'de> for Id {
     }
 }
 
-/// An f32 that prints NaN/±Infinity as strings (conformance §5).
+/// An f32 that prints NaN/±Infinity as strings (the trace number format).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct F(pub f32);
 
@@ -54,7 +54,7 @@ impl Serialize for F {
         } else {
             // Through the shortest decimal that reads back as this f32, so that a trace
             // held as `serde_json::Value` (f64 numbers) still prints `2.2`, not
-            // `2.200000047683716` (conformance §5).
+            // `2.200000047683716`.
             let shortest: f64 = format!("{v}").parse().unwrap_or(v as f64);
             s.serialize_f64(shortest)
         }
@@ -101,7 +101,7 @@ pub enum MissingAnimations {
     Empty,
 }
 
-/// The `setup` block (§2.1), plus the documented extensions.
+/// The `setup` block, plus the documented extensions.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
@@ -130,7 +130,7 @@ pub struct Setup {
     pub missing_animations: Option<MissingAnimations>,
 }
 
-/// Optional motion fields of the command ops (§2.2).
+/// Optional motion fields of the command ops.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MotionArgs {
@@ -198,7 +198,7 @@ pub struct RawArgs {
     pub current_hold_key: Option<HoldKey>,
 }
 
-/// One scenario step (§2.2).
+/// One scenario step.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Step {
@@ -304,7 +304,7 @@ pub struct AcSim {
 }
 
 impl AcSim {
-    /// Build the object as §2.1 describes from an already loaded table.
+    /// Build the object as the scenario setup describes from an already loaded table.
     pub fn from_parts(table: Arc<MotionTableData>, anims: AnimMap, setup: &Setup) -> AcSim {
         let origin = setup.origin.unwrap_or([Num(0.0); 3]);
         let frame = frame_of(&origin, setup.orientation.as_ref());
@@ -443,7 +443,7 @@ impl Simulation for AcSim {
     }
 }
 
-/// `move_to_state`: the server method (§2.2).
+/// `move_to_state`: the server method (ACE's `OnMoveToState_ServerMethod`).
 fn move_to_state(obj: &mut PhysicsObj, raw: &RawArgs, standing_long_jump: bool) {
     let id = |v: &Option<Id>| v.map_or(0, |i| i.0);
     let speed = |v: &Option<Num>| {
@@ -477,7 +477,7 @@ fn move_to_state(obj: &mut PhysicsObj, raw: &RawArgs, standing_long_jump: bool) 
     obj.mi_apply_raw_movement(true, allow_jump);
 }
 
-// ---- trace lines (§4) ----
+// ---- trace lines ----
 
 #[derive(Clone, Debug, Serialize)]
 pub struct AnimLine {

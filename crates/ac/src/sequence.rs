@@ -1,5 +1,5 @@
 //! The per-object animation player (`Anim/Sequence.cs`, `Anim/AnimSequenceNode.cs`;
-//! spec/ac-motion.md §1.4.3, §2.2).
+//! quirks Q1–Q13).
 //!
 //! ACE keeps the playlist in a doubly linked list and compares nodes by identity.
 //! Every removal the algorithms make is either at the front (`apricot`), the tail from

@@ -1,4 +1,4 @@
-//! Completion bookkeeping (`Mgr/MotionTableManager.cs`; spec/ac-motion.md §1.4.11, §2.4).
+//! Completion bookkeeping (`Mgr/MotionTableManager.cs`; quirks Q20, Q25–Q31).
 
 use crate::commands::*;
 use crate::motion_table::{MotionState, MotionTableData};

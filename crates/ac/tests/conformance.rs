@@ -2,7 +2,7 @@
 //! committed one in tests/conformance/traces (retroanim_core::diff, tolerance 1e-4).
 //!
 //! `AC_BLESS=1 cargo test -p retroanim-ac --test conformance` writes missing traces,
-//! `AC_BLESS=all` rewrites them (never `example`, whose trace is typed in from spec/ac-conformance.md §8). A new
+//! `AC_BLESS=all` rewrites them (never `example`, whose trace is typed in from the worked example). A new
 //! trace is only committed after it has been checked by hand against the rules.
 
 use retroanim_ac::AcSim;

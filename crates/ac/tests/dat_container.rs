@@ -1,4 +1,4 @@
-//! The DAT container reader (spec/ac-motion.md §3.6) on containers built by the
+//! The DAT container reader (docs/ac-formats.md) on containers built by the
 //! project's own writer in a temporary directory (no game data is shipped).
 
 use proptest::prelude::*;

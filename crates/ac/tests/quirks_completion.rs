@@ -1,4 +1,4 @@
-//! Quirks Q25–Q32 (spec/ac-motion.md §4.3): completion bookkeeping across the three
+//! Quirks Q25–Q32 (docs/ac.md): completion bookkeeping across the three
 //! queues (sequence, table manager, interpreter), on the conformance table.
 
 mod common;

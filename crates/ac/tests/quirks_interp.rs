@@ -1,4 +1,4 @@
-//! Quirks Q33–Q43 (spec/ac-motion.md §4.4): the command interpreter.
+//! Quirks Q33–Q43 (docs/ac.md): the command interpreter.
 
 mod common;
 

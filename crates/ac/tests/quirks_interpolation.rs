@@ -1,5 +1,5 @@
-//! Interpolation and position-correction quirks (spec/ac-motion.md §2.8.9, §2.9, Q48;
-//! spec/ac-conformance.md §7) and the `CorrectionMode` option. Expected values are
+//! Interpolation and position-correction quirks (ACE's `MoveOrTeleport`, `PositionManager`, `InterpolationManager`, Q48;
+//! what the reference traces contain) and the `CorrectionMode` option. Expected values are
 //! worked out by hand in the comments; every number used is exact in f32.
 
 use retroanim_ac::interpolation::*;

@@ -1,5 +1,5 @@
-//! Data / parsing quirks Q51–Q57 (spec/ac-motion.md §4.6). Expected values are typed in
-//! from the spec, never computed by the code under test.
+//! Data / parsing quirks Q51–Q57 (docs/ac.md). Expected values are typed in
+//! from the record layouts by hand, never computed by the code under test.
 
 use retroanim_ac::math::{AFrame, Quat, Vec3};
 use retroanim_ac::motion_table::{key, MotionTableData};
@@ -15,7 +15,7 @@ fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-/// spec §3.7 up to and including the first cycle (0x00..0x30), then empty maps.
+/// The tiny example motion table up to and including the first cycle (0x00..0x30), then empty maps.
 fn one_cycle_table(pad: u8) -> Vec<u8> {
     let mut b = hex("
         99 00 00 09  3D 00 00 80  01 00 00 00  3D 00 00 80  03 00 00 41

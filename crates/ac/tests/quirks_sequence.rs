@@ -1,5 +1,5 @@
-//! Quirks Q1–Q13 (spec/ac-motion.md §4.1): Sequence playback. Expected values are
-//! derived by hand from §2.2 (frame counts × 1/framerate, pos-frame bookkeeping).
+//! Quirks Q1–Q13 (docs/ac.md): Sequence playback. Expected values are
+//! derived by hand from ACE's `Sequence` algorithm (frame counts × 1/framerate, pos-frame bookkeeping).
 
 mod common;
 
@@ -211,7 +211,7 @@ fn q12_negative_frame_indices_read_identity_pos_frames() {
     // crossing from 0 reads pos[0].
     s.update(0.35, Some(&mut off), &mut Vec::new());
     assert_eq!(off.origin.y, 1.0);
-    // The two roundings the spec names differ only below zero.
+    // The two roundings ACE uses (Q12) differ only below zero.
     assert_eq!((-0.5f32) as i32, 0);
     assert_eq!((-0.5f64).floor() as i32, -1);
 }

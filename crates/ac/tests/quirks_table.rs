@@ -1,5 +1,5 @@
-//! Quirks Q14–Q24 (spec/ac-motion.md §4.2): the motion-table graph walker, on the
-//! conformance table of tests/common (links and counts derived by hand from §2.3).
+//! Quirks Q14–Q24 (docs/ac.md): the motion-table graph walker, on the
+//! conformance table of tests/common (links and counts derived by hand from ACE's `MotionTable` algorithm).
 
 mod common;
 

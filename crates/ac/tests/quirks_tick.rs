@@ -1,4 +1,4 @@
-//! Quirks Q44–Q47, Q49, Q50 (spec/ac-motion.md §4.5): the physics tick and
+//! Quirks Q44–Q47, Q49, Q50 (docs/ac.md): the physics tick and
 //! initialization. (Q48, interpolation, is in quirks_interpolation.rs.)
 
 mod common;
@@ -56,7 +56,7 @@ fn q44_airborne_drops_animation_translation_but_keeps_rotation() {
 
 #[test]
 fn q45_the_conformance_world_lets_objects_translate() {
-    // Decision (docs/ac.md): ac-conformance §3 takes every tick position as if the
+    // Decision (docs/ac.md): the conformance tick takes every tick position as if the
     // collision sweep succeeded, i.e. the object behaves as one with a physics sphere.
     let mut sim = conf_sim();
     sim.obj.do_motion(WALK, &MovementParameters::default());

@@ -1,4 +1,4 @@
-//! The inspector's text for the spec's example records (spec/ac-motion.md §3.7, §3.8),
+//! The inspector's text for the example records (the tiny motion table and animation),
 //! written out in full.
 
 use retroanim_ac::inspect::{animation_text, motion_table_text, render_record};

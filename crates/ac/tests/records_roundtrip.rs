@@ -1,5 +1,5 @@
-//! Readers and writers against the spec's literal example bytes (spec/ac-motion.md §3.7,
-//! §3.8; spec/ac-conformance.md §8) and generated records.
+//! Readers and writers against literal example bytes (a tiny motion table and animation
+//! typed in byte by byte, the four records of the worked example) and generated records.
 
 use proptest::prelude::*;
 use retroanim_ac::math::{AFrame, Quat, Vec3};
@@ -13,7 +13,7 @@ fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-/// spec/ac-motion.md §3.7, typed in line by line.
+/// A tiny motion table, typed in line by line.
 fn spec_motion_table_bytes() -> Vec<u8> {
     hex("
         99 00 00 09  3D 00 00 80  01 00 00 00  3D 00 00 80  03 00 00 41
@@ -29,7 +29,7 @@ fn spec_motion_table_bytes() -> Vec<u8> {
     ")
 }
 
-/// spec/ac-motion.md §3.8, typed in line by line.
+/// A tiny animation, typed in line by line.
 fn spec_animation_bytes() -> Vec<u8> {
     hex("
         01 0A 00 03  01 00 00 00  01 00 00 00  02 00 00 00
@@ -153,7 +153,7 @@ fn spec_3_8_animation_reads_to_the_documented_fields() {
     assert_eq!(a.check(), Ok(()));
 }
 
-/// The four records of spec/ac-conformance.md §8, as hex lines.
+/// The four records of the worked example (`example` scenario), as hex lines.
 const CONFORMANCE_RECORDS: [&str; 4] = [
     "010e000300000000010000000400000000000000000000000000003f0000803f00000000000000000000000000000000000000008fc2f53c0000003f2fa67f3f00000000000000003a5e563d00000000000000008fc2753d0000003ffd987e3f00000000000000000513d63d0000000000000000ec51b83d0000003f25d97c3f00000000000000005b30203e00000000",
     "020e000300000000010000000600000000000000000000000000003f0000803f00000000000000000000000000000000000000008fc2f53c0000003f2fa67f3f00000000000000003a5e563d00000000000000008fc2753d0000003ffd987e3f00000000000000000513d63d0100000001000000010000004200000a00000000ec51b83d0000003f25d97c3f00000000000000005b30203e00000000000000008fc2f53d0000003fe2677a3f0000000000000000cde6543e00000000000000009a99193e0000003fea46773f0000000000000000ee83843e00000000",

@@ -1,12 +1,12 @@
 //! Animation advancement: default request, group start and the byte frame
-//! countdown (A12, A17–A20, A24; §5.5, decisions C1–C3, C5).
+//! countdown (A12, A17–A20, A24; decisions C1–C3, C5).
 
 use crate::arbitration::{accept, Ctx};
 use crate::error::RunError;
 use crate::interpreter::interpret;
 use crate::state::Anim;
 
-/// Deepest chain of `end_animation` restarts one advancement may make (§5.6).
+/// Deepest chain of `end_animation` restarts one advancement may make (more is a run-time runaway, C17).
 pub const MAX_END_CHAIN: u8 = 16;
 
 /// One advancement with the shared ticks of `cx`. `depth` counts the

@@ -1,4 +1,4 @@
-//! Ordinary request arbitration with the default group (A4–A12; §5.2, §5.3).
+//! Ordinary request arbitration with the default group (A4–A12, C4).
 //! Callers have already passed the eligibility boundary (A16, see [`crate::world`]).
 
 use crate::advance::advance;
@@ -15,7 +15,7 @@ pub struct Ctx<'m> {
     pub ticks: u32,
 }
 
-/// The `result` of a request (§6).
+/// The `result` of a request, as the trace names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
@@ -27,7 +27,7 @@ pub enum Outcome {
     Kept,
 }
 
-/// Acceptance with the absent-group fallback and the start countdown (A9, A10; §5.2).
+/// Acceptance with the absent-group fallback and the start countdown (A9, A10).
 pub fn accept(anim: &mut Anim, model: &Model, g: u8, modifier: u8) -> Outcome {
     let group = match model.group(g) {
         Some(group) => group,
@@ -45,7 +45,7 @@ pub fn accept(anim: &mut Anim, model: &Model, g: u8, modifier: u8) -> Outcome {
     Outcome::Accepted
 }
 
-/// An ordinary request (A4–A8, A11; §5.3). Arbitration compares the requested
+/// An ordinary request (A4–A8, A11). Arbitration compares the requested
 /// number; the fallback applies only once accepted (C4).
 pub fn request(anim: &mut Anim, cx: Ctx, g: u8, modifier: u8) -> Result<Outcome, RunError> {
     if anim.current.is_some() && anim.current == Some(anim.default) {

@@ -1,4 +1,4 @@
-//! The request and advance boundaries (A16; §5.1): globally disabled animation, no
+//! The request and advance boundaries (A16): globally disabled animation, no
 //! animation state, or the static-model shortcut reject requests and advancement
 //! alike, whoever makes them.
 
@@ -38,7 +38,7 @@ fn eligible<'a, 'm>(
     ))
 }
 
-/// `rejected(a)` of §5.1.
+/// The `rejected` result of a request or advancement (A16).
 pub fn rejected(actor: &Actor, env: Env) -> bool {
     !env.animation || actor.anim.is_none() || actor.static_model
 }

@@ -1,10 +1,10 @@
-//! Load faults (actor-conformance §2.1) and run-time faults (the runaway bounds).
+//! Load faults (the seven fixed kinds and the extension kinds) and run-time faults (the runaway bounds).
 
 use serde::Serialize;
 use std::fmt;
 
-/// Which fault rejected an actor set. The first seven are the §2.1 kinds the
-/// conformance traces name; the rest are the "other malformed input" of §2.1.
+/// Which fault rejected an actor set. The first seven are the fixed kinds the
+/// conformance traces name; the rest are the extension kinds for other malformed input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FaultKind {
@@ -38,7 +38,7 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
-    /// True for the seven kinds fixed by actor-conformance §2.1.
+    /// True for the seven kinds fixed by the conformance trace format.
     pub fn is_conformance_kind(self) -> bool {
         matches!(
             self,
@@ -127,7 +127,7 @@ impl fmt::Display for LoadFault {
 }
 
 /// A run-time runaway: the bounds that keep interpretation from hanging on a group
-/// the load checks let through (actor-conformance §5.6).
+/// the load checks let through (docs/actor.md, "Scenario JSON and trace").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum RunError {
     /// More than 16 nested `end_animation` restarts inside one advancement.

@@ -1,4 +1,4 @@
-//! Forced requests (A14, A15; §5.4). Callers have passed the boundary (A16).
+//! Forced requests (A14, A15, C7). Callers have passed the boundary (A16).
 
 use crate::advance::advance;
 use crate::arbitration::{accept, Ctx, Outcome};

@@ -1,4 +1,4 @@
-//! The forward command interpreter (A3, A13, A21–A23, A25, A26; §5.6).
+//! The forward command interpreter (A3, A13, A21–A23, A25, A26, C18).
 
 use crate::advance::{advance, MAX_END_CHAIN};
 use crate::arbitration::Ctx;

@@ -1,4 +1,4 @@
-//! Reading and validating an actor set (actor-conformance §2, §2.1). Loading builds
+//! Reading and validating an actor set (format and load checks in docs/actor.md). Loading builds
 //! a new [`ActorSet`] or returns the first fault; nothing existing is touched, so a
 //! failed load changes nothing.
 

@@ -1,5 +1,5 @@
 //! RAGR command groups: the command set, decoding from JSON with the per-command
-//! checks of actor-conformance §2.1, and the whole-group checks (C17).
+//! load checks (fault kinds `ref_not_20_bit` … `unknown_op`), and the whole-group checks (C17).
 
 use crate::error::{FaultKind, LoadFault};
 use crate::raan::{RaanTable, RefFault, REF_MAX};
@@ -28,7 +28,7 @@ pub enum Cmd {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Group {
     pub number: u8,
-    /// u16 header; only the low byte (the field the seed calls `anim_id`) is used (A24, C20).
+    /// u16 header; only the low byte (the field the original names `anim_id`) is used (A24, C20).
     pub header: u16,
     pub start: u32,
     pub len: u16,
@@ -150,7 +150,7 @@ pub fn decode_group(
     Ok(out)
 }
 
-/// The whole-group checks of §2.1: the last command ends the group, and every
+/// The whole-group load checks: the last command ends the group, and every
 /// backward range holds a `show_frame` (C17).
 pub fn check_group(number: u8, cmds: &[Cmd], at: &str) -> Result<(), LoadFault> {
     match cmds.last() {

@@ -80,7 +80,7 @@ pub struct Script {
     pub cmds: Vec<ScriptCmd>,
 }
 
-/// Runtime flags of an actor (§2, C16).
+/// Runtime flags of an actor (C16).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ActorFlags {
     /// Runtime exclusion or pause: in the list but not updated.

@@ -1,4 +1,4 @@
-//! The conformance runner (actor-conformance §3, §6): [`ActorSim`] implements
+//! The conformance runner (scenario and trace format of docs/actor.md): [`ActorSim`] implements
 //! [`Simulation`]; [`run_scenario`] adds the one-line trace of a rejected actor set.
 
 use crate::arbitration::Outcome;
@@ -11,7 +11,7 @@ use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The `setup` block (§3).
+/// The `setup` block.
 #[derive(Deserialize, Default)]
 struct SetupDoc {
     #[serde(default)]
@@ -42,7 +42,7 @@ pub enum SwitchName {
     Scripts,
 }
 
-/// One scenario step (§3).
+/// One scenario step.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Step {
@@ -107,7 +107,7 @@ impl Step {
     }
 }
 
-/// One `members` entry (§5.8).
+/// One `members` entry (A34, A35).
 #[derive(Debug, Clone, Serialize)]
 pub struct Member {
     pub actor: String,
@@ -122,7 +122,7 @@ pub struct ScriptLine {
     pub task: Option<Task>,
 }
 
-/// One `actors` entry (§6).
+/// One `actors` entry.
 #[derive(Debug, Clone, Serialize)]
 pub struct ActorLine {
     pub id: String,
@@ -133,7 +133,7 @@ pub struct ActorLine {
     pub script: Option<ScriptLine>,
 }
 
-/// A state line (§6); keys in the order of the spec.
+/// A state line; keys in the fixed trace order.
 #[derive(Debug, Clone, Serialize)]
 pub struct StateLine {
     pub step: usize,
@@ -150,7 +150,7 @@ pub struct StateLine {
     pub actors: Vec<ActorLine>,
 }
 
-/// The `error` object of a rejected set (§2.1). Extension kinds add where and why.
+/// The `error` object of a rejected set. Extension kinds add where and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct ErrorBody {
     pub kind: FaultKind,
@@ -417,8 +417,8 @@ impl Simulation for ActorSim {
     }
 }
 
-/// Play a whole scenario (§6): line 0, then one line per step; a rejected actor set
-/// gives its single error line and nothing else (§2.1), which the generic
+/// Play a whole scenario: line 0, then one line per step; a rejected actor set
+/// gives its single error line and nothing else, which the generic
 /// [`retroanim_core::run_scenario`] cannot express.
 pub fn run_scenario(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
     let sim = ActorSim::load(scenario)?;

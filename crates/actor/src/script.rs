@@ -1,4 +1,4 @@
-//! The minimal main script stage (A36, A40, D2; §5.10b, decisions C9, C10):
+//! The minimal main script stage (A36, A40, D2; decisions C9, C10):
 //! `PushAnimation(group, count)` creates a task, `End(target)` ends the invocation.
 
 use crate::boundary::Env;
@@ -9,7 +9,7 @@ use crate::tasks::{invoke, TaskStatus};
 
 /// One script stage for an actor whose stage is enabled: existing task first, then
 /// (if it completed or there was none) one step of the body. The stage's entry work
-/// exists in the original but is not modelled (§5.10b).
+/// exists in the original but is not modelled.
 pub fn script_stage(
     actor: &mut Actor,
     models: &[Model],

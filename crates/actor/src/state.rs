@@ -1,10 +1,10 @@
-//! Per-actor state: the animation state of actor-conformance §4 and the actor's
+//! Per-actor state: the animation state the trace shows (its fields, in trace order) and the actor's
 //! placement, flags and script position.
 
 use crate::resources::{ActorFlags, ActorSpec};
 use serde::Serialize;
 
-/// The animation state of one actor (A4, A17–A26; §4). Field order is trace order.
+/// The animation state of one actor (A4, A17–A26). Field order is trace order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Anim {
     pub current: Option<u8>,
@@ -14,7 +14,7 @@ pub struct Anim {
     pub default: u8,
     /// Where interpretation resumes; indexes the selected `show_frame` while current.
     pub cursor: u16,
-    /// Always 1: reverse playback is outside the seed's rules.
+    /// Always 1: reverse playback is outside rules A1–A40.
     pub direction: i8,
     pub countdown: u8,
     /// What the countdown reloads to: the playback's start value (C1).
@@ -32,7 +32,7 @@ pub struct Anim {
 }
 
 impl Anim {
-    /// Fresh state: default group 0, nothing current or pending (A33, §5.11).
+    /// Fresh state: default group 0, nothing current or pending (A33).
     pub const fn new() -> Anim {
         Anim {
             current: None,
@@ -106,7 +106,7 @@ pub struct Actor {
 }
 
 impl Actor {
-    /// An actor as placed, before placement requests (§5.11): fresh animation state
+    /// An actor as placed, before placement requests (A33): fresh animation state
     /// when it has a model.
     pub fn from_spec(spec: &ActorSpec) -> Actor {
         Actor {

@@ -1,4 +1,4 @@
-//! `PushAnimation` tasks (A28–A32; §5.10b `invoke`, decision C9).
+//! `PushAnimation` tasks (A28–A32; `invoke`, decision C9).
 
 use crate::boundary::{actor_request, Env};
 use crate::error::RunError;

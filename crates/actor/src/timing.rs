@@ -1,4 +1,4 @@
-//! The shared whole nominal-tick increment (A38, A39, D1; §5.7, C13).
+//! The shared whole nominal-tick increment (A38, A39, D1, C13).
 
 /// Updates after a timing reset that use exactly one tick (A39).
 pub const WARMUP_UPDATES: u8 = 12;

@@ -1,6 +1,6 @@
 //! The world: placement (A33), the activation byte and the cell-window update list
-//! (A34, A35; §5.8), one actor's update order (A36, A37, A27; §5.9) and the world
-//! update (§5.10a).
+//! (A34, A35, C11, C12), one actor's update order (A36, A37, A27, C8, C14) and the world
+//! update (timing, the list, then every member in asset order).
 
 use crate::boundary::{actor_advance, actor_force_request, actor_request, Env};
 use crate::error::RunError;
@@ -32,7 +32,7 @@ impl Default for Switches {
     }
 }
 
-/// An actor's update-list membership (§5.8).
+/// An actor's update-list membership (A34, A35).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Why {
     #[serde(rename = "persistent")]
@@ -81,7 +81,7 @@ pub struct World {
 }
 
 impl World {
-    /// Build the world and place every actor in asset order (A33, §5.11, C15).
+    /// Build the world and place every actor in asset order (A33, C15).
     pub fn new(
         set: ActorSet,
         view: [i64; 2],
@@ -132,7 +132,7 @@ impl World {
         }
     }
 
-    /// One world update (§5.10a): timing, the list, then every updated member in
+    /// One world update: timing, the list, then every updated member in
     /// asset order (C12).
     pub fn update(&mut self) -> Result<(), ActorRunError> {
         self.timing.step();
@@ -158,7 +158,7 @@ impl World {
     }
 }
 
-/// Placement of one actor (A33, §5.11): two ordinary requests for group 0 with
+/// Placement of one actor (A33, C15): two ordinary requests for group 0 with
 /// modifier 0 and the shared ticks (0 at setup).
 pub fn place(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
     actor_request(actor, models, env, 0, 0)?;
@@ -178,7 +178,7 @@ pub fn window_origin(view: [i64; 2], width: i64, height: i64) -> [i64; 2] {
     ]
 }
 
-/// One actor's membership (A34, A35; §5.8): the activation byte picks storage;
+/// One actor's membership (A34, A35): the activation byte picks storage;
 /// cell actors count when inside the window minus its corners, border actors only
 /// with attribute byte 113 clear.
 #[inline]
@@ -207,7 +207,7 @@ pub fn membership(actor: &Actor, origin: [i64; 2]) -> Why {
     }
 }
 
-/// One eligible actor's update (A36, §5.9).
+/// One eligible actor's update (A36).
 pub fn update_actor(
     actor: &mut Actor,
     models: &[Model],

@@ -1,4 +1,4 @@
-//! One test per decision C1–C20 of spec/actor-conformance.md, the §2.1 load faults
+//! One test per decision C1–C20 (stated in docs/actor.md), the seven load faults
 //! and the run-time runaway bounds. Expected values are computed by hand from the
 //! procedures and the fixture table in `common/mod.rs`.
 

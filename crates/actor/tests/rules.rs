@@ -1,4 +1,4 @@
-//! One test per rule of spec/actor.md (A1–A40, D1–D3). Every expected value was
+//! One test per rule A1–A40 and decision D1–D3 (stated in docs/actor.md). Every expected value was
 //! computed by hand from the rule and the fixture table in `common/mod.rs`.
 
 mod common;

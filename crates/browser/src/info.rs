@@ -93,7 +93,7 @@ fn all_data(t: &MotionTable) -> impl Iterator<Item = &MotionData> {
 }
 
 /// A table key keeps only a command's low 24 bits; the full id (class bits included)
-/// is recovered from the command names the spec lists, when it names it.
+/// is recovered from the command-name table of `retroanim-ac`, when it names it.
 fn full_id(index: u32) -> Option<u32> {
     index_name(index).and_then(command_id)
 }

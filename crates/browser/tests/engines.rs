@@ -151,7 +151,7 @@ async fn ac_run_and_export() {
         retroanim_core::run_scenario::<retroanim_ac::AcSim>,
     )
     .await;
-    // Walk with the run hold key plays RunForward (ac-conformance §7).
+    // Walk with the run hold key plays RunForward (the run hold key promotes Walk for that call only).
     assert_eq!(lines[1]["table"]["substate"], "0x44000007");
 }
 

@@ -5,8 +5,8 @@
 //! ```
 //! Every engine checks its suites the same way, so the loop lives here. Expected traces
 //! are regenerated only on purpose: with the suite's bless variable set to `1` a missing
-//! trace is written, with `all` every trace is rewritten, except the ones typed in from a
-//! spec (`typed_in`), which are never written.
+//! trace is written, with `all` every trace is rewritten, except the ones typed in
+//! from a worked example (`typed_in`), which are never written.
 
 use crate::diff::{diff_traces, DiffOptions};
 use crate::error::ScenarioError;
@@ -24,7 +24,7 @@ pub struct Suite<'a> {
     pub exact_text: bool,
     /// Environment variable that allows writing traces (`1`: missing ones, `all`: all).
     pub bless_var: &'a str,
-    /// Scenario names whose traces come from a spec and are never written.
+    /// Scenario names whose traces are typed in from a worked example and are never written.
     pub typed_in: &'a [&'a str],
 }
 

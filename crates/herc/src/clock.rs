@@ -7,7 +7,7 @@ use serde::Serialize;
 /// The nominal cadence: one simulation step every 40 ms (25 Hz, H24).
 pub const NOMINAL_STEP_MS: i64 = 40;
 
-/// One step's clock values, in trace order (herc-conformance §6 `clock`).
+/// One step's clock values, in trace order (the trace's `clock` object).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Clock {
     pub elapsed_ms: i64,

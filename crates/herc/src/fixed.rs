@@ -1,4 +1,4 @@
-//! Fixed-point primitives M1 and M2 of spec/herc.md.
+//! Fixed-point primitives M1 and M2.
 //!
 //! DBSIM forms every product in 64 bits, shifts arithmetically (floor) and stores the low
 //! 32 bits; the helpers below do exactly that and never trap on overflow.

@@ -1,6 +1,6 @@
 //! The resource model: DBSIM's `ANAnimList` (nodes, keyframe pool, sequences, transition pool).
 //!
-//! One model serves both sources: the project's JSON assets (D1, herc-conformance §2) and a
+//! One model serves both sources: the project's JSON assets (D1) and a
 //! user's own `.DTS` (F4/F5, read elsewhere in this crate). Both go through [`AnimList::new`],
 //! which validates every index and the hierarchy once, so that the thread code can index
 //! without re-checking and never panics on a loaded model.
@@ -111,7 +111,7 @@ pub struct AnimList {
 }
 
 impl AnimList {
-    /// Validate and build. Checks (herc-conformance §2): counts, i16 ranges, every index
+    /// Validate and build. Checks (D1, D2): counts, i16 ranges, every index
     /// against its pool, node 0 without a parent, no parent cycles, one key per column, no
     /// column twice, transition ranges inside the pool, and per sequence at least one
     /// non-zero duration and a total of at most 32767 ticks.
@@ -453,7 +453,7 @@ fn parent_first_order(nodes: &[Node]) -> Result<Vec<u16>, ModelFault> {
     Ok(order)
 }
 
-/// The D1 asset JSON (herc-conformance §2). Unknown keys (`name`, `note`, …) are ignored.
+/// The D1 asset JSON. Unknown keys (`name`, `note`, …) are ignored.
 mod json {
     use super::*;
 

@@ -96,7 +96,7 @@ mod tests {
         assert_eq!(angle_diff(-30000, 30000), -5536);
         assert_eq!(angle_diff(0, -32768), -32768);
         assert_eq!(angle_diff(-1000, 31767), 32767);
-        // The worked example (herc-conformance §9, step 1, node 2): −4000 → −32768 at q 451.
+        // The worked example (`example` scenario, step 1, node 2): −4000 → −32768 at q 451.
         // u = (−32768 + 4000) mod 65536 = 36768 > 0x7fff, so d = −28768, and
         // −4000 + (−28768·451 >> 10) = −4000 + floor(−12670.3) = −4000 − 12671 = −16671.
         assert_eq!(angle_diff(-4000, -32768), -28768);

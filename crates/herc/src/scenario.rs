@@ -1,4 +1,4 @@
-//! The conformance scenario runner (spec/herc-conformance.md §3–§6): [`HercSim`] drives one
+//! The conformance scenario runner (scenario and trace format of docs/herc.md): [`HercSim`] drives one
 //! shape instance from scenario steps and writes one trace line per step.
 
 use crate::clock::{clock_for, Clock};
@@ -59,7 +59,7 @@ fn minus_one() -> i16 {
     -1
 }
 
-/// One scenario step (herc-conformance §3.2).
+/// One scenario step.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Step {
@@ -124,7 +124,7 @@ impl Step {
     }
 }
 
-/// One trace line (herc-conformance §6), fields in trace order.
+/// One trace line, fields in trace order.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Line {
     pub step: usize,
@@ -151,7 +151,7 @@ pub struct HercSim {
 }
 
 impl HercSim {
-    /// Build from a loaded asset and the setup values (herc-conformance §3.1).
+    /// Build from a loaded asset and the setup values.
     pub fn new(
         list: AnimList,
         threads: &[(i16, i16)],
@@ -186,7 +186,7 @@ impl HercSim {
         &self.object
     }
 
-    /// Re-evaluate the pose with `root_read` = the first slot's read now (§5, non-step lines).
+    /// Re-evaluate the pose with `root_read` = the first slot's read now (lines of ops other than `step_ms`).
     fn evaluate_now(&mut self) {
         let read = self.shape.read_root();
         self.shape.evaluate(&self.list, &read);
@@ -213,7 +213,7 @@ impl HercSim {
         }
     }
 
-    /// One `step_ms` (§4): clock, seed, advance all, sort, read, move the object, seed.
+    /// One `step_ms` (H16, H28): clock, seed, advance all, sort, read, move the object, seed.
     pub fn step_ms(&mut self, ms: i64) -> (Clock, Transform3) {
         let clock = clock_for(ms);
         let read = self.shape.tick(&self.list, clock.anim_delta);

@@ -16,8 +16,8 @@ pub const IN_TRANSITION: u8 = 2;
 /// targetFlags bit 0: stop on arrival.
 pub const STOP_ON_ARRIVAL: i16 = 1;
 
-/// The thread record (table "Thread state" of spec/herc.md). Its fields are declared in
-/// the order of the trace's thread object (herc-conformance §6), so the record itself is
+/// The thread record (DBSIM's 0x52-byte thread, F7). Its fields are declared in
+/// the order of the trace's thread object, so the record itself is
 /// what a trace line carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct AnimationThread {

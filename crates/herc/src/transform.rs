@@ -1,7 +1,7 @@
-//! The Q14 transform record (M5–M9 of spec/herc.md; Transform3).
+//! The Q14 transform record (M5–M9; the port's Transform3).
 //!
 //! Storage order m0..m8 with `M = [[m0 m1 m4], [m2 m3 m5], [m6 m7 m8]]`; points are row
-//! vectors, `p' = p·M + t`. Every rounding step and width below is the one the spec
+//! vectors, `p' = p·M + t`. Every rounding step and width below is the one rules M5–M9
 //! states; sums that DBSIM forms in 32 bits wrap in 32 bits here.
 
 use serde::{Deserialize, Serialize};
@@ -22,7 +22,7 @@ pub const KIND_GENERAL: u8 = 2;
 pub const KIND_GENERAL_X: u8 = 3;
 
 /// The 32-byte transform record (M5, F7). Serializes as `{"m":[..9],"kind":k,"t":[..3]}`,
-/// the trace form of spec/herc-conformance.md §6.
+/// the trace form of a transform (docs/herc.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Transform3 {
     /// Rotation m0..m8, Q14, in storage order.

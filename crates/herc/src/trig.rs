@@ -1,4 +1,4 @@
-//! Sine, cosine, atan2 and asin over binary angles (M3, M4 of spec/herc.md; SimTrig).
+//! Sine, cosine, atan2 and asin over binary angles (M3, M4; the port's SimTrig).
 //!
 //! The tables below were generated from the M3/M4 formulas with 60-digit arithmetic
 //! (every rounded value is at least 0.0003 away from a rounding boundary, so the

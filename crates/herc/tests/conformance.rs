@@ -1,7 +1,7 @@
 //! Every scenario under tests/conformance/scenarios/ against its committed trace, exactly
-//! (tolerance 0; herc-conformance §7). `HERC_BLESS=1` writes missing traces and
+//! (tolerance 0). `HERC_BLESS=1` writes missing traces and
 //! `HERC_BLESS=all` rewrites them — only for scenarios whose expected values were checked
-//! by hand first (docs/herc.md), never for `example` (typed in from the spec).
+//! by hand first (docs/herc.md), never for `example` (typed in from the worked example).
 
 use retroanim_core::conformance::Suite;
 use retroanim_core::diff::DiffOptions;

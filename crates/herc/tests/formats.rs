@@ -1,5 +1,5 @@
 //! F1–F8: the binary readers and writers. Expected bytes are assembled by hand from the
-//! layouts in spec/herc.md (offsets in the comments), then read, and the writers must give
+//! layouts F1–F8 (offsets in the comments), then read, and the writers must give
 //! the same bytes back.
 
 use retroanim_herc::formats::chassis::{ChassisRecord, Name12, CHASSIS_SIZE};

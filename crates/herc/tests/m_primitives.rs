@@ -1,6 +1,6 @@
 //! M1–M9: fixed-point primitives, trig tables and the Q14 transform. Every expected value
 //! below was worked out by hand from the rule text (the arithmetic is in the comments) or
-//! typed in from the worked example of spec/herc-conformance.md §9.
+//! typed in from the worked example (the `example` conformance scenario).
 
 use retroanim_herc::fixed::{
     integrate_rate_over_tick, move_toward, q10, q14, q16, q16_div, q8, qn,
@@ -321,7 +321,7 @@ fn m07_concat_cases() {
 
 #[test]
 fn m07_concat_worked_example_world() {
-    // spec/herc-conformance.md §9, setup line: world[2] = Concat(local 2, world[1]).
+    // Worked example, setup line: world[2] = Concat(local 2, world[1]).
     let world1 = Transform3::from_local([1000, 0, 0, 0, 0, 1000]);
     assert_eq!(
         world1,

@@ -1,5 +1,5 @@
 //! D1: asset JSON loading rejects bad input with the file and the JSON path of the first
-//! fault, and never panics (herc-conformance §2).
+//! fault, and never panics (D1).
 
 use retroanim_core::Scenario;
 use retroanim_herc::model::AnimList;

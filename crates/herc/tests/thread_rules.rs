@@ -1,6 +1,6 @@
 //! Rule tests for the thread, pose, root-motion, slot and clock rules (H1–H20, H24–H26,
-//! D1, D2, D4–D7). Every expected value is worked out by hand from spec/herc.md (the working
-//! is in the comments) or copied from the worked example of spec/herc-conformance.md §9.
+//! D1, D2, D4–D7). Every expected value is worked out by hand from the rule (the working
+//! is in the comments) or copied from the worked example (the `example` conformance scenario).
 
 use retroanim_core::Scenario;
 use retroanim_herc::model::{AnimList, SeqClass};
@@ -369,7 +369,7 @@ fn h12_column_zero_is_ground_movement_and_never_posed() {
 #[test]
 fn h13_world_transforms_compose_parent_first() {
     // The worked example's setup line: world[1] = FromEuler(1000, 0, 0) + (0, 0, 1000) and
-    // world[2] = Concat(local 2, world[1]), values from spec/herc-conformance.md §9.
+    // world[2] = Concat(local 2, world[1]), values from the worked example.
     let list = example();
     let mut shape = ShapeInstance::new(&list);
     shape.add_thread(&list, WALK).unwrap();
@@ -422,7 +422,7 @@ fn h15_read_and_write_use_the_truncated_partial() {
     let mut t = thread_on(&list, WALK, 256);
     t.set_sequence(&list, WALK, 1, 11);
     // P = FromEuler(0, 0, 200·11/25 = 88) + (0, 140·11/25 = 61, 0). C(88) = cos_tab[6] =
-    // 16383, S(88) = cos_tab[1018] = 151. Writing identity stores Inverse(P): the spec's
+    // 16383, S(88) = cos_tab[1018] = 151. Writing identity stores Inverse(P): the worked example's
     // step 1 root.
     t.write_root(&Transform3::IDENTITY);
     assert_eq!(
@@ -465,7 +465,7 @@ fn h16_seed_step_read_back_and_seed_again() {
     let line = sim
         .apply_step(1, &Step::StepMs { ms: 40 }, "steps[0]")
         .unwrap();
-    // Spec §9 step 1: the delta is frame 0's G (ty 100) plus 11/25 of frame 1's, composed.
+    // Worked example, step 1: the delta is frame 0's G (ty 100) plus 11/25 of frame 1's, composed.
     let delta = tr([16383, 151, -151, 16383, 0, 0, 0, 0, 16384], 1, [0, 161, 0]);
     assert_eq!(line.delta, Some(delta));
     assert_eq!(line.root_read, delta);
@@ -697,7 +697,7 @@ fn h20_clock_in_a_step_ms_line() {
 
 #[test]
 fn d7_parent_first_world_matches_the_worked_example() {
-    // Spec §9 step 1: walk frame 1 at 11/25; the arm (node 2) hangs from the body (node 1).
+    // Worked example, step 1: walk frame 1 at 11/25; the arm (node 2) hangs from the body (node 1).
     // The oracle composes parent-first; these are its values.
     let mut sim = example_sim();
     let line = sim

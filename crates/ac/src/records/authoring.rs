@@ -5,7 +5,7 @@
 //! rest offsets, per-part swing keyframes (degrees about the part's X axis, spread
 //! evenly over the clip and looping), an optional root step and turn per frame (the pos
 //! frames), and hooks by frame. Motion data name their clips by animation name and
-//! their motions by command name (§1.1) or hex id. Compilation uses only IEEE-exact f64
+//! their motions by command name or hex id. Compilation uses only IEEE-exact f64
 //! arithmetic (no libm), so the bytes are the same on every platform.
 
 use super::command_names::command_id;
@@ -147,7 +147,7 @@ fn motion_id(s: &str, at: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("{at}: unknown command '{s}' (a name from spec §1.1 or a hex id)"))
 }
 
-/// `(style << 16) | (motion & 0xFFFFFF)` in u32 (§1.2).
+/// `(style << 16) | (motion & 0xFFFFFF)` in u32 (ACE's table key).
 pub fn key(style: u32, motion: u32) -> u32 {
     style.wrapping_shl(16) | (motion & 0x00FF_FFFF)
 }

@@ -1,5 +1,5 @@
-//! Names of the motion commands spec/ac-motion.md §1.1 lists by value, for inspection
-//! and for the sample asset source. Commands the spec does not name are shown by value.
+//! Names of ACE's motion commands (`MotionCommand`) by value, for inspection
+//! and for the sample asset source. Commands without a known name are shown by value.
 
 /// (id, name) pairs, ordered by id within each class.
 pub const COMMANDS: &[(u32, &str)] = &[
@@ -47,7 +47,7 @@ pub const COMMANDS: &[(u32, &str)] = &[
     (0x1300_0087, "Wave"),
 ];
 
-/// The name of a full 32-bit command id, if the spec names it.
+/// The name of a full 32-bit command id, if it has a known name.
 pub fn command_name(id: u32) -> Option<&'static str> {
     COMMANDS.iter().find(|(v, _)| *v == id).map(|(_, n)| *n)
 }

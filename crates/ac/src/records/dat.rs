@@ -1,4 +1,4 @@
-//! The DAT container (`client_portal.dat`, spec/ac-motion.md §3.6): header at 0x140,
+//! The DAT container (`client_portal.dat`, ACE's `Dat/DatDatabase.cs`): header at 0x140,
 //! chained blocks, directory B-tree. [`DatFile`] reads records by id on demand;
 //! [`write_dat`] builds small containers (the project ships no game data, so tests build
 //! their own).
@@ -22,7 +22,7 @@ const ENTRY_SIZE: usize = 24;
 /// A deeper directory is taken for a cycle.
 const MAX_DEPTH: usize = 32;
 
-/// `DiskFileInfo_t` (§3.6.2).
+/// `DiskFileInfo_t`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DatHeader {
     pub file_type: u32,
@@ -44,7 +44,7 @@ pub struct DatHeader {
     pub version_minor: u32,
 }
 
-/// A directory entry (`DatFile` in ACE, §3.6.4).
+/// A directory entry (`DatFile` in ACE).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DatEntry {
     pub bit_flags: u32,
@@ -168,7 +168,7 @@ impl DatFile {
     }
 
     /// `DatReader.ReadDat`: the `size` payload bytes of the object whose first block is
-    /// at `offset`, following the block chain (§3.6.3), bounded by the chain and the file.
+    /// at `offset`, following the block chain (`DatReader.ReadDat`), bounded by the chain and the file.
     pub fn read_object(&mut self, offset: u32, size: u32) -> Result<Vec<u8>, RecordError> {
         if u64::from(size) > self.len {
             return Err(self.err(format!(
@@ -225,7 +225,7 @@ impl DatFile {
         Ok((branches, entries))
     }
 
-    /// The directory entry of `id`: the on-demand B-tree search of §3.6.4.
+    /// The directory entry of `id`: the on-demand B-tree search of `DatDirectory`.
     pub fn find(&mut self, id: u32) -> Result<Option<DatEntry>, RecordError> {
         let mut node = self.header.btree;
         for _ in 0..MAX_DEPTH {

@@ -1,4 +1,4 @@
-//! Animation hook types (`AnimationHookType`): names, payload layouts (spec/ac-motion.md §3.5.3)
+//! Animation hook types (`AnimationHookType`): names, payload layouts (docs/ac-formats.md)
 //! and a field-by-field view of a hook's payload for inspection.
 
 use crate::math::{AFrame, Quat, Vec3};
@@ -32,7 +32,7 @@ pub const TEXTURE_VELOCITY_PART: u32 = 24;
 pub const SET_LIGHT: u32 = 25;
 pub const CREATE_BLOCKING_PARTICLE: u32 = 26;
 
-/// Trace names (spec/ac-conformance.md §4): AnimationDone is `anim_done`, every other
+/// Trace names (the conformance trace's `hooks`): AnimationDone is `anim_done`, every other
 /// type its ACE enum name in snake_case. Indexed by hook type.
 const NAMES: [&str; 27] = [
     "no_op",
@@ -94,7 +94,7 @@ enum Field {
     U32,
     I32,
     F32,
-    /// `DataID of known type 0x01000000`: 2 or 4 bytes (§3.1).
+    /// `DataID of known type 0x01000000`: 2 or 4 bytes.
     PackedGfxId,
     Vec3,
     Frame,
@@ -119,7 +119,7 @@ const PARTICLE: &[(&str, Field)] = &[
 ];
 
 /// The payload layout of a hook type; `None` for types ACE cannot read (NoOp and
-/// anything outside the enum), whose payload length is unknowable (§3.5.2).
+/// anything outside the enum), whose payload length is unknowable (Q53).
 fn layout(hook_type: u32) -> Option<&'static [(&'static str, Field)]> {
     Some(match hook_type {
         SOUND => &[("sound_id", Field::U32)],
@@ -165,7 +165,7 @@ fn layout(hook_type: u32) -> Option<&'static [(&'static str, Field)]> {
 /// Why a payload could not be measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PayloadError {
-    /// No payload layout is known for this type (§3.5.2: the parse cannot continue).
+    /// No payload layout is known for this type (Q53: the parse cannot continue).
     UnknownType,
     /// The bytes end inside the payload; `needed` bytes were required.
     Truncated { needed: usize },
@@ -201,7 +201,7 @@ pub fn payload_len(hook_type: u32, rest: &[u8]) -> Result<usize, PayloadError> {
     Ok(len)
 }
 
-/// The packed `DataID of known type` decoding (§3.1) with base 0x01000000.
+/// The packed `DataID of known type` decoding with base 0x01000000.
 fn packed_id(bytes: &[u8]) -> u32 {
     let v = u16::from_le_bytes([bytes[0], bytes[1]]) as u32;
     if v & 0x8000 != 0 && bytes.len() >= 4 {

@@ -1,4 +1,4 @@
-//! ACE's game-layer helpers on the DAT records (spec/ac-motion.md §2.10). They take no
+//! ACE's game-layer helpers on the DAT records (`Dat/FileTypes/MotionTable.cs`). They take no
 //! part in the simulation; ACE's game code times actions with them.
 
 use super::types::{AnimRef, Animation, MotionTable};

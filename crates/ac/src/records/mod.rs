@@ -1,4 +1,4 @@
-//! The DAT-side records as loaded (spec/ac-motion.md §1.3, byte layout §3):
+//! The DAT-side records as loaded (byte layouts in docs/ac-formats.md):
 //! MotionTable (`0x09……`), Animation (`0x03……`), and the DAT container.
 
 pub mod authoring;

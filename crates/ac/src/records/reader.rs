@@ -1,5 +1,5 @@
 //! Binary readers for MotionTable (`0x09……`) and Animation (`0x03……`) records
-//! (spec/ac-motion.md §3.1–§3.5, spec/ac-conformance.md §1).
+//! (layouts in docs/ac-formats.md).
 //!
 //! The input is the whole record (offset 0 = its id). Counts are checked against the
 //! bytes left before anything is allocated; every error names the file, the record id
@@ -204,7 +204,7 @@ fn read_motion_map(c: &mut Cursor, what: &str) -> Result<Vec<(u32, MotionData)>,
     Ok(out)
 }
 
-/// `MotionTable.Unpack` (spec §3.2).
+/// `MotionTable.Unpack`.
 pub fn read_motion_table(bytes: &[u8], file: &str) -> Result<MotionTable, RecordError> {
     let mut c = Cursor::new(bytes, file);
     let id = c.read_id()?;
@@ -278,7 +278,7 @@ fn read_hook(c: &mut Cursor) -> Result<AnimHook, RecordError> {
     })
 }
 
-/// `Animation.Unpack` (spec §3.4).
+/// `Animation.Unpack`.
 pub fn read_animation(bytes: &[u8], file: &str) -> Result<Animation, RecordError> {
     let mut c = Cursor::new(bytes, file);
     let id = c.read_id()?;

@@ -1,6 +1,6 @@
 //! The record store: loads MotionTable and Animation records by id, lazily, and
 //! caches them. Sources: a directory of `<id as 8 lowercase hex>.bin` files
-//! (spec/ac-conformance.md §1), records held in memory, or a DAT container (§3.6).
+//! (`<id>.bin` files), records held in memory, or a DAT container.
 //!
 //! A failed load caches nothing and changes nothing already loaded.
 

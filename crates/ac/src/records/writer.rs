@@ -77,7 +77,7 @@ fn motion_map(o: &mut Out, map: &[(u32, MotionData)]) {
     }
 }
 
-/// The bytes of a MotionTable record (spec §3.2).
+/// The bytes of a MotionTable record.
 pub fn write_motion_table(t: &MotionTable) -> Vec<u8> {
     let mut o = Out { buf: Vec::new() };
     o.u32(t.id);
@@ -103,7 +103,7 @@ fn hook(o: &mut Out, h: &AnimHook) {
     o.buf.extend_from_slice(&h.payload);
 }
 
-/// The bytes of an Animation record (spec §3.4).
+/// The bytes of an Animation record.
 pub fn write_animation(a: &Animation) -> Vec<u8> {
     let mut o = Out { buf: Vec::new() };
     o.u32(a.id);

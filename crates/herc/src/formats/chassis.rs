@@ -62,7 +62,7 @@ impl<'de> Deserialize<'de> for Name12 {
     }
 }
 
-/// The chassis record, field by field (F8). Names follow spec/herc.md's table; `rec` is the
+/// The chassis record, field by field (F8). Names follow the F8 table of docs/herc-formats.md; `rec` is the
 /// byte offset in the content.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -386,7 +386,7 @@ impl ChassisRecord {
         Ok(w.out)
     }
 
-    /// The i16 at content offset `rec` (rec N of the spec), or `None` past the record.
+    /// The i16 at content offset `rec` (rec N of the F8 table), or `None` past the record.
     pub fn rec(&self, rec: usize) -> Option<i16> {
         let bytes = self.write().ok()?;
         let b = bytes.get(rec..rec + 2)?;

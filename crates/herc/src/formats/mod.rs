@@ -1,4 +1,4 @@
-//! Readers and writers for a user's own DBSIM files (F1–F8 of spec/herc.md).
+//! Readers and writers for a user's own DBSIM files (F1–F8).
 //!
 //! The project ships no game data. The writers exist so that tests (and users converting
 //! their own assets) can produce files byte-exact to the documented layouts; every reader
