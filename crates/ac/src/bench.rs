@@ -51,7 +51,7 @@ pub fn spawn(
         AFrame::new(origin, Quat::IDENTITY),
     );
     obj.set_motion_table(Some(table));
-    obj.in_cell = true;
+    obj.set_in_cell(true);
     obj.apply_contact(true, true);
     obj
 }
