@@ -225,6 +225,9 @@ impl Creature {
 
     /// The velocity its last tick moved it at (`CachedVelocity`: animation and physics
     /// together, world axes, units per second).
+    // Deliberately not `PhysicsObj::velocity`: that one stays zero while a walk cycle
+    // moves the creature, which is not what a caller asking "how fast" means.
+    #[allow(clippy::misnamed_getters)]
     pub fn velocity(&self) -> Vec3 {
         self.obj.cached_velocity
     }
