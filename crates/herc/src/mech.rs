@@ -455,7 +455,7 @@ impl Mech {
     }
 
     /// The cockpit eye (H32): `(0, rec98, rec100)` in the camera node's frame, as a point in
-    /// shape space (through world[node]) and in the world (through the object transform).
+    /// shape space (through `world[node]`) and in the world (through the object transform).
     pub fn eye(&self) -> Option<([i32; 3], [i32; 3])> {
         let node = self.camera_node?;
         let w = self.shape.world().get(node)?;

@@ -3,7 +3,7 @@
 //!
 //! The thread-side operations (commit, uncommit, read, write/seed) live on
 //! [`crate::thread::AnimationThread`]; the per-tick seed → step → read-back → seed cycle
-//! (H16) lives in [`crate::shape::ShapeInstance::step`].
+//! (H16) lives in [`crate::shape::ShapeInstance::tick`].
 
 use crate::model::Keyframe;
 use crate::transform::Transform3;
