@@ -202,10 +202,13 @@ impl Creature {
     }
 
     /// Advance by one physics quantum of `quantum` seconds (`UpdateObjectInternal`);
-    /// ACE's server ticks between 1/30 s and 0.1 s.
+    /// ACE's server ticks between 1/30 s and 0.1 s. A NaN or infinite quantum does
+    /// nothing (ACE would turn the position into NaN).
     pub fn tick(&mut self, quantum: f64) {
         self.begin();
-        self.obj.update_object_internal(quantum);
+        if quantum.is_finite() {
+            self.obj.update_object_internal(quantum);
+        }
     }
 
     /// Where the creature is (cell and frame).

@@ -60,8 +60,9 @@ pub struct PhysicsObj {
     pub weenie: Weenie,
     pub sequence: Sequence,
     pub table_manager: Option<MotionTableManager>,
-    /// Whether the `MovementManager` exists (its `MotionInterp` is `minterp`).
-    pub has_movement_manager: bool,
+    /// Whether the `MovementManager` exists (its `MotionInterp` is `minterp`); only
+    /// `set_motion_table` creates it.
+    pub(crate) has_movement_manager: bool,
     pub minterp: MotionInterp,
     pub anims: Arc<dyn AnimSource + Send + Sync>,
     /// `AnimHooks`: hooks queued by the sequence during the current tick.
@@ -168,6 +169,11 @@ impl PhysicsObj {
     /// `CurCell != null`: an object outside every cell never moves.
     pub fn in_cell(&self) -> bool {
         self.in_cell
+    }
+
+    /// Whether the `MovementManager` exists (a motion table is set).
+    pub fn has_movement_manager(&self) -> bool {
+        self.has_movement_manager
     }
 
     /// Enter (or leave) the object's cell without moving it, as `enter_cell` /

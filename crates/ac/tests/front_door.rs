@@ -112,3 +112,17 @@ fn bytes_that_are_no_record_are_refused_with_their_index() {
         "upload #0: record (id unreadable), byte 0: 1 bytes cannot hold a record id"
     );
 }
+
+#[test]
+fn a_non_finite_quantum_leaves_the_creature_where_it_is() {
+    let motions = Loader::from_dir(RECORDS).load(TABLE).unwrap();
+    let mut c = Creature::new(&motions);
+    c.do_motion(WALK_FORWARD).unwrap();
+    c.tick(0.1);
+    let before = c.position();
+    for q in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        c.tick(q);
+    }
+    assert_eq!(c.position(), before);
+    assert!(c.origin().y > 0.0);
+}
