@@ -126,3 +126,42 @@ fn a_non_finite_quantum_leaves_the_creature_where_it_is() {
     assert_eq!(c.position(), before);
     assert!(c.origin().y > 0.0);
 }
+
+#[test]
+fn a_default_creature_moves_exactly_as_the_default_scenario_setup() {
+    let mut steps = vec![serde_json::json!({"op": "do_motion", "motion": "WalkForward"})];
+    steps.extend((0..20).map(|_| serde_json::json!({"op": "tick", "dt": 1.0 / 30.0})));
+    steps.push(serde_json::json!({"op": "stop_motion", "motion": "WalkForward"}));
+    steps.extend((0..10).map(|_| serde_json::json!({"op": "tick", "dt": 0.1})));
+    let doc = serde_json::json!({
+        "engine": "ac",
+        "asset_dir": RECORDS,
+        "setup": {"motion_table": "0x09000001"},
+        "steps": steps,
+    });
+    let s = retroanim_core::Scenario::from_value(doc, "inline.json", ".".into()).unwrap();
+    let trace = retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s).unwrap();
+
+    let motions = Loader::from_dir(RECORDS).load(TABLE).unwrap();
+    let mut c = Creature::new(&motions);
+    let f = |v: &serde_json::Value| v.as_f64().unwrap() as f32;
+    for (i, line) in trace.iter().enumerate().skip(1) {
+        match i {
+            1 => c.do_motion(WALK_FORWARD).unwrap(),
+            22 => c.stop_motion(WALK_FORWARD).unwrap(),
+            2..=21 => c.tick(1.0 / 30.0),
+            _ => c.tick(0.1),
+        }
+        let o = &line["frame"]["origin"];
+        let (p, q) = (c.origin(), c.orientation());
+        assert_eq!([p.x, p.y, p.z], [f(&o[0]), f(&o[1]), f(&o[2])], "step {i}");
+        let r = &line["frame"]["orientation"];
+        assert_eq!([q.w, q.z], [f(&r[0]), f(&r[3])], "step {i}");
+        assert_eq!(
+            format!("0x{:08x}", c.motion()),
+            line["interp"]["interpreted"]["forward_command"],
+            "step {i}"
+        );
+    }
+    assert_eq!(c.motion(), READY);
+}

@@ -72,3 +72,28 @@ fn a_rejected_set_names_the_file_model_group_and_command() {
     let e = load_set_str("{", "x.json").unwrap_err();
     assert!(matches!(e, SetError::Json { line: 1, .. }), "{e}");
 }
+
+#[test]
+fn the_stage_plays_exactly_as_the_conformance_runner_traces() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/actor/scenarios/flag2_two_cycles.json"
+    );
+    let scenario = retroanim_core::Scenario::from_file(std::path::Path::new(path)).unwrap();
+    let trace = retroanim_actor::run_scenario(&scenario).unwrap();
+    let mut stage = Stage::builder(load_set_file(FLAG2).unwrap())
+        .view([3000, 3000])
+        .build()
+        .unwrap();
+    // Every step of this scenario is an update.
+    assert_eq!(trace.len(), 171);
+    for line in &trace[1..] {
+        stage.update().unwrap();
+        let actors = line["actors"].as_array().unwrap();
+        for ((id, frame), a) in stage.frames().zip(actors) {
+            assert_eq!(a["id"], id);
+            assert_eq!(a["anim"]["frame"], serde_json::to_value(frame).unwrap());
+        }
+        assert_eq!(line["ticks"], stage.ticks());
+    }
+}

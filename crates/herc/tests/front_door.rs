@@ -91,3 +91,23 @@ fn a_dts_inside_a_vol_plays_exactly_as_its_asset_json() {
         "biped.vol: dts/MISSING.DTS: the archive has no entry \"dts/MISSING.DTS\""
     );
 }
+
+#[test]
+fn the_front_door_poses_exactly_as_the_conformance_runner_traces() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/herc/scenarios/walk_25hz.json"
+    );
+    let scenario = retroanim_core::Scenario::from_file(std::path::Path::new(path)).unwrap();
+    let trace = retroanim_herc::run(&scenario).unwrap();
+    let model = Model::from_json_file(BIPED).unwrap();
+    let mut h = AnimatedShape::new(&model);
+    h.add_thread(1).unwrap();
+    // Line 0 is the setup; every later line is one 40 ms step.
+    assert!(trace.len() > 25);
+    for line in &trace[1..] {
+        h.step_ms(40).unwrap();
+        assert_eq!(serde_json::to_value(h.world()).unwrap(), line["world"]);
+        assert_eq!(serde_json::to_value(h.object()).unwrap(), line["object"]);
+    }
+}
