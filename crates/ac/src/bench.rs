@@ -21,7 +21,7 @@ pub const QUANTUM: f64 = 1.0 / 30.0;
 /// Ticks between two commands of one object (1.5 s).
 pub const COMMAND_PERIOD: u64 = 45;
 
-const SAMPLE: &str = include_str!("../../../assets/ac/humanoid.json");
+const SAMPLE: &str = include_str!("../samples/humanoid.json");
 
 /// The sample table and its animations, compiled from the bundled source.
 pub fn sample_table() -> Result<(Arc<MotionTableData>, AnimMap), String> {
@@ -51,7 +51,7 @@ pub fn spawn(
         AFrame::new(origin, Quat::IDENTITY),
     );
     obj.set_motion_table(Some(table));
-    obj.in_cell = true;
+    obj.set_in_cell(true);
     obj.apply_contact(true, true);
     obj
 }

@@ -34,14 +34,43 @@ pub const MAGIC_POWER_UP_10: u32 = 0x1000_0078;
 pub const TRIPLE_THRUST_LOW: u32 = 0x1000_0128;
 pub const MAGIC_POWER_UP_07_PURPLE: u32 = 0x1000_0131;
 
-/// `HoldKey`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// `HoldKey`. Traces print `"invalid"`, `"none"`, `"run"`; scenarios may also spell
+/// it in any case (`"Run"`) or by value (`"0x2"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HoldKey {
     #[default]
     Invalid = 0,
     None = 1,
     Run = 2,
+}
+
+impl HoldKey {
+    /// The hold key spelled `s`: its name in any case, or its value as `0x` hex.
+    pub fn parse(s: &str) -> Option<HoldKey> {
+        let by_value = s
+            .strip_prefix("0x")
+            .or_else(|| s.strip_prefix("0X"))
+            .and_then(|h| u32::from_str_radix(h, 16).ok());
+        let keys = [HoldKey::Invalid, HoldKey::None, HoldKey::Run];
+        match by_value {
+            Some(v) => keys.into_iter().find(|k| *k as u32 == v),
+            None => keys
+                .into_iter()
+                .find(|k| format!("{k:?}").eq_ignore_ascii_case(s)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for HoldKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<HoldKey, D::Error> {
+        let s = String::deserialize(d)?;
+        HoldKey::parse(&s).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown hold key {s:?}: expected \"invalid\", \"none\" or \"run\" (any case) or 0x0-0x2"
+            ))
+        })
+    }
 }
 
 /// The `WeenieError` codes the motion code returns.

@@ -1,13 +1,58 @@
-//! retroanim-ac: the Asheron's Call motion system as ACE ports it.
+//! Asheron's Call's motion system, as the ACE server emulator ports it: motion tables
+//! (which animation plays for which style and command, and the links between them),
+//! the animation sequence, the motion interpreter that turns commands such as
+//! "walk forward while holding Run" into table states, and interpolation of
+//! server-corrected positions. Numbers are f32 in ACE's operation order, so a
+//! creature moves bit for bit as it does on an ACE server.
 //!
-//! f32 throughout, in ACE's operation order (System.Numerics formulas spelled out in
-//! [`math`]); f64 only where ACE uses double (the update quantum).
+//! # Quick start
+//!
+//! Load a motion table with its animations, make a creature, command it, tick it:
+//!
+//! ```
+//! use retroanim_ac::commands::{RUN_FORWARD, WALK_FORWARD};
+//! use retroanim_ac::{Creature, Loader};
+//!
+//! # let records = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/ac/records");
+//! // A folder of `<id>.bin` records; `Loader::from_dat` reads a DAT container instead.
+//! let motions = Loader::from_dir(records).load(0x0900_0001)?;
+//! let mut creature = Creature::new(&motions); // in its cell, on the ground
+//!
+//! creature.do_motion(WALK_FORWARD)?;
+//! for _ in 0..30 {
+//!     creature.tick(1.0 / 30.0);
+//! }
+//! assert_eq!(creature.motion(), WALK_FORWARD);
+//! assert!(creature.origin().y > 2.0); // about 3.1 units a second
+//!
+//! creature.set_hold_run(true); // a creature holding Run runs instead of walking
+//! assert_eq!(creature.motion(), RUN_FORWARD);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Where things are
+//!
+//! * The front door: [`Loader`] and [`MotionSet`] ([`loader`]), [`Creature`] and its
+//!   builder ([`creature`]), [`MotionError`] ([`motion_error`]). Command ids are the
+//!   constants of [`commands`]; [`records::command_names`] maps them to ACE's names.
+//! * ACE's own structure, under ACE's names, for researchers who compare against it:
+//!   [`physics_obj::PhysicsObj`] (with the `PartArray` and `MovementManager`
+//!   methods), [`sequence::Sequence`], [`table_manager::MotionTableManager`],
+//!   [`motion_interp::MotionInterp`], [`position_manager`] and [`interpolation`].
+//!   Their methods return ACE's [`commands::WeenieError`] codes unchanged.
+//! * [`records`]: readers and writers of the MotionTable and Animation records and
+//!   of DAT containers; [`inspect`]: their text dumps.
+//! * [`scenario`]: the conformance runner behind `retroanim run` ([`AcSim`]);
+//!   [`mod@bench`]: the benchmark world.
 
 pub mod bench;
 pub mod commands;
+pub mod creature;
 pub mod inspect;
 pub mod interpolation;
+pub mod loader;
 pub mod math;
+pub mod motion_error;
 pub mod motion_interp;
 pub mod motion_table;
 pub mod movement_manager;
@@ -19,4 +64,7 @@ pub mod scenario;
 pub mod sequence;
 pub mod table_manager;
 
+pub use creature::{Creature, CreatureBuilder};
+pub use loader::{LoadError, Loader, MissingAnimations, MotionSet};
+pub use motion_error::MotionError;
 pub use scenario::AcSim;

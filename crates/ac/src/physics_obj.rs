@@ -39,11 +39,14 @@ pub struct PhysicsObj {
     pub gravity: bool,
     /// `PhysicsState.Hidden`.
     pub hidden: bool,
-    pub contact: bool,
-    pub on_walkable: bool,
-    pub active: bool,
+    // The four flags below are private because changing one must go through the
+    // method that keeps the rest consistent (HitGround/LeaveGround, acceleration,
+    // activation): use `apply_contact`, `set_in_cell`, `set_active` and the getters.
+    pub(crate) contact: bool,
+    pub(crate) on_walkable: bool,
+    pub(crate) active: bool,
     /// `CurCell != null`.
-    pub in_cell: bool,
+    pub(crate) in_cell: bool,
     pub velocity: Vec3,
     pub acceleration: Vec3,
     pub omega: Vec3,
@@ -57,8 +60,9 @@ pub struct PhysicsObj {
     pub weenie: Weenie,
     pub sequence: Sequence,
     pub table_manager: Option<MotionTableManager>,
-    /// Whether the `MovementManager` exists (its `MotionInterp` is `minterp`).
-    pub has_movement_manager: bool,
+    /// Whether the `MovementManager` exists (its `MotionInterp` is `minterp`); only
+    /// `set_motion_table` creates it.
+    pub(crate) has_movement_manager: bool,
     pub minterp: MotionInterp,
     pub anims: Arc<dyn AnimSource + Send + Sync>,
     /// `AnimHooks`: hooks queued by the sequence during the current tick.
@@ -145,6 +149,37 @@ impl PhysicsObj {
     /// `set_active`.
     pub fn set_active(&mut self, active: bool) {
         self.active = active;
+    }
+
+    /// `PhysicsState` contact (`TransientState.Contact`).
+    pub fn contact(&self) -> bool {
+        self.contact
+    }
+
+    /// `TransientState.OnWalkable`.
+    pub fn on_walkable(&self) -> bool {
+        self.on_walkable
+    }
+
+    /// `TransientState.Active`: whether ticks move the object at all.
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// `CurCell != null`: an object outside every cell never moves.
+    pub fn in_cell(&self) -> bool {
+        self.in_cell
+    }
+
+    /// Whether the `MovementManager` exists (a motion table is set).
+    pub fn has_movement_manager(&self) -> bool {
+        self.has_movement_manager
+    }
+
+    /// Enter (or leave) the object's cell without moving it, as `enter_cell` /
+    /// `leave_cell` do for the single cell this runtime knows.
+    pub fn set_in_cell(&mut self, in_cell: bool) {
+        self.in_cell = in_cell;
     }
 
     /// `cancel_moveto`: no move-to manager exists here.

@@ -6,13 +6,13 @@ use crate::math::{AFrame, Quat, Vec3};
 use crate::motion_interp::{motion_allows_jump, ActionNode, Weenie};
 use crate::motion_table::MotionTableData;
 use crate::physics_obj::{PhysicsObj, DEFAULT_CELL};
-use crate::records::{hooks, MotionTable, RecordStore};
+use crate::records::command_names::command_id_ignore_case;
+use crate::records::{hooks, RecordStore};
 use crate::sequence::AnimMap;
 use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// A `"0x…"` id (any case on input, lowercase 8 digits on output).
@@ -35,6 +35,27 @@ impl<'de> Deserialize<'de> for Id {
         u32::from_str_radix(hex, 16)
             .map(Id)
             .map_err(|_| D::Error::custom(format!("invalid hex id {s:?}")))
+    }
+}
+
+/// A motion command or style: ACE's name in any case (`"WalkForward"`, `"noncombat"`)
+/// or a `"0x…"` id. Traces always print the id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Command(pub u32);
+
+impl<'de> Deserialize<'de> for Command {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Command, D::Error> {
+        let s = String::deserialize(d)?;
+        if s.starts_with("0x") || s.starts_with("0X") {
+            return serde_json::from_value::<Id>(Value::String(s))
+                .map(|i| Command(i.0))
+                .map_err(D::Error::custom);
+        }
+        command_id_ignore_case(&s).map(Command).ok_or_else(|| {
+            D::Error::custom(format!(
+                "unknown motion command {s:?}: expected a name such as \"WalkForward\" or a \"0x\" hex id"
+            ))
+        })
     }
 }
 
@@ -90,16 +111,7 @@ impl<'de> Deserialize<'de> for Dt {
     }
 }
 
-/// What a missing animation id becomes (extension field `missing_animations`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MissingAnimations {
-    /// Refuse the scenario, naming the table and the missing id (default).
-    #[default]
-    Error,
-    /// ACE's DAT cache behaviour: an empty animation (quirk Q13).
-    Empty,
-}
+pub use crate::loader::MissingAnimations;
 
 /// The `setup` block, plus the documented extensions.
 #[derive(Clone, Debug, Deserialize)]
@@ -134,7 +146,7 @@ pub struct Setup {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MotionArgs {
-    pub motion: Id,
+    pub motion: Command,
     #[serde(default)]
     pub speed: Option<Num>,
     #[serde(default)]
@@ -185,14 +197,14 @@ impl MotionArgs {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RawArgs {
-    pub current_style: Option<Id>,
-    pub forward_command: Option<Id>,
+    pub current_style: Option<Command>,
+    pub forward_command: Option<Command>,
     pub forward_speed: Option<Num>,
     pub forward_hold_key: Option<HoldKey>,
-    pub sidestep_command: Option<Id>,
+    pub sidestep_command: Option<Command>,
     pub sidestep_speed: Option<Num>,
     pub sidestep_hold_key: Option<HoldKey>,
-    pub turn_command: Option<Id>,
+    pub turn_command: Option<Command>,
     pub turn_speed: Option<Num>,
     pub turn_hold_key: Option<HoldKey>,
     pub current_hold_key: Option<HoldKey>,
@@ -253,48 +265,16 @@ fn frame_of(origin: &[Num; 3], orientation: Option<&[Num; 4]>) -> AFrame {
     AFrame::new(Vec3::new(origin[0].0, origin[1].0, origin[2].0), q)
 }
 
-/// Every animation id a table can make the sequence play.
-fn referenced_animations(t: &MotionTable) -> BTreeSet<u32> {
-    let mut ids = BTreeSet::new();
-    let mut add = |md: &crate::records::MotionData| {
-        for a in &md.anims {
-            ids.insert(a.anim_id);
-        }
-    };
-    t.cycles.iter().for_each(|(_, md)| add(md));
-    t.modifiers.iter().for_each(|(_, md)| add(md));
-    t.links
-        .iter()
-        .for_each(|(_, inner)| inner.iter().for_each(|(_, md)| add(md)));
-    ids
-}
-
 /// Load a motion table and every animation it references from a record store. Errors
 /// name the record file, the record id and byte offset, and for an animation the table
-/// that names it.
+/// that names it. (Embedders: [`crate::loader::Loader`] does the same with its own
+/// error type.)
 pub fn load_table(
     store: &mut RecordStore,
     id: u32,
     missing: MissingAnimations,
 ) -> Result<(Arc<MotionTableData>, AnimMap), ScenarioError> {
-    let table = store.motion_table(id).map_err(ScenarioError::from)?;
-    let mut anims = AnimMap::new();
-    for aid in referenced_animations(&table) {
-        let a = match missing {
-            MissingAnimations::Error => store.animation(aid),
-            MissingAnimations::Empty => store.animation_or_empty(aid),
-        }
-        .map_err(|e| {
-            let mut se = ScenarioError::from(e);
-            se.message = format!(
-                "{} (animation named by motion table 0x{id:08x})",
-                se.message
-            );
-            se
-        })?;
-        anims.insert_as(aid, a);
-    }
-    Ok((Arc::new(MotionTableData::from(table.as_ref())), anims))
+    crate::loader::load_parts(store, id, missing).map_err(ScenarioError::from)
 }
 
 /// The scenario driver: one object.
@@ -317,7 +297,7 @@ impl AcSim {
         obj.correction = setup.correction.unwrap_or_default();
         obj.set_motion_table(Some(table));
         if setup.in_cell.unwrap_or(true) {
-            obj.in_cell = true;
+            obj.set_in_cell(true);
         }
         let contact = setup.contact.unwrap_or(true);
         let on_walkable = setup.on_walkable.unwrap_or(true);
@@ -404,7 +384,7 @@ impl Simulation for AcSim {
                 in_cell,
             } => {
                 if let Some(c) = in_cell {
-                    obj.in_cell = *c;
+                    obj.set_in_cell(*c);
                 }
                 if contact.is_some() || on_walkable.is_some() {
                     let c = contact.unwrap_or(obj.contact);
@@ -445,7 +425,7 @@ impl Simulation for AcSim {
 
 /// `move_to_state`: the server method (ACE's `OnMoveToState_ServerMethod`).
 fn move_to_state(obj: &mut PhysicsObj, raw: &RawArgs, standing_long_jump: bool) {
-    let id = |v: &Option<Id>| v.map_or(0, |i| i.0);
+    let id = |v: &Option<Command>| v.map_or(0, |i| i.0);
     let speed = |v: &Option<Num>| {
         let s = v.map_or(0.0, |n| n.0);
         if s == 0.0 {

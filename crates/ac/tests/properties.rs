@@ -78,7 +78,7 @@ proptest! {
                     obj.stop_completely();
                 }
                 Op::Contact(c, w) => obj.apply_contact(c, w),
-                Op::Cell(c) => obj.in_cell = c,
+                Op::Cell(c) => obj.set_in_cell(c),
                 Op::Tick(dt) => obj.update_object_internal(dt),
                 Op::Interpolate(x, y) => {
                     let mut f = obj.frame;

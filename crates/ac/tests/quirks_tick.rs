@@ -33,11 +33,10 @@ fn bare(on_walkable: bool) -> PhysicsObj {
     );
     obj.sequence.velocity = Vec3::new(0.0, 2.0, 0.0);
     obj.sequence.omega = Vec3::new(0.0, 0.0, -1.5);
-    obj.active = true;
-    obj.in_cell = true;
+    obj.set_active(true);
+    obj.set_in_cell(true);
     obj.gravity = false;
-    obj.contact = true;
-    obj.on_walkable = on_walkable;
+    obj.apply_contact(true, on_walkable);
     obj
 }
 

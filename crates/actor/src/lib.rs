@@ -1,22 +1,46 @@
-//! retroanim-actor: the actor vertex-animation command interpreter of seed 003.
+//! The RAAN/RAGR actor interpreter: the vertex-animation system that plays a game's
+//! small scenery actors (flags, machinery, animals). Each model is a table of whole
+//! mesh frames (RAAN) and a set of command groups (RAGR) that show frames, loop,
+//! wait and end; actors request groups, a forced request overrides, and every frame
+//! the actors near the camera advance by the shared Q8-scaled tick count. Nothing is
+//! interpolated: the result is which (model handle, frame index) each actor shows.
 //!
-//! Actors select polygon-mesh frames (vertex animation, no interpolation) through a
-//! concatenated RAAN frame table and RAGR command groups. The crate follows rules
-//! A1–A40 and decisions D1–D3 of `spec/actor.md` and the executable procedures and
-//! decisions C1–C20 of `spec/actor-conformance.md`; `docs/actor.md` maps every rule
-//! to the module and test that implement it.
+//! # Quick start
 //!
-//! * [`raan`], [`ragr`], [`resources`], [`load`]: the frame table, command groups,
-//!   scripts and the validating loader (§2.1 faults name group and command index).
-//! * [`state`]: per-actor animation state.
-//! * [`boundary`]: the eligibility checks every request and advancement passes (A16).
-//! * [`arbitration`], [`forced`], [`advance`], [`interpreter`]: requests, forced
-//!   requests, the frame countdown and the command interpreter.
-//! * [`tasks`], [`script`]: `PushAnimation` tasks and the minimal script stage.
-//! * [`world`], [`timing`]: placement, the cell-window update list, update order and
-//!   the Q8 frame-scale accumulator.
-//! * [`scenario`]: the conformance runner ([`ActorSim`], [`run_scenario`]);
-//!   [`mod@bench`]: the benchmark world; [`inspect`]: `retroanim inspect` for actor sets.
+//! Load an actor set, build the stage, request a group, update, read the frames:
+//!
+//! ```
+//! use retroanim_actor::stage::{load_set_file, Stage};
+//!
+//! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/actor/flag2.json");
+//! let set = load_set_file(path)?;
+//! let mut stage = Stage::builder(set).view([2660, 2860]).build()?;
+//!
+//! stage.force_request("flag_a", 1, 0)?; // group 1 is the sample's "wave"
+//! for _ in 0..4 {
+//!     stage.update()?;
+//! }
+//! assert_eq!(stage.current_group("flag_a")?, Some(1));
+//! let [model, frame] = stage.frame("flag_a")?.unwrap();
+//! assert!(model < 1024 && frame < 1024); // both are 10-bit fields
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Where things are
+//!
+//! * The front door: [`stage`] ([`Stage`], [`stage::load_set_file`]).
+//! * The interpreter's own structure: [`raan`], [`ragr`], [`resources`] and
+//!   [`load`] (the frame table, command groups, scripts and the validating loader,
+//!   whose faults name the model, group and command index); [`state`] (per-actor
+//!   animation state); [`boundary`] (the eligibility checks every request and
+//!   advancement passes, A16); [`arbitration`], [`forced`], [`advance`] and
+//!   [`interpreter`] (requests, forced requests, the frame countdown, the command
+//!   interpreter); [`tasks`] and [`script`] (`PushAnimation` tasks and the minimal
+//!   script stage); [`world`] and [`timing`] (placement, the update list around the
+//!   camera, update order, the Q8 frame-scale accumulator).
+//! * [`scenario`]: the conformance runner behind `retroanim run` ([`ActorSim`],
+//!   [`run_scenario`]); [`mod@bench`]: the benchmark world; [`inspect`]: the text
+//!   dump of actor sets.
 
 pub mod advance;
 pub mod arbitration;
@@ -32,6 +56,7 @@ pub mod ragr;
 pub mod resources;
 pub mod scenario;
 pub mod script;
+pub mod stage;
 pub mod state;
 pub mod tasks;
 pub mod timing;
@@ -40,5 +65,6 @@ pub mod world;
 pub use error::{FaultKind, LoadFault, RunError};
 pub use resources::{ActorSet, Model};
 pub use scenario::{run_scenario, ActorSim};
+pub use stage::{load_set_file, load_set_str, SetError, Stage, StageBuilder, StageError};
 pub use state::{Actor, Anim};
 pub use world::World;

@@ -11,7 +11,7 @@ use retroanim_core::bench::BenchWorld;
 use std::sync::Arc;
 
 /// The sample HERC, bundled so the benchmark needs no files at run time.
-pub const SAMPLE_BIPED_JSON: &str = include_str!("../../../assets/herc/biped.json");
+pub const SAMPLE_BIPED_JSON: &str = include_str!("../samples/biped.json");
 
 /// Default world size of `retroanim bench herc` (the 1,000 HERCs).
 pub const DEFAULT_HERCS: usize = 1_000;

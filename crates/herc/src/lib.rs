@@ -1,6 +1,48 @@
-//! HERC animation: fixed-point animation threads, poses, root motion and locomotion.
+//! Earthsiege 2's HERC animation, as the DBSIM engine runs it: each walking machine
+//! (HERC) is a tree of parts posed by up to ten animation threads, each playing a
+//! sequence of keyframes and moving between sequences through authored transitions.
+//! Time runs in the game's fixed-point units (Q8 rates, Q14 matrices, integer
+//! ticks), so a pose matches the original program bit for bit.
 //!
-//! Modules are shared between two authors; keep edits here additive (`pub mod` lines).
+//! # Quick start
+//!
+//! Load a model, add a thread, play it in 40 ms steps, read the parts' matrices:
+//!
+//! ```
+//! use retroanim_herc::{AnimatedShape, Model};
+//!
+//! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/herc/biped.json");
+//! // Asset JSON; `Model::from_vol` reads a DTS shape out of a VOL archive instead.
+//! let model = Model::from_json_file(path)?;
+//! let mut herc = AnimatedShape::new(&model);
+//! let legs = herc.add_thread(model.sequence_named("idle").unwrap())?;
+//!
+//! herc.request(legs, model.sequence_named("walk").unwrap(), None, false)?;
+//! for _ in 0..25 {
+//!     herc.step_ms(40)?; // one second at the game's 25 Hz
+//! }
+//! assert_eq!(herc.world().len(), model.node_count());
+//! let hip = herc.part(1).unwrap();
+//! let _q14_rows: [[i16; 3]; 3] = hip.rows(); // 16384 = 1.0
+//! assert!(herc.object().position[1] > 0); // the walk moved the machine along +Y
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Where things are
+//!
+//! * The front door: [`Model`] ([`loader`]) and [`AnimatedShape`] ([`animated_shape`]).
+//! * DBSIM's own structure for researchers: [`thread::AnimationThread`] (request,
+//!   seek, advance), [`shape::ShapeInstance`] (thread slots and the pose),
+//!   [`model::AnimList`], [`transform::Transform3`], [`clock`], [`fixed`] and [`trig`]
+//!   (the fixed-point arithmetic), [`object::SimObject`] (root motion into the world).
+//! * The three-thread HERC of the game: [`mech`], [`mech_sim`], [`gait`], [`throttle`],
+//!   [`chassis`].
+//! * [`formats`]: DTS shapes, VOL archives and chassis records; [`inspect`]: their
+//!   text dumps.
+//! * [`scenario`]: the conformance runner behind `retroanim run` ([`HercSim`]);
+//!   [`mod@bench`]: the benchmark world.
+
+pub mod animated_shape;
 pub mod bench;
 pub mod chassis;
 pub mod clock;
@@ -8,6 +50,7 @@ pub mod fixed;
 pub mod formats;
 pub mod gait;
 pub mod inspect;
+pub mod loader;
 pub mod mech;
 pub mod mech_sim;
 pub mod model;
@@ -21,4 +64,6 @@ pub mod throttle;
 pub mod transform;
 pub mod trig;
 
+pub use animated_shape::{AnimatedShape, ControlError, ThreadId, RATE_1X};
+pub use loader::{LoadError, Model};
 pub use scenario::{run, HercSim};

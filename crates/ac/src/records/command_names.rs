@@ -57,6 +57,14 @@ pub fn command_id(name: &str) -> Option<u32> {
     COMMANDS.iter().find(|(_, n)| *n == name).map(|(v, _)| *v)
 }
 
+/// The id of a named command, ignoring ASCII case (`"walkforward"` -> `0x45000005`).
+pub fn command_id_ignore_case(name: &str) -> Option<u32> {
+    COMMANDS
+        .iter()
+        .find(|(_, n)| n.eq_ignore_ascii_case(name))
+        .map(|(v, _)| *v)
+}
+
 /// `0x%08x` plus the name when known: `0x41000003 Ready`.
 pub fn describe(id: u32) -> String {
     match command_name(id) {
