@@ -181,7 +181,7 @@ impl<'de> Visitor<'de> for OutlineVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Outline, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        while seq.next_element::<Value>()?.is_some() {}
         Ok(Outline::Other)
     }
 
@@ -223,8 +223,10 @@ impl<'de> Visitor<'de> for StepsProbe {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<StepsOutline, A::Error> {
+        // Each step is parsed as the second pass will parse it (so a step nested too
+        // deeply fails here, before any runs), then dropped.
         let mut n = 0;
-        while seq.next_element::<IgnoredAny>()?.is_some() {
+        while seq.next_element::<Value>()?.is_some() {
             n += 1;
         }
         Ok(StepsOutline::Array(n))
@@ -392,6 +394,17 @@ mod tests {
         let p = write("trailing", r#"{"engine":"x"} 5"#);
         let e = ScenarioFile::open(&p, 1 << 20).unwrap_err();
         assert_eq!(e.at, "line 1, column 16");
+    }
+
+    #[test]
+    fn too_deep_nesting_is_a_syntax_error_found_in_the_first_pass() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let p = write("deep", &format!(r#"{{"engine":"x","steps":[{deep}]}}"#));
+        let e = ScenarioFile::open(&p, 1 << 20).unwrap_err();
+        assert!(e.message.contains("recursion limit exceeded"), "{e}");
+        let p = write("deeptop", &deep);
+        let e = ScenarioFile::open(&p, 1 << 20).unwrap_err();
+        assert!(e.message.contains("recursion limit exceeded"), "{e}");
     }
 
     #[test]
