@@ -83,7 +83,11 @@ fn run_of_a_million_steps_stays_under_200_mb() {
     let mut child = spawn(&["run", scenario.to_str().unwrap()]);
     let peak = peak_rss_kib(&mut child, Duration::from_secs(600));
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "retroanim: 1000001 trace lines\n"
@@ -122,7 +126,10 @@ fn diff_of_a_large_trace_against_itself_runs_in_bounded_memory() {
         .unwrap();
     let peak = peak_rss_kib(&mut child, Duration::from_secs(300));
     let out = child.wait_with_output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "equal: 130000 lines\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "equal: 130000 lines\n"
+    );
     eprintln!("diff of a 52 MB trace: peak RSS {peak} KiB");
     assert!(peak < 32 * 1024, "peak RSS {peak} KiB");
     let _ = std::fs::remove_dir_all(&d);
@@ -249,11 +256,19 @@ fn a_failed_run_with_output_leaves_no_file() {
     .unwrap();
     let out_path = d.join("out.jsonl");
     let o = Command::new(env!("CARGO_BIN_EXE_retroanim"))
-        .args(["run", scenario.to_str().unwrap(), "-o", out_path.to_str().unwrap()])
+        .args([
+            "run",
+            scenario.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("steps[2]"), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("steps[2]"),
+        "{o:?}"
+    );
     assert!(!out_path.exists());
     let left: Vec<_> = std::fs::read_dir(&d).unwrap().collect();
     assert_eq!(left.len(), 1, "only the scenario is left: {left:?}");

@@ -139,7 +139,7 @@ pub fn inspect_vol_entry(
         ));
     };
     let label = format!("{file}:{}", e.name());
-    if e.compression != 0 {
+    if e.compression != crate::formats::vol::STORED {
         return Err(ScenarioError::new(
             &label,
             "",
@@ -287,12 +287,11 @@ fn text_of(v: &Value) -> String {
                 } else {
                     format!("{dir}\\{name}")
                 };
-                let _ = writeln!(
-                    out,
-                    "  {path:<24} {:>8} bytes  compression {}",
-                    int(&e["size"]),
-                    int(&e["compression"])
-                );
+                let how = match int(&e["compression"]) {
+                    c if c == i64::from(crate::formats::vol::STORED) => "stored".to_string(),
+                    c => format!("compressed (method {c})"),
+                };
+                let _ = writeln!(out, "  {path:<24} {:>8} bytes  {how}", int(&e["size"]));
             }
         }
         Some("chassis") => {
