@@ -49,7 +49,8 @@ impl Progress {
             return;
         }
         if self.bar.is_none() && self.start.elapsed() >= SHOW_AFTER {
-            let bar = ProgressBar::with_draw_target(Some(self.total), ProgressDrawTarget::stderr());
+            let bar = ProgressBar::with_draw_target(Some(self.total), ProgressDrawTarget::stderr())
+                .with_elapsed(self.start.elapsed());
             let template = format!(
                 "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {} ({{eta}} left)",
                 self.unit
@@ -95,7 +96,7 @@ impl TraceSink for ProgressSink<'_> {
     fn line(&mut self, line: &Value) -> std::io::Result<()> {
         self.inner.line(line)?;
         self.lines += 1;
-        if self.progress.enabled() && self.lines % 256 == 0 {
+        if self.progress.enabled() && self.lines & 0xff == 0 {
             self.progress.set(self.lines);
         }
         Ok(())
