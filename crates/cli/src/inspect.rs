@@ -25,15 +25,25 @@ or .json), and an actor set (.json with map and actors)";
 const CHASSIS_SIZES: [u64; 2] = [216, 226];
 
 /// Describe `path` as text, or as JSON with `json`.
-pub fn inspect(path: &Path, id: Option<&str>, json: bool, limit: u64) -> anyhow::Result<String> {
+/// `limit` is the user's cap; without one, files read whole may have
+/// [`input::DEFAULT_MAX_WHOLE_BYTES`] and DAT containers, read record by record,
+/// [`input::DEFAULT_MAX_STREAMED_BYTES`].
+pub fn inspect(
+    path: &Path,
+    id: Option<&str>,
+    json: bool,
+    limit: Option<u64>,
+) -> anyhow::Result<String> {
     let file = path.display().to_string();
-    let size = input::check_regular(path, limit).map_err(|e| input_error(&e, &file))?;
+    let container_limit = limit.unwrap_or(input::DEFAULT_MAX_STREAMED_BYTES);
+    let size = input::check_regular(path, container_limit).map_err(|e| input_error(&e, &file))?;
+    let limit = limit.unwrap_or(input::DEFAULT_MAX_WHOLE_BYTES);
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     // A DAT container is read record by record, never whole.
-    if ext == "dat" && !CHASSIS_SIZES.contains(&size) && !starts_with_vol(path, limit)? {
+    if ext == "dat" && !CHASSIS_SIZES.contains(&size) && !starts_with_vol(path, container_limit)? {
         return Ok(retroanim_ac::inspect::inspect_file(path, id, json)?);
     }
     let bytes = input::read_regular(path, limit).map_err(|e| input_error(&e, &file))?;

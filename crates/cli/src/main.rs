@@ -9,9 +9,7 @@ mod progress;
 use clap::{Parser, Subcommand};
 use progress::{Progress, ProgressSink};
 use retroanim_core::diff::{check_tolerance, diff_streams, DiffOptions, DEFAULT_TOLERANCE};
-use retroanim_core::input::{
-    self, InputError, DEFAULT_MAX_STREAMED_BYTES, DEFAULT_MAX_WHOLE_BYTES,
-};
+use retroanim_core::input::{self, InputError, DEFAULT_MAX_STREAMED_BYTES};
 use retroanim_core::trace::{TraceReader, TraceWriter, DEFAULT_MAX_LINE_BYTES};
 use retroanim_core::{ScenarioFile, StreamError};
 use std::io::Write;
@@ -26,13 +24,14 @@ use std::process::ExitCode;
 /// compares with another implementation's trace.
 ///
 /// Only regular files are read (never a directory, FIFO or device). Files held whole
-/// in memory (`inspect`) may be at most 256 MiB, streamed ones (`run` scenarios,
-/// `diff` traces) at most 1 GiB; --max-input-bytes changes the cap.
+/// in memory (what `inspect` reads, except DAT containers) may be at most 256 MiB,
+/// streamed ones (`run` scenarios, `diff` traces, DAT containers) at most 1 GiB;
+/// --max-input-bytes changes the cap.
 #[derive(Parser)]
 #[command(name = "retroanim", version, about, long_about)]
 struct Cli {
-    /// Largest input file read, in bytes (default: 268435456 for inspect, 1073741824
-    /// for the streamed inputs of run and diff).
+    /// Largest input file read, in bytes (default: 268435456 for the files inspect
+    /// reads whole, 1073741824 for run's scenario, diff's traces and DAT containers).
     #[arg(long, global = true, value_name = "BYTES")]
     max_input_bytes: Option<u64>,
     #[command(subcommand)]
@@ -169,12 +168,7 @@ fn main() -> ExitCode {
             max_line_bytes,
         ),
         Command::Inspect { file, id, json } => {
-            match inspect::inspect(
-                &file,
-                id.as_deref(),
-                json,
-                limit.unwrap_or(DEFAULT_MAX_WHOLE_BYTES),
-            ) {
+            match inspect::inspect(&file, id.as_deref(), json, limit) {
                 Ok(text) => emit(&text),
                 Err(e) => fail(format!("{e:#}")),
             }
