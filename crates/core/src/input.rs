@@ -59,15 +59,20 @@ fn describe_io(e: &io::Error) -> String {
     match e.kind() {
         io::ErrorKind::NotFound => "no such file or directory".to_string(),
         io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ if e.raw_os_error() == Some(ELOOP) => {
-            "too many levels of symbolic links (a symlink loop)".to_string()
-        }
+        _ if is_symlink_loop(e) => "too many levels of symbolic links (a symlink loop)".to_string(),
         _ => e.to_string(),
     }
 }
 
-/// Linux's "too many levels of symbolic links".
-const ELOOP: i32 = 40;
+#[cfg(unix)]
+fn is_symlink_loop(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(libc::ELOOP)
+}
+
+#[cfg(not(unix))]
+fn is_symlink_loop(_: &io::Error) -> bool {
+    false
+}
 
 fn kind_of(meta: &Metadata) -> Option<&'static str> {
     let t = meta.file_type();
