@@ -5,6 +5,7 @@
 //! allocator over the timed region (all threads together).
 
 use crate::engines::BenchSpec;
+use crate::progress::Progress;
 use retroanim_core::bench::BenchWorld;
 use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
 use std::alloc::System;
@@ -34,16 +35,27 @@ impl BenchResult {
     }
 }
 
-/// Build `threads` worlds sharing `entities`, warm them up, then time `ticks` ticks.
-pub fn run(spec: &BenchSpec, entities: usize, ticks: usize, threads: usize) -> BenchResult {
+/// Build worlds sharing `entities` over at most `threads` threads (never a world
+/// without entities), warm them up, then time `ticks` ticks. With `progress`, the
+/// ticks run in chunks and the bar is updated between chunks, outside the timed and
+/// counted regions.
+pub fn run(
+    spec: &BenchSpec,
+    entities: usize,
+    ticks: usize,
+    threads: usize,
+    progress: &mut Progress,
+) -> BenchResult {
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         threads
     };
-    let per = entities.div_ceil(threads).max(1);
-    let mut worlds: Vec<Box<dyn BenchWorld>> = (0..threads)
-        .map(|i| (spec.build)(per.min(entities.saturating_sub(i * per)).max(1)))
+    let entities = entities.max(1);
+    let per = entities.div_ceil(threads.max(1));
+    let worlds_n = entities.div_ceil(per);
+    let mut worlds: Vec<Box<dyn BenchWorld>> = (0..worlds_n)
+        .map(|i| (spec.build)(per.min(entities - i * per)))
         .collect();
     let total: usize = worlds.iter().map(|w| w.entities()).sum();
     for w in worlds.iter_mut() {
@@ -51,9 +63,40 @@ pub fn run(spec: &BenchSpec, entities: usize, ticks: usize, threads: usize) -> B
             w.tick();
         }
     }
+    let chunk = if progress.enabled() {
+        (ticks / 200).max(1)
+    } else {
+        ticks.max(1)
+    };
+    let mut seconds = 0.0;
+    let mut allocations = 0;
+    let mut done = 0;
+    while done < ticks {
+        let n = chunk.min(ticks - done);
+        let (s, a) = timed(&mut worlds, n);
+        seconds += s;
+        allocations += a;
+        done += n;
+        progress.set(done as u64);
+    }
+    let checksum = worlds
+        .iter()
+        .fold(0u64, |a, w| a.wrapping_add(w.checksum()));
+    BenchResult {
+        entities: total,
+        ticks,
+        threads: worlds_n,
+        seconds,
+        allocations,
+        checksum,
+    }
+}
+
+/// Run `ticks` ticks on every world (one thread per world); seconds and allocations.
+fn timed(worlds: &mut [Box<dyn BenchWorld>], ticks: usize) -> (f64, usize) {
     let region = Region::new(GLOBAL);
     let start = Instant::now();
-    if threads == 1 {
+    if worlds.len() == 1 {
         for _ in 0..ticks {
             worlds[0].tick();
         }
@@ -70,22 +113,12 @@ pub fn run(spec: &BenchSpec, entities: usize, ticks: usize, threads: usize) -> B
     }
     let seconds = start.elapsed().as_secs_f64();
     let mut allocations = region.change().allocations;
-    if threads > 1 {
+    if worlds.len() > 1 {
         // Spawning the scoped threads allocates (stacks, handles); that is not
         // the engine's tick.
-        allocations = allocations.saturating_sub(region_overhead(threads));
+        allocations = allocations.saturating_sub(region_overhead(worlds.len()));
     }
-    let checksum = worlds
-        .iter()
-        .fold(0u64, |a, w| a.wrapping_add(w.checksum()));
-    BenchResult {
-        entities: total,
-        ticks,
-        threads,
-        seconds,
-        allocations,
-        checksum,
-    }
+    (seconds, allocations)
 }
 
 /// Allocations made by spawning and joining `threads` scoped threads doing nothing.

@@ -3,43 +3,38 @@
 
 use anyhow::bail;
 use retroanim_core::bench::BenchWorld;
-use retroanim_core::{Scenario, ScenarioError};
-use serde_json::Value;
-use std::path::Path;
+use retroanim_core::{
+    stream_scenario, stream_steps, ScenarioFile, Simulation, StreamError, TraceSink,
+};
 
-/// Play a scenario with the engine its `engine` field names.
-pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
-    #[allow(clippy::match_single_binding)]
+/// Play a scenario file with the engine its `engine` field names, handing each trace
+/// line to `sink` as it is made. Each arm does what the engine's own whole-trace runner
+/// does (`retroanim_herc::run`, `retroanim_actor::run_scenario`, see [`run_whole`]), one
+/// line at a time; the CLI tests check that both give the same bytes on every committed
+/// scenario.
+pub fn run(file: &ScenarioFile, sink: &mut dyn TraceSink) -> Result<usize, StreamError> {
+    let scenario = file.scenario();
     match scenario.engine.as_str() {
-        // A rejected actor set is a one-line trace, which the generic runner cannot write.
-        "actor" => retroanim_actor::run_scenario(scenario),
-        "ac" => retroanim_core::run_scenario::<retroanim_ac::AcSim>(scenario),
-        "herc" => retroanim_herc::run(scenario),
-        other => Err(scenario.error("engine", not_built(other))),
+        "actor" => {
+            let mut sim = retroanim_actor::ActorSim::load(scenario)?;
+            // A rejected actor set is a one-line trace: its error line, no steps.
+            if let Some(fault) = sim.load_fault() {
+                let line = serde_json::to_value(retroanim_actor::scenario::error_line(fault))
+                    .map_err(|e| {
+                        scenario.error("setup", format!("cannot serialise trace line: {e}"))
+                    })?;
+                sink.line(&line).map_err(StreamError::Sink)?;
+                return Ok(1);
+            }
+            stream_steps(&mut sim, scenario, file, sink)
+        }
+        "ac" => stream_scenario::<retroanim_ac::AcSim>(scenario, file, sink),
+        "herc" if retroanim_herc::mech_sim::is_mech_scenario(scenario) => {
+            stream_scenario::<retroanim_herc::mech_sim::MechSim>(scenario, file, sink)
+        }
+        "herc" => stream_scenario::<retroanim_herc::HercSim>(scenario, file, sink),
+        other => Err(scenario.error("engine", not_built(other)).into()),
     }
-}
-
-/// Print an asset file.
-pub fn inspect(file: &Path, id: Option<&str>, json: bool) -> anyhow::Result<()> {
-    // herc first: a chassis record is a 216-byte `.DAT`, which the ac arm would claim.
-    if retroanim_herc::inspect::recognises(file) {
-        print!("{}", retroanim_herc::inspect::inspect_file(file, json)?);
-        return Ok(());
-    }
-    // ac: a `.bin` record (0x03 Animation / 0x09 MotionTable) or a `.dat` container.
-    if retroanim_ac::inspect::recognises(file) {
-        print!("{}", retroanim_ac::inspect::inspect_file(file, id, json)?);
-        return Ok(());
-    }
-    // actor: a JSON actor set (top-level `map` and `actors`).
-    if retroanim_actor::inspect::recognises(file) {
-        print!("{}", retroanim_actor::inspect::inspect_file(file, json)?);
-        return Ok(());
-    }
-    bail!(
-        "{}: no engine built into this retroanim recognises this file",
-        file.display()
-    )
 }
 
 /// A benchmark world builder: `entities -> world`, plus the engine's default size.
@@ -73,12 +68,7 @@ pub fn bench_spec(engine: &str) -> anyhow::Result<BenchSpec> {
     }
 }
 
-/// Start the model browser on the bundled sample assets (prints the URL, opens nothing).
-pub fn browse(host: &str, port: u16) -> anyhow::Result<()> {
-    retroanim_browser::serve(host, port, &retroanim_browser::default_assets_root())
-}
-
-fn not_built(engine: &str) -> String {
+pub fn not_built(engine: &str) -> String {
     match engine {
         "ac" | "herc" | "actor" => {
             format!("engine '{engine}' is not built into this retroanim yet")

@@ -1,14 +1,19 @@
 //! `retroanim`: run, compare, inspect, benchmark and browse the three engines.
 
+mod assets;
 mod bench;
 mod engines;
+mod inspect;
+mod progress;
 
 use clap::{Parser, Subcommand};
-use retroanim_core::diff::{diff_traces, DiffOptions, DEFAULT_TOLERANCE};
-use retroanim_core::trace::{read_trace, write_trace};
-use retroanim_core::Scenario;
+use progress::{Progress, ProgressSink};
+use retroanim_core::diff::{check_tolerance, diff_streams, DiffOptions, DEFAULT_TOLERANCE};
+use retroanim_core::input::{self, InputError, DEFAULT_MAX_STREAMED_BYTES};
+use retroanim_core::trace::{TraceReader, TraceWriter, DEFAULT_MAX_LINE_BYTES};
+use retroanim_core::{ScenarioFile, StreamError};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Faithful re-implementations of three legacy game animation runtimes
@@ -17,9 +22,18 @@ use std::process::ExitCode;
 /// A scenario file (JSON) names its engine, its assets and a list of steps; `run`
 /// plays it and writes a trace (JSON Lines, one state snapshot per step) that `diff`
 /// compares with another implementation's trace.
+///
+/// Only regular files are read (never a directory, FIFO or device). Files held whole
+/// in memory (what `inspect` reads, except DAT containers) may be at most 256 MiB,
+/// streamed ones (`run` scenarios, `diff` traces, DAT containers) at most 1 GiB;
+/// --max-input-bytes changes the cap.
 #[derive(Parser)]
 #[command(name = "retroanim", version, about, long_about)]
 struct Cli {
+    /// Largest input file read, in bytes (default: 268435456 for the files inspect
+    /// reads whole, 1073741824 for run's scenario, diff's traces and DAT containers).
+    #[arg(long, global = true, value_name = "BYTES")]
+    max_input_bytes: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -28,7 +42,10 @@ struct Cli {
 enum Command {
     /// Play a scenario and write its trace (one JSON object per line).
     ///
-    /// The scenario's "engine" field ("ac", "herc" or "actor") picks the engine.
+    /// The scenario's "engine" field ("ac", "herc" or "actor") picks the engine. Each
+    /// trace line is written as soon as its step has run, so memory does not grow with
+    /// the number of steps. When a step fails, the lines before it are already on
+    /// standard output; with -o the file appears only when the whole run succeeded.
     Run {
         /// The scenario JSON file.
         scenario: PathBuf,
@@ -36,32 +53,41 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Compare two traces field by field.
+    /// Compare two traces field by field, one line of each at a time.
     ///
     /// Exit status: 0 when equal, 1 when they differ (the first divergent step and
-    /// field are printed, with the number of divergent steps), 2 when an input
-    /// cannot be read or the traces have different step counts.
+    /// field are printed, with the number of divergent steps; traces of different
+    /// lengths are compared on their common steps and both lengths are printed), 2
+    /// when an input cannot be read.
     Diff {
         /// The expected (reference) trace.
         a: PathBuf,
         /// The trace to check.
         b: PathBuf,
         /// Floats are equal when |a-b| <= T or |a-b| <= T*max(|a|,|b|). Use 0 for
-        /// the integer engines.
-        #[arg(short, long, default_value_t = DEFAULT_TOLERANCE)]
+        /// the integer engines. A finite number >= 0.
+        #[arg(short, long, default_value_t = DEFAULT_TOLERANCE, value_parser = parse_tolerance)]
         tolerance: f64,
         /// Ignore keys that only B has (B extends the format).
         #[arg(long)]
         allow_extra_keys: bool,
+        /// Longest trace line read, in bytes.
+        #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES, value_name = "BYTES")]
+        max_line_bytes: usize,
     },
     /// Print an asset in readable form (or as JSON with --json).
     ///
-    /// Accepts AC binary records (MotionTable 0x09..., Animation 0x03...), a
-    /// `client_portal.dat` with --id, HERC asset JSON and actor sets.
+    /// Reads AC MotionTable (0x09......) and Animation (0x03......) records (.bin); an
+    /// AC DAT container such as client_portal.dat (its listing, or one record with
+    /// --id 0x09000001); a HERC asset (.json with keyframes and sequences); a DTS shape
+    /// (.dts); a VOL archive (its listing, or one entry with --id "dat\BIPED.DAT" or
+    /// --id BIPED.DTS); a chassis record (.dat or .bin of 216 or 226 bytes, or .json);
+    /// and an actor set (.json with map and actors).
     Inspect {
         /// The asset file.
         file: PathBuf,
-        /// Record id inside a DAT container (e.g. 0x09000001).
+        /// Record id inside a DAT container (e.g. 0x09000001), or entry name inside a
+        /// VOL archive (e.g. BIPED.DTS or dat\BIPED.DAT).
         #[arg(long)]
         id: Option<String>,
         /// Print JSON instead of text.
@@ -72,17 +98,24 @@ enum Command {
     Bench {
         /// ac, herc or actor.
         engine: String,
-        /// Number of simulated entities (engine default when omitted).
-        #[arg(long)]
+        /// Number of simulated entities, at least 1 (engine default when omitted).
+        #[arg(long, value_parser = parse_positive)]
         entities: Option<usize>,
-        /// Number of ticks to time.
-        #[arg(long)]
+        /// Number of ticks to time, at least 1.
+        #[arg(long, value_parser = parse_positive)]
         ticks: Option<usize>,
-        /// Worker threads (0 = all cores).
+        /// Worker threads (0 = all cores; never more than one per entity).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Print the figures as one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Start the model browser (a local web server) on the bundled sample assets.
+    ///
+    /// The assets are, in this order: --assets DIR, $RETROANIM_ASSETS, ./assets when
+    /// the current directory is a checkout, else the copy built into this binary
+    /// (unpacked once into the user's cache directory).
     Browse {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1")]
@@ -90,18 +123,40 @@ enum Command {
         /// Port to listen on.
         #[arg(long, default_value_t = 8080)]
         port: u16,
+        /// The asset folder (with ac/, herc/ and actor/ inside).
+        #[arg(long, value_name = "DIR")]
+        assets: Option<PathBuf>,
     },
+}
+
+fn parse_tolerance(s: &str) -> Result<f64, String> {
+    let t: f64 = s.parse().map_err(|e| format!("not a number: {e}"))?;
+    check_tolerance(t)
+}
+
+fn parse_positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a count: {e}")),
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let limit = cli.max_input_bytes;
     match cli.command {
-        Command::Run { scenario, output } => run(&scenario, output.as_deref()),
+        Command::Run { scenario, output } => run(
+            &scenario,
+            output.as_deref(),
+            limit.unwrap_or(DEFAULT_MAX_STREAMED_BYTES),
+        ),
         Command::Diff {
             a,
             b,
             tolerance,
             allow_extra_keys,
+            max_line_bytes,
         } => diff(
             &a,
             &b,
@@ -109,25 +164,58 @@ fn main() -> ExitCode {
                 tolerance,
                 allow_extra_keys,
             },
+            limit.unwrap_or(DEFAULT_MAX_STREAMED_BYTES),
+            max_line_bytes,
         ),
-        Command::Inspect { file, id, json } => report(engines::inspect(&file, id.as_deref(), json)),
+        Command::Inspect { file, id, json } => {
+            match inspect::inspect(&file, id.as_deref(), json, limit) {
+                Ok(text) => emit(&text),
+                Err(e) => fail(format!("{e:#}")),
+            }
+        }
         Command::Bench {
             engine,
             entities,
             ticks,
             threads,
-        } => report(bench(&engine, entities, ticks, threads)),
-        Command::Browse { host, port } => report(engines::browse(&host, port)),
+            json,
+        } => match bench(&engine, entities, ticks, threads, json) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(format!("{e:#}")),
+        },
+        Command::Browse { host, port, assets } => match assets::resolve(assets.as_deref())
+            .and_then(|dir| retroanim_browser::serve(&host, port, &dir))
+        {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("{e:#}")),
+        },
     }
 }
 
-fn report(r: anyhow::Result<()>) -> ExitCode {
-    match r {
+/// One error line on stderr, exit status 2.
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("retroanim: {msg}");
+    ExitCode::from(2)
+}
+
+/// Write `text` to stdout; a reader that went away (`| head -1`) ends the program
+/// quietly with status 0.
+fn emit(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("retroanim: {e:#}");
-            ExitCode::from(2)
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(format!("cannot write to standard output: {e}")),
+    }
+}
+
+/// The located message for a file that was not read, with the flag that raises a cap.
+fn input_error(path: &Path, e: &InputError) -> String {
+    match e {
+        InputError::TooLarge { .. } => {
+            format!("{}: {e} (--max-input-bytes raises it)", path.display())
         }
+        _ => format!("{}: {e}", path.display()),
     }
 }
 
@@ -136,91 +224,174 @@ fn bench(
     entities: Option<usize>,
     ticks: Option<usize>,
     threads: usize,
-) -> anyhow::Result<()> {
+    json: bool,
+) -> anyhow::Result<String> {
     let spec = engines::bench_spec(engine)?;
     let entities = entities.unwrap_or(spec.default_entities);
     let ticks = ticks.unwrap_or(200);
-    eprintln!(
-        "retroanim: bench {engine}: {entities} entities, {ticks} ticks ({}), {} thread(s)",
-        spec.tick_name,
-        if threads == 0 {
-            "all".to_string()
-        } else {
-            threads.to_string()
-        }
-    );
-    let r = bench::run(&spec, entities, ticks, threads);
-    println!("engine: {engine}");
-    println!("entities: {}", r.entities);
-    println!("threads: {}", r.threads);
-    println!("ticks: {}", r.ticks);
-    println!("seconds: {:.4}", r.seconds);
-    println!(
-        "entity_ticks_per_second: {:.0}",
-        r.entity_ticks_per_second()
-    );
-    println!("allocations_per_tick: {:.3}", r.allocations_per_tick());
-    println!("checksum: {:016x}", r.checksum);
-    Ok(())
+    if !json {
+        eprintln!(
+            "retroanim: bench {engine}: {entities} entities, {ticks} ticks ({}), {} thread(s)",
+            spec.tick_name,
+            if threads == 0 {
+                "all".to_string()
+            } else {
+                threads.to_string()
+            }
+        );
+    }
+    let mut progress = Progress::new(progress::allowed(false), ticks as u64, "ticks");
+    let r = bench::run(&spec, entities, ticks, threads, &mut progress);
+    drop(progress);
+    if json {
+        let v = serde_json::json!({
+            "engine": engine,
+            "entities": r.entities,
+            "threads": r.threads,
+            "ticks": r.ticks,
+            "tick": spec.tick_name,
+            "seconds": r.seconds,
+            "entity_ticks_per_second": r.entity_ticks_per_second(),
+            "allocations_per_tick": r.allocations_per_tick(),
+            "checksum": format!("{:016x}", r.checksum),
+        });
+        return Ok(format!("{v}\n"));
+    }
+    Ok(format!(
+        "engine: {engine}\nentities: {}\nthreads: {}\nticks: {}\nseconds: {:.4}\nentity_ticks_per_second: {:.0}\nallocations_per_tick: {:.3}\nchecksum: {:016x}\n",
+        r.entities,
+        r.threads,
+        r.ticks,
+        r.seconds,
+        r.entity_ticks_per_second(),
+        r.allocations_per_tick(),
+        r.checksum
+    ))
 }
 
-fn run(path: &std::path::Path, output: Option<&std::path::Path>) -> ExitCode {
-    let lines = Scenario::from_file(path).and_then(|s| engines::run(&s));
-    let lines = match lines {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("retroanim: {e}");
-            return ExitCode::from(2);
-        }
+fn run(path: &Path, output: Option<&Path>, limit: u64) -> ExitCode {
+    if let Err(e) = input::check_regular(path, limit) {
+        return fail(input_error(path, &e));
+    }
+    let file = match ScenarioFile::open(path, limit) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
     };
-    let written = match output {
-        Some(p) => std::fs::File::create(p)
-            .and_then(|f| write_trace(std::io::BufWriter::new(f), &lines))
-            .map_err(|e| format!("{}: cannot write trace: {e}", p.display())),
-        None => write_trace(std::io::stdout().lock(), &lines)
-            .map_err(|e| format!("cannot write trace: {e}")),
-    };
-    match written {
-        Ok(()) => {
-            eprintln!("retroanim: {} trace lines", lines.len());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("retroanim: {e}");
-            ExitCode::from(2)
+    let progress = Progress::new(
+        progress::allowed(output.is_none()),
+        file.step_count() as u64 + 1,
+        "lines",
+    );
+    match output {
+        Some(p) => run_to_file(&file, p, progress),
+        None => {
+            let mut w = TraceWriter::new(std::io::BufWriter::with_capacity(
+                64 << 10,
+                std::io::stdout().lock(),
+            ));
+            let played = engines::run(&file, &mut ProgressSink::new(&mut w, progress));
+            let lines = w.lines();
+            let flushed = w.finish().map(drop);
+            match (played, flushed) {
+                (Err(StreamError::Sink(e)), _) | (Ok(_), Err(e))
+                    if e.kind() == std::io::ErrorKind::BrokenPipe =>
+                {
+                    ExitCode::SUCCESS
+                }
+                (Err(e), _) => fail(e),
+                (Ok(_), Err(e)) => fail(format!("cannot write trace: {e}")),
+                (Ok(_), Ok(())) => {
+                    eprintln!("retroanim: {lines} trace lines");
+                    ExitCode::SUCCESS
+                }
+            }
         }
     }
 }
 
-fn diff(a: &std::path::Path, b: &std::path::Path, opts: DiffOptions) -> ExitCode {
-    let loaded = read_trace(a).and_then(|ta| read_trace(b).map(|tb| (ta, tb)));
-    let report = loaded.and_then(|(ta, tb)| {
-        diff_traces(
-            &ta,
-            &tb,
-            &a.display().to_string(),
-            &b.display().to_string(),
-            opts,
-        )
+/// Write the trace next to `out` under a temporary name and rename it when the run
+/// succeeded, so a failed run leaves no partial trace (and an older file untouched).
+fn run_to_file(file: &ScenarioFile, out: &Path, progress: Progress) -> ExitCode {
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "trace".into());
+    let temp = out.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+    let created = match std::fs::File::create(&temp) {
+        Ok(f) => f,
+        Err(e) => return fail(format!("{}: cannot write trace: {e}", out.display())),
+    };
+    let mut w = TraceWriter::new(std::io::BufWriter::with_capacity(64 << 10, created));
+    let played = engines::run(file, &mut ProgressSink::new(&mut w, progress));
+    let lines = w.lines();
+    let result = match (played, w.finish()) {
+        (Err(StreamError::Scenario(e)), _) => Err(e.to_string()),
+        (Err(StreamError::Sink(e)), _) | (Ok(_), Err(e)) => {
+            Err(format!("{}: cannot write trace: {e}", out.display()))
+        }
+        (Ok(_), Ok(_)) => std::fs::rename(&temp, out)
+            .map_err(|e| format!("{}: cannot write trace: {e}", out.display())),
+    };
+    match result {
+        Ok(()) => {
+            eprintln!("retroanim: {lines} trace lines");
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            let _ = std::fs::remove_file(&temp);
+            fail(msg)
+        }
+    }
+}
+
+fn diff(a: &Path, b: &Path, opts: DiffOptions, limit: u64, max_line: usize) -> ExitCode {
+    for p in [a, b] {
+        if let Err(e) = input::check_regular(p, limit) {
+            return fail(input_error(p, &e));
+        }
+    }
+    let report = TraceReader::open(a, limit, max_line).and_then(|ra| {
+        TraceReader::open(b, limit, max_line).and_then(|rb| diff_streams(ra, rb, opts))
     });
-    match report {
-        Err(e) => {
-            eprintln!("retroanim: {e}");
-            ExitCode::from(2)
+    let r = match report {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let mut text = String::new();
+    if let Some(d) = &r.first {
+        text.push_str(&format!("{d}\n"));
+    }
+    if r.same_length() {
+        match &r.first {
+            None => text.push_str(&format!("equal: {} lines\n", r.lines)),
+            Some(_) => text.push_str(&format!(
+                "{} of {} steps differ\n",
+                r.divergent_steps, r.lines
+            )),
         }
-        Ok(r) => {
-            let mut out = std::io::stdout().lock();
-            match &r.first {
-                None => {
-                    let _ = writeln!(out, "equal: {} lines", r.lines);
-                    ExitCode::SUCCESS
-                }
-                Some(d) => {
-                    let _ = writeln!(out, "{d}");
-                    let _ = writeln!(out, "{} of {} steps differ", r.divergent_steps, r.lines);
-                    ExitCode::from(1)
-                }
-            }
+    } else {
+        match &r.first {
+            None => text.push_str(&format!("the {} common steps are equal\n", r.lines)),
+            Some(_) => text.push_str(&format!(
+                "{} of {} common steps differ\n",
+                r.divergent_steps, r.lines
+            )),
         }
+        text.push_str(&format!(
+            "{} has {} lines but {} has {}: the traces cover different step counts\n",
+            b.display(),
+            r.lines_b,
+            a.display(),
+            r.lines_a
+        ));
+    }
+    let code = emit(&text);
+    if code != ExitCode::SUCCESS {
+        return code;
+    }
+    if r.is_equal() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }

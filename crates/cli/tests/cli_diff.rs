@@ -62,12 +62,38 @@ fn tolerance_flag_changes_the_float_verdict() {
 }
 
 #[test]
-fn mismatched_step_counts_exit_2_with_one_line() {
+fn different_lengths_compare_the_common_steps_then_report_both_lengths() {
     let o = diff("sample_a.jsonl", "sample_short.jsonl", &[]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("sample_short.jsonl: has 1 lines but"), "{err}");
+    assert_eq!(o.status.code(), Some(1));
+    let (a, short) = (data("sample_a.jsonl"), data("sample_short.jsonl"));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "the 1 common steps are equal\n{} has 1 lines but {} has 4: the traces cover different step counts\n",
+            short.display(),
+            a.display()
+        )
+    );
+    // A divergence inside the common steps is reported first.
+    let b_text = std::fs::read_to_string(data("sample_b.jsonl")).unwrap();
+    let two: String = b_text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    let short_b = temp_file("b_two.jsonl", &two);
+    let o = retroanim(&[
+        "diff",
+        a.to_str().unwrap(),
+        short_b.to_str().unwrap(),
+        "--tolerance",
+        "1e-7",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "step 1: seq.frame: 1.0 vs 1.00001\n1 of 2 common steps differ\n{} has 2 lines but {} has 4: the traces cover different step counts\n",
+            short_b.display(),
+            a.display()
+        )
+    );
 }
 
 #[test]
@@ -97,7 +123,7 @@ fn missing_file_exits_2() {
     let o = diff("sample_a.jsonl", "no_such_trace.jsonl", &[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("no_such_trace.jsonl: cannot read"),
+        stderr(&o).contains("no_such_trace.jsonl: cannot read: no such file or directory"),
         "{}",
         stderr(&o)
     );

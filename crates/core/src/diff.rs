@@ -10,6 +10,18 @@ use serde_json::{Map, Number, Value};
 /// Default relative/absolute float tolerance.
 pub const DEFAULT_TOLERANCE: f64 = 1e-4;
 
+/// Check a tolerance given by a user: a finite number, zero or more. NaN would make
+/// every float comparison false and infinity every one true, silently.
+pub fn check_tolerance(t: f64) -> Result<f64, String> {
+    if t.is_finite() && t >= 0.0 {
+        Ok(t)
+    } else {
+        Err(format!(
+            "the tolerance must be a finite number >= 0, not {t}"
+        ))
+    }
+}
+
 /// Options of a comparison.
 #[derive(Clone, Copy, Debug)]
 pub struct DiffOptions {
@@ -48,19 +60,94 @@ impl std::fmt::Display for Divergence {
     }
 }
 
-/// Result of comparing two traces of equal length.
+/// Result of comparing two traces.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiffReport {
+    /// Lines compared: the steps both traces have.
     pub lines: usize,
     /// First divergent field of the first divergent line.
     pub first: Option<Divergence>,
     /// Number of lines with at least one divergent field.
     pub divergent_steps: usize,
+    /// Lines in A and in B (equal to `lines` when the traces have the same length).
+    pub lines_a: usize,
+    pub lines_b: usize,
 }
 
 impl DiffReport {
+    /// Same length and no divergent field.
     pub fn is_equal(&self) -> bool {
-        self.first.is_none()
+        self.first.is_none() && self.same_length()
+    }
+    pub fn same_length(&self) -> bool {
+        self.lines_a == self.lines_b
+    }
+}
+
+/// Compare two traces given as streams of lines, holding one line of each at a time.
+/// The steps both have are compared field by field; the report then says how many
+/// lines each has, so traces of different lengths get both facts. The first read error
+/// of either stream ends the comparison.
+pub fn diff_streams<A, B>(a: A, b: B, opts: DiffOptions) -> Result<DiffReport, ScenarioError>
+where
+    A: IntoIterator<Item = Result<Value, ScenarioError>>,
+    B: IntoIterator<Item = Result<Value, ScenarioError>>,
+{
+    let (mut a, mut b) = (a.into_iter(), b.into_iter());
+    let mut report = DiffReport {
+        lines: 0,
+        first: None,
+        divergent_steps: 0,
+        lines_a: 0,
+        lines_b: 0,
+    };
+    loop {
+        let (la, lb) = match (a.next().transpose()?, b.next().transpose()?) {
+            (Some(la), Some(lb)) => (la, lb),
+            (Some(_), None) => {
+                report.lines_a = report.lines + 1 + count(a)?;
+                report.lines_b = report.lines;
+                return Ok(report);
+            }
+            (None, Some(_)) => {
+                report.lines_a = report.lines;
+                report.lines_b = report.lines + 1 + count(b)?;
+                return Ok(report);
+            }
+            (None, None) => {
+                report.lines_a = report.lines;
+                report.lines_b = report.lines;
+                return Ok(report);
+            }
+        };
+        compare_line(&la, &lb, report.lines, opts, &mut report);
+        report.lines += 1;
+    }
+}
+
+fn count(rest: impl Iterator<Item = Result<Value, ScenarioError>>) -> Result<usize, ScenarioError> {
+    let mut n = 0;
+    for line in rest {
+        line?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+fn compare_line(la: &Value, lb: &Value, i: usize, opts: DiffOptions, report: &mut DiffReport) {
+    let mut found = None;
+    compare(la, lb, String::new(), opts, &mut found);
+    if let Some((path, va, vb)) = found {
+        report.divergent_steps += 1;
+        if report.first.is_none() {
+            let step = la.get("step").and_then(Value::as_u64).unwrap_or(i as u64);
+            report.first = Some(Divergence {
+                step,
+                path,
+                a: va,
+                b: vb,
+            });
+        }
     }
 }
 
@@ -89,22 +176,11 @@ pub fn diff_traces(
         lines: a.len(),
         first: None,
         divergent_steps: 0,
+        lines_a: a.len(),
+        lines_b: b.len(),
     };
     for (i, (la, lb)) in a.iter().zip(b).enumerate() {
-        let mut found = None;
-        compare(la, lb, String::new(), opts, &mut found);
-        if let Some((path, va, vb)) = found {
-            report.divergent_steps += 1;
-            if report.first.is_none() {
-                let step = la.get("step").and_then(Value::as_u64).unwrap_or(i as u64);
-                report.first = Some(Divergence {
-                    step,
-                    path,
-                    a: va,
-                    b: vb,
-                });
-            }
-        }
+        compare_line(la, lb, i, opts, &mut report);
     }
     Ok(report)
 }
@@ -286,6 +362,54 @@ mod tests {
             ..DiffOptions::default()
         };
         assert!(diff_traces(&a, &b, "a", "b", lax).unwrap().is_equal());
+    }
+
+    fn stream(text: &str) -> Vec<Result<Value, ScenarioError>> {
+        text.lines()
+            .map(|l| Ok(serde_json::from_str(l).unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn streams_of_different_lengths_compare_the_common_steps_and_count_both() {
+        let a = stream("{\"step\":0,\"x\":1}\n{\"step\":1,\"x\":2}\n{\"step\":2,\"x\":3}");
+        let b = stream("{\"step\":0,\"x\":1}\n{\"step\":1,\"x\":5}");
+        let r = diff_streams(a.clone(), b.clone(), DiffOptions::default()).unwrap();
+        assert_eq!(
+            (r.lines, r.lines_a, r.lines_b, r.divergent_steps),
+            (2, 3, 2, 1)
+        );
+        assert_eq!(r.first.unwrap().to_string(), "step 1: x: 2 vs 5");
+        let r = diff_streams(b, a, DiffOptions::default()).unwrap();
+        assert_eq!((r.lines, r.lines_a, r.lines_b), (2, 2, 3));
+        assert!(!r.is_equal());
+        let r = diff_streams(
+            stream("{\"a\":1}"),
+            stream("{\"a\":1}\n{\"a\":1}"),
+            DiffOptions::default(),
+        )
+        .unwrap();
+        assert!(r.first.is_none() && !r.same_length() && !r.is_equal());
+    }
+
+    #[test]
+    fn a_read_error_in_either_stream_is_returned() {
+        let mut b = stream("{\"a\":1}");
+        b.push(Err(ScenarioError::new("b", "line 2", "malformed JSON")));
+        let e = diff_streams(stream("{\"a\":1}"), b, DiffOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), "b: line 2: malformed JSON");
+    }
+
+    #[test]
+    fn tolerance_refuses_nan_infinity_and_negatives() {
+        assert_eq!(
+            check_tolerance(f64::NAN).unwrap_err(),
+            "the tolerance must be a finite number >= 0, not NaN"
+        );
+        assert!(check_tolerance(f64::INFINITY).is_err());
+        assert!(check_tolerance(-1e-9).is_err());
+        assert_eq!(check_tolerance(0.0), Ok(0.0));
+        assert_eq!(check_tolerance(1e-4), Ok(1e-4));
     }
 
     #[test]

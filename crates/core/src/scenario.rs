@@ -23,11 +23,18 @@ pub struct Scenario {
 }
 
 impl Scenario {
-    /// Read and parse a scenario file.
+    /// Read and parse a scenario file (a regular file of at most
+    /// [`crate::input::DEFAULT_MAX_WHOLE_BYTES`]; [`crate::ScenarioFile`] streams larger ones).
     pub fn from_file(path: &Path) -> Result<Scenario, ScenarioError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ScenarioError::new(&file, "", format!("cannot read: {e}")))?;
+        let bytes = crate::input::read_file(path, crate::input::DEFAULT_MAX_WHOLE_BYTES)?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            ScenarioError::new(
+                &file,
+                format!("byte {}", e.utf8_error().valid_up_to()),
+                "cannot read: not UTF-8 text",
+            )
+        })?;
         let dir = path
             .parent()
             .map(Path::to_path_buf)

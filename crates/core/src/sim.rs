@@ -3,7 +3,8 @@
 //! An engine implements [`Simulation`] for its scenario driver. `run`, `diff`,
 //! `bench` and the browser are then written once: the generic runner parses each
 //! step into the engine's typed `Step` (errors carry `steps[i]...` paths), applies
-//! it, and collects one trace line per step after the setup line.
+//! it, and hands one trace line per step, after the setup line, to a [`TraceSink`]
+//! as soon as it is made ([`stream_scenario`]), or collects them ([`run_scenario`]).
 
 use crate::error::ScenarioError;
 use crate::scenario::{from_value_at, Scenario};
@@ -34,18 +35,119 @@ pub trait Simulation: Sized {
     ) -> Result<Self::Line, ScenarioError>;
 }
 
+/// Where a run's steps come from: a parsed [`Scenario`] or a file streamed step by step
+/// ([`crate::scenario_file::ScenarioFile`]).
+pub trait StepSource {
+    /// Call `f(i, step)` for each step in order (0-based); stop at the first error.
+    fn for_each_step(
+        &self,
+        f: &mut dyn FnMut(usize, &Value) -> Result<(), ScenarioError>,
+    ) -> Result<(), ScenarioError>;
+}
+
+impl StepSource for Scenario {
+    fn for_each_step(
+        &self,
+        f: &mut dyn FnMut(usize, &Value) -> Result<(), ScenarioError>,
+    ) -> Result<(), ScenarioError> {
+        for (i, step) in self.steps().iter().enumerate() {
+            f(i, step)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where a run's trace lines go, one at a time, as they are made.
+pub trait TraceSink {
+    fn line(&mut self, line: &Value) -> std::io::Result<()>;
+}
+
+impl TraceSink for Vec<Value> {
+    fn line(&mut self, line: &Value) -> std::io::Result<()> {
+        self.push(line.clone());
+        Ok(())
+    }
+}
+
+/// Why a streamed run stopped early.
+#[derive(Debug)]
+pub enum StreamError {
+    /// The scenario is wrong (a located error).
+    Scenario(ScenarioError),
+    /// The sink refused a line (for a file or a pipe: the write failed).
+    Sink(std::io::Error),
+}
+
+impl From<ScenarioError> for StreamError {
+    fn from(e: ScenarioError) -> Self {
+        StreamError::Scenario(e)
+    }
+}
+
+impl std::fmt::Display for StreamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StreamError::Scenario(e) => e.fmt(f),
+            StreamError::Sink(e) => write!(f, "cannot write trace: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StreamError {}
+
 /// Run a whole scenario: line 0, then one line per step.
 pub fn run_scenario<S: Simulation>(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
-    let mut sim = S::load(scenario)?;
     let mut lines = Vec::with_capacity(scenario.steps().len() + 1);
-    lines.push(to_value(&scenario.file, "setup", &sim.snapshot())?);
-    for (i, raw) in scenario.steps().iter().enumerate() {
-        let at = format!("steps[{i}]");
-        let step: S::Step = from_value_at(raw, &scenario.file, &at)?;
-        let line = sim.apply(i + 1, &step, &at)?;
-        lines.push(to_value(&scenario.file, &at, &line)?);
+    match stream_scenario::<S>(scenario, scenario, &mut lines) {
+        Ok(_) => Ok(lines),
+        Err(StreamError::Scenario(e)) => Err(e),
+        // A Vec takes every line.
+        Err(StreamError::Sink(e)) => Err(scenario.error("", e.to_string())),
     }
-    Ok(lines)
+}
+
+/// Load `S` from `scenario` and play `steps`, handing each trace line to `sink` as soon
+/// as it is made. Returns the number of lines written. Lines written before an error
+/// stay written.
+pub fn stream_scenario<S: Simulation>(
+    scenario: &Scenario,
+    steps: &dyn StepSource,
+    sink: &mut dyn TraceSink,
+) -> Result<usize, StreamError> {
+    let mut sim = S::load(scenario)?;
+    stream_steps(&mut sim, scenario, steps, sink)
+}
+
+/// Play `steps` on an already loaded simulation: its snapshot as line 0, then one line
+/// per step.
+pub fn stream_steps<S: Simulation>(
+    sim: &mut S,
+    scenario: &Scenario,
+    steps: &dyn StepSource,
+    sink: &mut dyn TraceSink,
+) -> Result<usize, StreamError> {
+    let file = &scenario.file;
+    sink.line(&to_value(file, "setup", &sim.snapshot())?)
+        .map_err(StreamError::Sink)?;
+    let mut written = 1;
+    // A sink failure is carried out of the step loop, which speaks ScenarioError.
+    let mut sink_error = None;
+    let played = steps.for_each_step(&mut |i, raw| {
+        let at = format!("steps[{i}]");
+        let step: S::Step = from_value_at(raw, file, &at)?;
+        let line = sim.apply(i + 1, &step, &at)?;
+        if let Err(e) = sink.line(&to_value(file, &at, &line)?) {
+            sink_error = Some(e);
+            return Err(ScenarioError::new(file, at, "the trace sink stopped"));
+        }
+        written += 1;
+        Ok(())
+    });
+    if let Some(e) = sink_error {
+        return Err(StreamError::Sink(e));
+    }
+    played?;
+    Ok(written)
 }
 
 fn to_value<T: Serialize>(file: &str, at: &str, line: &T) -> Result<Value, ScenarioError> {

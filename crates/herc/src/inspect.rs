@@ -28,14 +28,19 @@ pub enum HercFile {
 /// Recognise a herc file; `None` for anything else.
 pub fn recognise(path: &Path) -> Option<HercFile> {
     let bytes = std::fs::read(path).ok()?;
-    let ext = path
+    recognise_bytes(&bytes, &path.to_string_lossy())
+}
+
+/// [`recognise`] for bytes already read; `name` supplies the extension.
+pub fn recognise_bytes(bytes: &[u8], name: &str) -> Option<HercFile> {
+    let ext = Path::new(name)
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     if bytes.starts_with(b"VOLN") {
         return Some(HercFile::Vol);
     }
     if ext.as_deref() == Some("json") {
-        let v: Value = serde_json::from_slice(&bytes).ok()?;
+        let v: Value = serde_json::from_slice(bytes).ok()?;
         let o = v.as_object()?;
         if o.contains_key("keyframes") && o.contains_key("sequences") {
             return Some(HercFile::Asset);
@@ -45,7 +50,7 @@ pub fn recognise(path: &Path) -> Option<HercFile> {
         }
         return None;
     }
-    let body = crate::formats::vol::strip_entry_prefix(&bytes);
+    let body = crate::formats::vol::strip_entry_prefix(bytes);
     if ext.as_deref() == Some("dts") {
         let tag = u32::from_le_bytes(body.get(..4)?.try_into().ok()?);
         return matches!(tag >> 16, 0x14 | 0x1e).then_some(HercFile::Dts);
@@ -64,25 +69,29 @@ pub fn recognises(path: &Path) -> bool {
 /// Describe a herc file as text, or as one JSON document.
 pub fn inspect_file(path: &Path, json: bool) -> Result<String, ScenarioError> {
     let file = path.display().to_string();
-    let read = || {
-        std::fs::read(path).map_err(|e| ScenarioError::new(&file, "", format!("cannot read: {e}")))
-    };
-    let value = match recognise(path) {
+    let bytes = std::fs::read(path)
+        .map_err(|e| ScenarioError::new(&file, "", format!("cannot read: {e}")))?;
+    inspect_bytes(&bytes, &file, json)
+}
+
+/// [`inspect_file`] for bytes already read; `file` names them (and gives the extension).
+pub fn inspect_bytes(bytes: &[u8], file: &str, json: bool) -> Result<String, ScenarioError> {
+    let value = match recognise_bytes(bytes, file) {
         Some(HercFile::Asset) => {
-            let text = String::from_utf8_lossy(&read()?).into_owned();
+            let text = String::from_utf8_lossy(bytes).into_owned();
             let doc: Value = serde_json::from_str(&text)
-                .map_err(|e| ScenarioError::new(&file, "", format!("malformed JSON: {e}")))?;
-            let list = AnimList::from_json_value(&doc, &file, "")?;
+                .map_err(|e| ScenarioError::new(file, "", format!("malformed JSON: {e}")))?;
+            let list = AnimList::from_json_value(&doc, file, "")?;
             anim_list_summary(&list, Some(&doc))
         }
         Some(HercFile::Dts) => {
-            let (dts, list) = DtsFile::load_anim_list(&read()?, &file)?;
+            let (dts, list) = DtsFile::load_anim_list(bytes, file)?;
             let mut v = anim_list_summary(&list, None);
             v["roots"] = json!(dts.roots.len());
             v
         }
         Some(HercFile::Vol) => {
-            let vol = VolArchive::read(&read()?, &file)?;
+            let vol = VolArchive::read(bytes, file)?;
             json!({
                 "kind": "vol",
                 "program_mask": vol.program_mask,
@@ -93,14 +102,14 @@ pub fn inspect_file(path: &Path, json: bool) -> Result<String, ScenarioError> {
                     "compression": e.compression})).collect::<Vec<_>>(),
             })
         }
-        Some(HercFile::ChassisBinary) => chassis_summary(&ChassisRecord::read(&read()?, &file)?),
+        Some(HercFile::ChassisBinary) => chassis_summary(&ChassisRecord::read(bytes, file)?),
         Some(HercFile::ChassisJson) => {
-            let text = String::from_utf8_lossy(&read()?).into_owned();
-            chassis_summary(&ChassisRecord::from_json_str(&text, &file)?)
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            chassis_summary(&ChassisRecord::from_json_str(&text, file)?)
         }
         None => {
             return Err(ScenarioError::new(
-                &file,
+                file,
                 "",
                 "not a herc asset, DTS, VOL or chassis record",
             ))
@@ -110,6 +119,34 @@ pub fn inspect_file(path: &Path, json: bool) -> Result<String, ScenarioError> {
         return Ok(format!("{value:#}\n"));
     }
     Ok(text_of(&value))
+}
+
+/// Describe one entry of a VOL archive (`dir\NAME` or `NAME`, case-insensitive), as
+/// [`inspect_bytes`] describes a loose file of that name.
+pub fn inspect_vol_entry(
+    bytes: &[u8],
+    file: &str,
+    entry: &str,
+    json: bool,
+) -> Result<String, ScenarioError> {
+    let vol = VolArchive::read(bytes, file)?;
+    let Some(e) = vol.find(entry) else {
+        let names: Vec<String> = vol.entries.iter().map(|e| e.name()).collect();
+        return Err(ScenarioError::new(
+            file,
+            format!("entry {entry}"),
+            format!("not found (entries: {})", names.join(", ")),
+        ));
+    };
+    let label = format!("{file}:{}", e.name());
+    if e.compression != crate::formats::vol::STORED {
+        return Err(ScenarioError::new(
+            &label,
+            "",
+            format!("compressed entries (method {}) are not read", e.compression),
+        ));
+    }
+    inspect_bytes(&e.content, &label, json)
 }
 
 fn anim_list_summary(list: &AnimList, doc: Option<&Value>) -> Value {
@@ -225,6 +262,47 @@ fn text_of(v: &Value) -> String {
                         "      frame {} -> seq {} frame {} ({} ticks, movement key {})",
                         t["frame"], t["dest_seq"], t["dest_frame"], t["duration"], t["key"]
                     );
+                }
+            }
+        }
+        Some("vol") => {
+            let dirs = v["directories"].as_array().map_or(&[][..], Vec::as_slice);
+            let entries = v["entries"].as_array().map_or(&[][..], Vec::as_slice);
+            let _ = writeln!(
+                out,
+                "VOL archive: program mask 0x{:08x}, precedence {}, {} directories, {} entries",
+                int(&v["program_mask"]),
+                int(&v["precedence"]),
+                dirs.len(),
+                entries.len()
+            );
+            for e in entries {
+                let dir = dirs
+                    .get(int(&e["directory"]) as usize)
+                    .and_then(Value::as_str)
+                    .unwrap_or("?");
+                let name = e["name"].as_str().unwrap_or("?");
+                let path = if dir.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{dir}\\{name}")
+                };
+                let how = match int(&e["compression"]) {
+                    c if c == i64::from(crate::formats::vol::STORED) => "stored".to_string(),
+                    c => format!("compressed (method {c})"),
+                };
+                let _ = writeln!(out, "  {path:<24} {:>8} bytes  {how}", int(&e["size"]));
+            }
+        }
+        Some("chassis") => {
+            let name = v["raw"]["name"].as_str().unwrap_or("-");
+            let _ = writeln!(out, "chassis record {name}");
+            for part in ["raw", "runtime"] {
+                let _ = writeln!(out, "{part}:");
+                if let Some(o) = v[part].as_object() {
+                    for (k, x) in o {
+                        let _ = writeln!(out, "  {k:<28} {x}");
+                    }
                 }
             }
         }

@@ -1,0 +1,161 @@
+//! `inspect` prints text for every file kind and looks inside VOL entries; `bench`
+//! reports what it measured, as text or JSON, and refuses an empty world.
+
+use retroanim_herc::formats::vol::{VolArchive, VolEntry};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn herc_assets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/herc")
+}
+
+fn retroanim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_retroanim"))
+        .args(args)
+        .output()
+        .expect("the retroanim binary runs")
+}
+
+fn ok_stdout(args: &[&str]) -> String {
+    let o = retroanim(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// A VOL holding the sample chassis record and the sample HERC asset.
+fn sample_vol(tag: &str) -> PathBuf {
+    let chassis = std::fs::read(herc_assets().join("biped.chassis.bin")).unwrap();
+    let asset = std::fs::read(herc_assets().join("biped.json")).unwrap();
+    let vol = VolArchive {
+        program_mask: 1,
+        precedence: 3,
+        directories: vec!["dat".into(), "".into()],
+        entries: vec![
+            VolEntry::stored("BIPED.DAT", 0, chassis).unwrap(),
+            VolEntry::stored("BIPED.JSON", 1, asset).unwrap(),
+        ],
+    };
+    let d = std::env::temp_dir().join(format!("retroanim-vol-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let p = d.join("SAMPLE.VOL");
+    std::fs::write(&p, vol.write().unwrap()).unwrap();
+    p
+}
+
+#[test]
+fn vol_text_lists_every_entry_with_its_directory_and_size() {
+    let vol = sample_vol("list");
+    let out = ok_stdout(&["inspect", vol.to_str().unwrap()]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "VOL archive: program mask 0x00000001, precedence 3, 2 directories, 2 entries"
+    );
+    assert!(lines[1].starts_with("  dat\\BIPED.DAT "), "{out}");
+    assert!(lines[1].ends_with(" 216 bytes  stored"), "{out}");
+    assert!(lines[2].starts_with("  BIPED.JSON "), "{out}");
+    assert!(!out.contains('{'), "text, not JSON: {out}");
+}
+
+#[test]
+fn id_looks_inside_a_vol_entry() {
+    let vol = sample_vol("entry");
+    let v = vol.to_str().unwrap();
+    let loose = ok_stdout(&[
+        "inspect",
+        herc_assets().join("biped.chassis.bin").to_str().unwrap(),
+    ]);
+    assert_eq!(ok_stdout(&["inspect", v, "--id", "dat\\BIPED.DAT"]), loose);
+    assert_eq!(ok_stdout(&["inspect", v, "--id", "biped.dat"]), loose);
+    let json = ok_stdout(&["inspect", v, "--id", "BIPED.JSON", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["kind"], "anim_list");
+    let o = retroanim(&["inspect", v, "--id", "NOPE.DTS"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("retroanim: {v}: entry NOPE.DTS: not found (entries: BIPED.DAT, BIPED.JSON)\n")
+    );
+}
+
+#[test]
+fn chassis_text_is_text_for_the_binary_and_the_json_record() {
+    for name in ["biped.chassis.bin", "biped.chassis.json"] {
+        let out = ok_stdout(&["inspect", herc_assets().join(name).to_str().unwrap()]);
+        assert!(
+            out.starts_with("chassis record SAMPLEBIPED\nraw:\n"),
+            "{name}: {out}"
+        );
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["max_turn_rate", "300"]),
+            "{name}: {out}"
+        );
+        assert!(out.contains("\nruntime:\n"), "{name}: {out}");
+    }
+}
+
+#[test]
+fn id_on_a_file_without_entries_is_refused() {
+    let asset = herc_assets().join("biped.json");
+    let o = retroanim(&["inspect", asset.to_str().unwrap(), "--id", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("--id looks inside a DAT container or a VOL archive"));
+}
+
+#[test]
+fn inspect_help_lists_every_file_kind() {
+    let help = ok_stdout(&["inspect", "--help"]);
+    for kind in [
+        "MotionTable",
+        "Animation",
+        "DAT container",
+        "HERC asset",
+        "DTS shape",
+        "VOL archive",
+        "chassis record",
+        "actor set",
+    ] {
+        assert!(help.contains(kind), "{kind} missing from\n{help}");
+    }
+}
+
+#[test]
+fn bench_json_reports_the_world_it_timed() {
+    let out = ok_stdout(&[
+        "bench",
+        "herc",
+        "--entities",
+        "3",
+        "--threads",
+        "8",
+        "--ticks",
+        "5",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["engine"], "herc");
+    assert_eq!(v["entities"], 3);
+    // Never more threads than entities: three worlds of one.
+    assert_eq!(v["threads"], 3);
+    assert_eq!(v["ticks"], 5);
+    assert_eq!(v["tick"], "25 Hz step");
+    assert!(v["seconds"].as_f64().is_some_and(|s| s > 0.0));
+    assert!(v["checksum"].as_str().is_some_and(|c| c.len() == 16));
+    assert_eq!(out.lines().count(), 1);
+}
+
+#[test]
+fn bench_with_zero_entities_or_ticks_is_refused() {
+    for flag in ["--entities", "--ticks"] {
+        let o = retroanim(&["bench", "actor", flag, "0"]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("must be at least 1"), "{flag}: {err}");
+    }
+}
