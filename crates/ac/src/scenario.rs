@@ -6,9 +6,9 @@ use crate::math::{AFrame, Quat, Vec3};
 use crate::motion_interp::{motion_allows_jump, ActionNode, Weenie};
 use crate::motion_table::MotionTableData;
 use crate::physics_obj::{PhysicsObj, DEFAULT_CELL, HUGE_QUANTUM};
-use crate::sequence::WorkLimit;
 use crate::records::{hooks, MotionTable, RecordStore};
 use crate::sequence::AnimMap;
+use crate::sequence::WorkLimit;
 use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -75,6 +75,15 @@ pub const MAX_DT: f64 = HUGE_QUANTUM;
 /// (nearly) zero and the orientation turns to NaN.
 pub const MIN_ORIENTATION_LENGTH_SQ: f32 = 1.0e-12;
 
+/// A number as an error shows it: exponent form once digits would pile up (1e300).
+fn shown(v: f64) -> String {
+    if v != 0.0 && !(1e-4..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// A JSON number narrowed to f32, within [`MAX_MAGNITUDE`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Num(pub f32);
@@ -85,7 +94,8 @@ impl<'de> Deserialize<'de> for Num {
         let f = v as f32;
         if !f.is_finite() || f.abs() > MAX_MAGNITUDE {
             return Err(D::Error::custom(format!(
-                "{v} is out of range: numbers in an ac scenario lie within \u{b1}1000000"
+                "{} is out of range: numbers in an ac scenario lie within \u{b1}1000000",
+                shown(v)
             )));
         }
         Ok(Num(f))
@@ -118,7 +128,7 @@ impl<'de> Deserialize<'de> for Orientation {
         let len_sq: f32 = q.iter().map(|c| c.0 * c.0).sum();
         if !(len_sq >= MIN_ORIENTATION_LENGTH_SQ) {
             return Err(D::Error::custom(format!(
-                "[{}, {}, {}, {}] is too close to zero length to be an orientation (squared length {len_sq} < 1e-12)",
+                "[{}, {}, {}, {}] is too close to zero length to be an orientation (its squared length must be at least 1e-12)",
                 q[0].0, q[1].0, q[2].0, q[3].0
             )));
         }
@@ -135,7 +145,8 @@ impl<'de> Deserialize<'de> for Dt {
         let v = f64::deserialize(d)?;
         if !(v.abs() <= MAX_DT) {
             return Err(D::Error::custom(format!(
-                "{v} is out of range: a tick's dt lies within \u{b1}2 s (ACE's HugeQuantum)"
+                "{} is out of range: a tick's dt lies within \u{b1}2 s (ACE's HugeQuantum)",
+                shown(v)
             )));
         }
         Ok(Dt(v))
