@@ -42,7 +42,8 @@ fn a01_the_table_may_hold_exactly_2_pow_20_frames_and_no_more() {
 
 #[test]
 fn inspect_of_an_oversized_frame_table_is_a_located_error_not_a_wrapped_range() {
-    let path = std::env::temp_dir().join(format!("retroanim-actor-raan-{}.json", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("retroanim-actor-raan-{}.json", std::process::id()));
     let doc = set_with_raan(json!([{"model": 4, "frames": u64::MAX}]));
     std::fs::write(&path, doc.to_string()).unwrap();
     let e = inspect_file(&path, false).unwrap_err();
