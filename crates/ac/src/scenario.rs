@@ -111,7 +111,10 @@ impl<'de> Deserialize<'de> for Finite {
         let v = f64::deserialize(d)?;
         let f = v as f32;
         if !f.is_finite() {
-            return Err(D::Error::custom(format!("{v} is not a finite f32")));
+            return Err(D::Error::custom(format!(
+                "{} is not a finite f32",
+                shown(v)
+            )));
         }
         Ok(Finite(f))
     }
@@ -415,6 +418,9 @@ impl Simulation for AcSim {
         sim.file = scenario.file.clone();
         // Finite input can still reach a non-finite state through the records (a
         // framerate or velocity of 3e38); no trace line may show it.
+        if let Some(message) = list_overflow(&sim.obj) {
+            return Err(scenario.error("setup", message.replace("the step", "the setup")));
+        }
         if let Some((at, v)) = non_finite_in(&sim.snapshot()) {
             return Err(scenario.error(
                 "setup",
@@ -446,6 +452,8 @@ impl Simulation for AcSim {
                     crate::sequence::MAX_HOOKS_PER_UPDATE
                 ),
             })
+        } else if let Some(message) = list_overflow(&self.obj) {
+            Some(message)
         } else {
             non_finite_in(&line).map(|(path, v)| {
                 format!("the step would put {v} at {path} in its trace line; refused")
@@ -459,6 +467,44 @@ impl Simulation for AcSim {
             }
         }
     }
+}
+
+/// Longest queue a trace line may show (limit L8): both pending queues and the
+/// interpolation queue. ACE lets them grow for as long as no tick drains them (one
+/// entry per command), which makes each line longer than the last; real play holds a
+/// handful (the interpolation queue's own cap is 20, plus one far target).
+pub const MAX_QUEUE_LEN: usize = 32;
+/// Longest animation list a trace line may show (limit L8). Links and cycles are
+/// replaced, not accumulated, in real play; the bounded `re_modify` nesting (64) can
+/// legitimately build about 70 nodes in one step.
+pub const MAX_SEQUENCE_LEN: usize = 128;
+
+/// Which listed queue a step would grow past its limit, as the refusal.
+fn list_overflow(obj: &PhysicsObj) -> Option<String> {
+    let lists = [
+        ("seq.anims", obj.sequence.nodes.len(), MAX_SEQUENCE_LEN),
+        (
+            "table.pending",
+            obj.table_manager.as_ref().map_or(0, |t| t.pending.len()),
+            MAX_QUEUE_LEN,
+        ),
+        (
+            "interp.pending",
+            obj.minterp.pending_motions.len(),
+            MAX_QUEUE_LEN,
+        ),
+        (
+            "interp_queue",
+            crate::position_manager::queue_view(&obj.position_manager).len(),
+            MAX_QUEUE_LEN,
+        ),
+    ];
+    lists
+        .iter()
+        .find(|(_, n, max)| n > max)
+        .map(|(name, _, max)| {
+            format!("the step would grow {name} past {max} entries; refused (tick to let it drain)")
+        })
 }
 
 /// The first NaN/±Infinity a trace line would print, as (JSON path, value).

@@ -302,3 +302,40 @@ fn l5_a_record_framerate_that_is_nan_is_refused_at_load() {
          records); refused"
     );
 }
+
+#[test]
+fn l8_commands_without_ticks_cannot_grow_a_trace_line_for_ever() {
+    // Each do_motion queues one pending entry in the table manager and one in the
+    // interpreter, and nothing drains them without a tick: 32 commands fit, the 33rd
+    // (steps[32]) would make the 33rd entry.
+    let steps: Vec<String> = (0..40)
+        .map(|i| {
+            let m = if i % 2 == 0 {
+                "0x45000005"
+            } else {
+                "0x41000003"
+            };
+            format!(r#"{{"op":"do_motion","motion":"{m}"}}"#)
+        })
+        .collect();
+    let text = format!(
+        r#"{{"engine":"ac","asset_dir":"../assets","setup":{{"motion_table":"0x09000100"}},"steps":[{}]}}"#,
+        steps.join(",")
+    );
+    let e = run_scenario::<AcSim>(&scenario(&text)).unwrap_err();
+    assert!(
+        e.message
+            .starts_with("the step would grow table.pending past 32 entries; refused"),
+        "{e}"
+    );
+    assert_eq!(e.at, "steps[32]");
+    let at = 32;
+    // Every accepted line before the refusal stays small.
+    let ok = format!(
+        r#"{{"engine":"ac","asset_dir":"../assets","setup":{{"motion_table":"0x09000100"}},"steps":[{}]}}"#,
+        steps[..at].join(",")
+    );
+    let lines = run_scenario::<AcSim>(&scenario(&ok)).unwrap();
+    let longest = lines.iter().map(|l| l.to_string().len()).max().unwrap();
+    assert!(longest < 24 * 1024, "{longest}");
+}
