@@ -129,7 +129,7 @@ impl<'de> Deserialize<'de> for Orientation {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Orientation, D::Error> {
         let q = <[Num; 4]>::deserialize(d)?;
         let len_sq: f32 = q.iter().map(|c| c.0 * c.0).sum();
-        if !(len_sq >= MIN_ORIENTATION_LENGTH_SQ) {
+        if len_sq < MIN_ORIENTATION_LENGTH_SQ {
             return Err(D::Error::custom(format!(
                 "[{}, {}, {}, {}] is too close to zero length to be an orientation (its squared length must be at least 1e-12)",
                 q[0].0, q[1].0, q[2].0, q[3].0
@@ -146,7 +146,7 @@ pub struct Dt(pub f64);
 impl<'de> Deserialize<'de> for Dt {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dt, D::Error> {
         let v = f64::deserialize(d)?;
-        if !(v.abs() <= MAX_DT) {
+        if !v.is_finite() || v.abs() > MAX_DT {
             return Err(D::Error::custom(format!(
                 "{} is out of range: a tick's dt lies within \u{b1}2 s (ACE's HugeQuantum)",
                 shown(v)
@@ -418,8 +418,11 @@ impl Simulation for AcSim {
         sim.file = scenario.file.clone();
         // Finite input can still reach a non-finite state through the records (a
         // framerate or velocity of 3e38); no trace line may show it.
-        if let Some(message) = list_overflow(&sim.obj) {
-            return Err(scenario.error("setup", message.replace("the step", "the setup")));
+        if let Some((name, max)) = list_overflow(&sim.obj) {
+            return Err(scenario.error(
+                "setup",
+                format!("the initial state would hold more than {max} entries in {name} (from the records); refused"),
+            ));
         }
         if let Some((at, v)) = non_finite_in(&sim.snapshot()) {
             return Err(scenario.error(
@@ -452,8 +455,10 @@ impl Simulation for AcSim {
                     crate::sequence::MAX_HOOKS_PER_UPDATE
                 ),
             })
-        } else if let Some(message) = list_overflow(&self.obj) {
-            Some(message)
+        } else if let Some((name, max)) = list_overflow(&self.obj) {
+            Some(format!(
+                "the step would grow {name} past {max} entries; refused (tick to let it drain)"
+            ))
         } else {
             non_finite_in(&line).map(|(path, v)| {
                 format!("the step would put {v} at {path} in its trace line; refused")
@@ -479,8 +484,8 @@ pub const MAX_QUEUE_LEN: usize = 32;
 /// legitimately build about 70 nodes in one step.
 pub const MAX_SEQUENCE_LEN: usize = 128;
 
-/// Which listed queue a step would grow past its limit, as the refusal.
-fn list_overflow(obj: &PhysicsObj) -> Option<String> {
+/// The first listed queue that is past its limit, with that limit.
+fn list_overflow(obj: &PhysicsObj) -> Option<(&'static str, usize)> {
     let lists = [
         ("seq.anims", obj.sequence.nodes.len(), MAX_SEQUENCE_LEN),
         (
@@ -502,9 +507,7 @@ fn list_overflow(obj: &PhysicsObj) -> Option<String> {
     lists
         .iter()
         .find(|(_, n, max)| n > max)
-        .map(|(name, _, max)| {
-            format!("the step would grow {name} past {max} entries; refused (tick to let it drain)")
-        })
+        .map(|&(name, _, max)| (name, max))
 }
 
 /// The first NaN/±Infinity a trace line would print, as (JSON path, value).
