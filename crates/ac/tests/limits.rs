@@ -37,8 +37,24 @@ fn walk_then(steps: &str) -> String {
     )
 }
 
+/// A record directory removed when the test is done with it.
+struct RecordDir(PathBuf);
+
+impl std::ops::Deref for RecordDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for RecordDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A one-table record set in a fresh directory: READY cycles `anim` at `fps`.
-fn record_dir(name: &str, anim: &Animation, fps: f32, velocity: Option<Vec3>) -> PathBuf {
+fn record_dir(name: &str, anim: &Animation, fps: f32, velocity: Option<Vec3>) -> RecordDir {
     let table = MotionTable {
         id: 0x0900_0e50,
         default_style: NC,
@@ -58,7 +74,7 @@ fn record_dir(name: &str, anim: &Animation, fps: f32, velocity: Option<Vec3>) ->
         write_animation(anim),
     )
     .unwrap();
-    dir
+    RecordDir(dir)
 }
 
 fn load_from(dir: &Path) -> Result<AcSim, ScenarioError> {
