@@ -32,6 +32,7 @@ pub const HUGE_QUANTUM: f64 = 2.0;
 
 /// `PhysicsObj` with its `PartArray` (sequence + motion table manager) and the
 /// `MovementManager`'s `MotionInterp`.
+#[derive(Clone)]
 pub struct PhysicsObj {
     pub cell: u32,
     pub frame: AFrame,

@@ -5,10 +5,11 @@ use crate::commands::*;
 use crate::math::{AFrame, Quat, Vec3};
 use crate::motion_interp::{motion_allows_jump, ActionNode, Weenie};
 use crate::motion_table::MotionTableData;
-use crate::physics_obj::{PhysicsObj, DEFAULT_CELL};
+use crate::physics_obj::{PhysicsObj, DEFAULT_CELL, HUGE_QUANTUM};
 use crate::records::command_names::command_id_ignore_case;
-use crate::records::{hooks, RecordStore};
+use crate::records::{hooks, MotionTable, RecordStore};
 use crate::sequence::AnimMap;
+use crate::sequence::WorkLimit;
 use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -82,7 +83,29 @@ impl Serialize for F {
     }
 }
 
-/// A finite JSON number narrowed to f32.
+/// Largest magnitude of any number an ac scenario gives (coordinates, quaternion
+/// components, speeds, rates): limit L4 in docs/limits.md. f32 sums and products of a
+/// few such values stay finite, and every position ACE's world holds (cell-local
+/// metres) is far inside it.
+pub const MAX_MAGNITUDE: f32 = 1.0e6;
+/// Largest `|dt|` one `tick` accepts (limit L1): ACE's `HugeQuantum`, above which its
+/// own driver discards the gap instead of simulating it, so no larger quantum has an
+/// ACE result to reproduce.
+pub const MAX_DT: f64 = HUGE_QUANTUM;
+/// Smallest squared length an orientation may have: below it normalising divides by
+/// (nearly) zero and the orientation turns to NaN.
+pub const MIN_ORIENTATION_LENGTH_SQ: f32 = 1.0e-12;
+
+/// A number as an error shows it: exponent form once digits would pile up (1e300).
+fn shown(v: f64) -> String {
+    if v != 0.0 && !(1e-4..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// A JSON number narrowed to f32, within [`MAX_MAGNITUDE`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Num(pub f32);
 
@@ -90,22 +113,65 @@ impl<'de> Deserialize<'de> for Num {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Num, D::Error> {
         let v = f64::deserialize(d)?;
         let f = v as f32;
-        if !f.is_finite() {
-            return Err(D::Error::custom(format!("{v} is not a finite f32")));
+        if !f.is_finite() || f.abs() > MAX_MAGNITUDE {
+            return Err(D::Error::custom(format!(
+                "{} is out of range: numbers in an ac scenario lie within \u{b1}1000000",
+                shown(v)
+            )));
         }
         Ok(Num(f))
     }
 }
 
-/// A finite f64 (tick quanta).
+/// Any finite f32 (a distance that is only compared, never computed with).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Finite(pub f32);
+
+impl<'de> Deserialize<'de> for Finite {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Finite, D::Error> {
+        let v = f64::deserialize(d)?;
+        let f = v as f32;
+        if !f.is_finite() {
+            return Err(D::Error::custom(format!(
+                "{} is not a finite f32",
+                shown(v)
+            )));
+        }
+        Ok(Finite(f))
+    }
+}
+
+/// An orientation `[w, x, y, z]`: components within [`MAX_MAGNITUDE`] and a length
+/// that normalising can divide by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Orientation(pub [Num; 4]);
+
+impl<'de> Deserialize<'de> for Orientation {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Orientation, D::Error> {
+        let q = <[Num; 4]>::deserialize(d)?;
+        let len_sq: f32 = q.iter().map(|c| c.0 * c.0).sum();
+        if len_sq < MIN_ORIENTATION_LENGTH_SQ {
+            return Err(D::Error::custom(format!(
+                "[{}, {}, {}, {}] is too close to zero length to be an orientation (its squared length must be at least 1e-12)",
+                q[0].0, q[1].0, q[2].0, q[3].0
+            )));
+        }
+        Ok(Orientation(q))
+    }
+}
+
+/// A tick quantum: finite, within [`MAX_DT`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Dt(pub f64);
 
 impl<'de> Deserialize<'de> for Dt {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dt, D::Error> {
         let v = f64::deserialize(d)?;
-        if !v.is_finite() {
-            return Err(D::Error::custom(format!("{v} is not finite")));
+        if !v.is_finite() || v.abs() > MAX_DT {
+            return Err(D::Error::custom(format!(
+                "{} is out of range: a tick's dt lies within \u{b1}2 s (ACE's HugeQuantum)",
+                shown(v)
+            )));
         }
         Ok(Dt(v))
     }
@@ -121,7 +187,7 @@ pub struct Setup {
     #[serde(default)]
     pub origin: Option<[Num; 3]>,
     #[serde(default)]
-    pub orientation: Option<[Num; 4]>,
+    pub orientation: Option<Orientation>,
     #[serde(default)]
     pub contact: Option<bool>,
     #[serde(default)]
@@ -238,28 +304,28 @@ pub enum Step {
     InterpolateTo {
         origin: [Num; 3],
         #[serde(default)]
-        orientation: Option<[Num; 4]>,
+        orientation: Option<Orientation>,
         #[serde(default)]
         keep_heading: bool,
     },
     MoveOrTeleport {
         origin: [Num; 3],
         #[serde(default)]
-        orientation: Option<[Num; 4]>,
+        orientation: Option<Orientation>,
         #[serde(default)]
         timestamp: i32,
         #[serde(default)]
         contact: Option<bool>,
         #[serde(default)]
-        player_distance: Option<Num>,
+        player_distance: Option<Finite>,
     },
     SetRunRate {
         rate: Num,
     },
 }
 
-fn frame_of(origin: &[Num; 3], orientation: Option<&[Num; 4]>) -> AFrame {
-    let q = orientation.map_or(Quat::IDENTITY, |o| {
+fn frame_of(origin: &[Num; 3], orientation: Option<&Orientation>) -> AFrame {
+    let q = orientation.map_or(Quat::IDENTITY, |Orientation(o)| {
         Quat::new(o[0].0, o[1].0, o[2].0, o[3].0)
     });
     AFrame::new(Vec3::new(origin[0].0, origin[1].0, origin[2].0), q)
@@ -330,6 +396,20 @@ impl Simulation for AcSim {
         )?;
         let mut sim = AcSim::from_parts(table, anims, &setup);
         sim.file = scenario.file.clone();
+        // Finite input can still reach a non-finite state through the records (a
+        // framerate or velocity of 3e38); no trace line may show it.
+        if let Some((name, max)) = list_overflow(&sim.obj) {
+            return Err(scenario.error(
+                "setup",
+                format!("the initial state would hold more than {max} entries in {name} (from the records); refused"),
+            ));
+        }
+        if let Some((at, v)) = non_finite_in(&sim.snapshot()) {
+            return Err(scenario.error(
+                "setup",
+                format!("the initial state would hold {v} at {at} (from the records); refused"),
+            ));
+        }
         Ok(sim)
     }
 
@@ -337,7 +417,126 @@ impl Simulation for AcSim {
         self.line(0, "setup", "None")
     }
 
-    fn apply(&mut self, index: usize, step: &Step, _at: &str) -> Result<Line, ScenarioError> {
+    /// A step that runs into a work limit or would put NaN/Infinity in its trace line
+    /// is refused and leaves the object as it was before the step.
+    fn apply(&mut self, index: usize, step: &Step, at: &str) -> Result<Line, ScenarioError> {
+        let before = self.obj.clone();
+        self.obj.sequence.overrun = None;
+        let line = self.apply_unchecked(index, step);
+        let refusal = if let Some(limit) = self.obj.sequence.overrun {
+            Some(match limit {
+                WorkLimit::Crossings => format!(
+                    "the tick would cross more than {} frame boundaries and animation nodes; \
+                     refused (use a smaller dt or a lower speed)",
+                    crate::sequence::MAX_CROSSINGS_PER_UPDATE
+                ),
+                WorkLimit::Hooks => format!(
+                    "the tick would fire more than {} animation hooks; refused (use a smaller dt)",
+                    crate::sequence::MAX_HOOKS_PER_UPDATE
+                ),
+            })
+        } else if let Some((name, max)) = list_overflow(&self.obj) {
+            Some(format!(
+                "the step would grow {name} past {max} entries; refused (tick to let it drain)"
+            ))
+        } else {
+            non_finite_in(&line).map(|(path, v)| {
+                format!("the step would put {v} at {path} in its trace line; refused")
+            })
+        };
+        match refusal {
+            None => Ok(line),
+            Some(message) => {
+                self.obj = before;
+                Err(ScenarioError::new(&self.file, at, message))
+            }
+        }
+    }
+}
+
+/// Longest queue a trace line may show (limit L8): both pending queues and the
+/// interpolation queue. ACE lets them grow for as long as no tick drains them (one
+/// entry per command), which makes each line longer than the last; real play holds a
+/// handful (the interpolation queue's own cap is 20, plus one far target).
+pub const MAX_QUEUE_LEN: usize = 32;
+/// Longest animation list a trace line may show (limit L8). Links and cycles are
+/// replaced, not accumulated, in real play; the bounded `re_modify` nesting (64) can
+/// legitimately build about 70 nodes in one step.
+pub const MAX_SEQUENCE_LEN: usize = 128;
+
+/// The first listed queue that is past its limit, with that limit.
+fn list_overflow(obj: &PhysicsObj) -> Option<(&'static str, usize)> {
+    let lists = [
+        ("seq.anims", obj.sequence.nodes.len(), MAX_SEQUENCE_LEN),
+        (
+            "table.pending",
+            obj.table_manager.as_ref().map_or(0, |t| t.pending.len()),
+            MAX_QUEUE_LEN,
+        ),
+        (
+            "interp.pending",
+            obj.minterp.pending_motions.len(),
+            MAX_QUEUE_LEN,
+        ),
+        (
+            "interp_queue",
+            crate::position_manager::queue_view(&obj.position_manager).len(),
+            MAX_QUEUE_LEN,
+        ),
+    ];
+    lists
+        .iter()
+        .find(|(_, n, max)| n > max)
+        .map(|&(name, _, max)| (name, max))
+}
+
+/// The first NaN/±Infinity a trace line would print, as (JSON path, value).
+pub fn non_finite_in(line: &Line) -> Option<(String, &'static str)> {
+    fn walk(v: &Value, path: &mut String) -> Option<&'static str> {
+        match v {
+            // `F` prints non-finite values as these strings; no other field of a line
+            // is ever one of them.
+            Value::String(s) => match s.as_str() {
+                "NaN" => Some("NaN"),
+                "Infinity" => Some("Infinity"),
+                "-Infinity" => Some("-Infinity"),
+                _ => None,
+            },
+            Value::Array(items) => {
+                let len = path.len();
+                for (i, item) in items.iter().enumerate() {
+                    path.push_str(&format!("[{i}]"));
+                    if let Some(bad) = walk(item, path) {
+                        return Some(bad);
+                    }
+                    path.truncate(len);
+                }
+                None
+            }
+            Value::Object(map) => {
+                let len = path.len();
+                for (k, item) in map {
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(k);
+                    if let Some(bad) = walk(item, path) {
+                        return Some(bad);
+                    }
+                    path.truncate(len);
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+    let v = serde_json::to_value(line).ok()?;
+    let mut path = String::new();
+    walk(&v, &mut path).map(|bad| (path, bad))
+}
+
+impl AcSim {
+    fn apply_unchecked(&mut self, index: usize, step: &Step) -> Line {
         let obj = &mut self.obj;
         obj.hook_log.clear();
         obj.motions_done.clear();
@@ -419,7 +618,7 @@ impl Simulation for AcSim {
                 ("set_run_rate", "None".into())
             }
         };
-        Ok(self.line(index, op, &result))
+        self.line(index, op, &result)
     }
 }
 

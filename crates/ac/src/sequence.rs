@@ -15,10 +15,21 @@ use std::sync::Arc;
 /// `AnimationHookType.AnimationDone`.
 pub const HOOK_ANIMATION_DONE: u32 = 4;
 
-/// Upper bound on node transitions inside one `Update`. ACE recurses once per node
-/// finished; with absurd framerates and f32 leftovers that stop shrinking it would
-/// never return. Real data needs a handful; the guard only stops runaway input.
-const MAX_TRANSITIONS_PER_UPDATE: u32 = 100_000;
+/// Frame boundaries crossed plus nodes entered that one `Update` may do (limit L2 in
+/// docs/limits.md). ACE recurses once per node finished and loops once per frame
+/// crossed, so a huge framerate × quantum (or f32 leftovers that stop shrinking) would
+/// never return; a 2 s tick at 30 fps crosses 60. Past the limit the update stops and
+/// records [`WorkLimit::Crossings`]; the scenario runner then refuses the tick whole.
+pub const MAX_CROSSINGS_PER_UPDATE: u32 = 4096;
+/// Hooks one `Update` may queue (limit L3): keeps a trace line's `hooks` to a few KB.
+pub const MAX_HOOKS_PER_UPDATE: usize = 128;
+
+/// Which per-update work limit an `Update` ran into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkLimit {
+    Crossings,
+    Hooks,
+}
 
 /// Where `append_animation` finds animations by id. A missing id yields an empty
 /// animation (ACE's DAT cache returns a default-constructed object, quirk Q13/Q55).
@@ -179,6 +190,9 @@ pub struct Sequence {
     pub frame_number: f32,
     pub velocity: Vec3,
     pub omega: Vec3,
+    /// Set by the last `update` when it stopped at a work limit (its state is then
+    /// not ACE's and the caller must discard the update).
+    pub overrun: Option<WorkLimit>,
 }
 
 /// C# `Math.Floor(double)` of an f32 value.
@@ -282,6 +296,7 @@ impl Sequence {
         offset: Option<&mut AFrame>,
         hooks: &mut Vec<FiredHook>,
     ) {
+        self.overrun = None;
         if !self.nodes.is_empty() {
             self.update_internal(quantum, offset, hooks);
             self.apricot();
@@ -290,16 +305,28 @@ impl Sequence {
         }
     }
 
-    fn fire_hooks(&self, node: usize, frame: i32, dir: i32, hooks: &mut Vec<FiredHook>) {
+    /// Queue the hooks of one frame; false once more than `limit` hooks are queued.
+    fn fire_hooks(
+        &self,
+        node: usize,
+        frame: i32,
+        dir: i32,
+        hooks: &mut Vec<FiredHook>,
+        limit: usize,
+    ) -> bool {
         if let Some(pf) = self.nodes[node].part_frame(frame) {
             for h in &pf.hooks {
                 if h.direction == 0 || h.direction == dir {
+                    if hooks.len() >= limit {
+                        return false;
+                    }
                     hooks.push(FiredHook {
                         hook_type: h.hook_type,
                     });
                 }
             }
         }
+        true
     }
 
     /// `update_internal`, with ACE's tail recursion on the leftover time as a loop.
@@ -309,7 +336,25 @@ impl Sequence {
         mut frame: Option<&mut AFrame>,
         hooks: &mut Vec<FiredHook>,
     ) {
-        let mut transitions = 0u32;
+        let mut crossings = 0u32;
+        let hook_limit = hooks.len() + MAX_HOOKS_PER_UPDATE;
+        macro_rules! count_crossing {
+            () => {
+                crossings += 1;
+                if crossings > MAX_CROSSINGS_PER_UPDATE {
+                    self.overrun = Some(WorkLimit::Crossings);
+                    return;
+                }
+            };
+        }
+        macro_rules! fire {
+            ($node:expr, $frame:expr, $dir:expr) => {
+                if !self.fire_hooks($node, $frame, $dir, hooks, hook_limit) {
+                    self.overrun = Some(WorkLimit::Hooks);
+                    return;
+                }
+            };
+        }
         loop {
             let Some(ci) = self.curr else { return };
             let (fr, low, high) = {
@@ -334,6 +379,7 @@ impl Sequence {
                     done = true;
                 }
                 while floor64(self.frame_number) > last as f64 {
+                    count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
                         // frame changes nothing but the sign of a zero, so skip it.
@@ -344,7 +390,7 @@ impl Sequence {
                             self.apply_physics(f, 1.0 / fr, t);
                         }
                     }
-                    self.fire_hooks(ci, last, 1, hooks);
+                    fire!(ci, last, 1);
                     last += 1;
                 }
             } else if ft < 0.0 {
@@ -360,6 +406,7 @@ impl Sequence {
                     done = true;
                 }
                 while floor64(self.frame_number) < last as f64 {
+                    count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         let pos = self.nodes[ci].pos_frame(last);
                         f.subtract(&pos);
@@ -367,7 +414,7 @@ impl Sequence {
                             self.apply_physics(f, 1.0 / fr, t);
                         }
                     }
-                    self.fire_hooks(ci, last, -1, hooks);
+                    fire!(ci, last, -1);
                     last -= 1;
                 }
             } else if let Some(f) = frame.as_deref_mut() {
@@ -380,15 +427,16 @@ impl Sequence {
             }
             // AnimDone tests the list's first node, not the node that finished (Q5).
             if self.first_cyclic != Some(0) {
+                if hooks.len() >= hook_limit {
+                    self.overrun = Some(WorkLimit::Hooks);
+                    return;
+                }
                 hooks.push(FiredHook {
                     hook_type: HOOK_ANIMATION_DONE,
                 });
             }
+            count_crossing!();
             self.advance_to_next_animation(t, frame.as_deref_mut());
-            transitions += 1;
-            if transitions >= MAX_TRANSITIONS_PER_UPDATE {
-                return;
-            }
             t = leftover;
         }
     }

@@ -29,7 +29,7 @@ fn non_finite_numbers_and_bad_ids_are_refused_with_their_path() {
     );
     assert_eq!(
         e,
-        "bad.json: steps[1].speed: 1000000000000000000000000000000000000000 is not a finite f32"
+        "bad.json: steps[1].speed: 1e39 is out of range: numbers in an ac scenario lie within \u{b1}1000000"
     );
     let e = run(
         r#"{"engine":"ac","asset_dir":"../assets","setup":{"motion_table":"0x09000e00"},

@@ -1,6 +1,9 @@
 //! The DAT container reader (docs/ac-formats.md) on containers built by the
 //! project's own writer in a temporary directory (no game data is shipped).
 
+mod common;
+
+use common::mutation::{edits, mutated};
 use proptest::prelude::*;
 use retroanim_ac::records::dat::{write_dat, DatFile, HEADER_OFFSET, NODE_SIZE};
 use retroanim_ac::records::*;
@@ -215,6 +218,28 @@ proptest! {
             let _ = dat.read_record(0x0300_0001);
             let _ = dat.read_record(0x0900_0001);
             let _ = dat.entries();
+        }
+    }
+
+    #[test]
+    fn mutated_sample_containers_never_panic(es in edits(), block in prop_oneof![Just(12u32), Just(64), Just(1024)]) {
+        // The sample record set in a deep tree (3 entries per node) or a flat one, with
+        // byte edits anywhere: header, directory nodes, block chains, record bytes.
+        let records = sample_records();
+        let fan = if block == 12 { 3 } else { 61 };
+        let t = TempDat::new(&mutated(&write_dat(&records, block, fan), &es));
+        if let Ok(mut dat) = DatFile::open(&t.path) {
+            if let Ok(entries) = dat.entries() {
+                for e in entries.iter().take(64) {
+                    let _ = dat.read_record(e.object_id);
+                }
+            }
+        }
+        if let Ok(mut store) = RecordStore::from_dat(&t.path) {
+            let _ = store.motion_table(0x0900_0001);
+            for (id, _) in records.iter().filter(|(id, _)| id >> 24 == 0x03) {
+                let _ = store.animation(*id);
+            }
         }
     }
 }

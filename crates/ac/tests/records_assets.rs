@@ -147,3 +147,43 @@ fn absurd_source_sizes_are_refused() {
         "animations[0].frames: 4000000000 is more than 10000"
     );
 }
+
+fn with_angles(swing: &str, root_turn: &str) -> String {
+    format!(
+        r#"{{"skeleton": [{{"name": "arm", "origin": [0, 0, 0]}}],
+        "animations": [{{"id": "0x03000001", "name": "a", "frames": 4,
+                        "swing": {{"arm": [{swing}]}}, "root_turn": {root_turn}}}],
+        "motion_table": {{"id": "0x09000001", "default_style": "NonCombat",
+                         "style_defaults": [], "cycles": []}}}}"#
+    )
+}
+
+#[test]
+fn huge_swing_and_turn_angles_return_at_once_with_a_located_refusal() {
+    let start = std::time::Instant::now();
+    assert_eq!(
+        compile_str(&with_angles("0, 1e300", "0")).unwrap_err(),
+        "animations[0].swing.arm[1]: 1e300 degrees is out of range: angles lie within \u{b1}3600 (ten turns)"
+    );
+    assert_eq!(
+        compile_str(&with_angles("1e15", "0")).unwrap_err(),
+        "animations[0].swing.arm[0]: 1e15 degrees is out of range: angles lie within \u{b1}3600 (ten turns)"
+    );
+    assert_eq!(
+        compile_str(&with_angles("0", "-1e15")).unwrap_err(),
+        "animations[0].root_turn: -1e15 degrees is out of range: angles lie within \u{b1}3600 (ten turns)"
+    );
+    // Hang guard only: the old one-turn-at-a-time reduction took minutes on 1e15.
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+}
+
+#[test]
+fn ten_turns_compile_to_the_same_pose_as_none() {
+    // 3600 degrees about X: half angle 10π reduces to 0, so the part keeps (1, 0, 0, 0)
+    // up to the rounding of ten subtractions of 2π.
+    let c = compile_str(&with_angles("3600", "-3600")).unwrap();
+    let q = c.animations[0].part_frames[0].parts[0].orientation;
+    assert!((q.w - 1.0).abs() < 1e-6 && q.x.abs() < 1e-6, "{q:?}");
+    let r = c.animations[0].pos_frames[0].orientation;
+    assert!((r.w - 1.0).abs() < 1e-6 && r.z.abs() < 1e-6, "{r:?}");
+}

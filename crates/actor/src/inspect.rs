@@ -106,7 +106,7 @@ pub fn describe_text(set: &ActorSet, file: &str) -> String {
                     s,
                     "  refs {}-{} -> model {} frames 0-{}",
                     base,
-                    base + e.frames - 1,
+                    base.saturating_add(e.frames - 1),
                     e.model,
                     e.frames - 1
                 );

@@ -3,7 +3,7 @@
 //! failed load changes nothing.
 
 use crate::error::{FaultKind, LoadFault};
-use crate::raan::{RaanEntry, RaanTable};
+use crate::raan::{RaanEntry, RaanTable, REF_MAX};
 use crate::ragr::decode_group;
 use crate::resources::{ActorFlags, ActorSet, ActorSpec, Model, Script, ScriptCmd};
 use serde::Deserialize;
@@ -117,6 +117,30 @@ pub fn load_set(value: &Value) -> Result<ActorSet, LoadFault> {
     })
 }
 
+/// The concatenated frame table must fit the 2^20 frames a 20-bit `ShowFrame`
+/// reference can address (A1; limit in docs/limits.md): frames past that could never
+/// be shown, and counts near 2^64 would wrap every range computed from them.
+fn check_frame_table(raan: &RaanTable, at: &str) -> Result<(), LoadFault> {
+    let mut total = 0u64;
+    for (i, e) in raan.entries.iter().enumerate() {
+        total = total.saturating_add(e.frames);
+        if total > REF_MAX + 1 {
+            return Err(LoadFault::new(
+                FaultKind::BadValue,
+                format!("{at}.raan[{i}].frames"),
+                format!(
+                    "entry {i} (model {}, {} frames) brings the frame table past the {} frames \
+                     a 20-bit show_frame reference can address",
+                    e.model,
+                    e.frames,
+                    REF_MAX + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn load_models(docs: &[ModelDoc]) -> Result<Vec<Model>, LoadFault> {
     let mut names: HashMap<&str, usize> = HashMap::new();
     let mut models = Vec::with_capacity(docs.len());
@@ -140,6 +164,7 @@ fn load_models(docs: &[ModelDoc]) -> Result<Vec<Model>, LoadFault> {
                 })
                 .collect(),
         };
+        check_frame_table(&raan, &at).map_err(|f| f.in_model(&m.name))?;
         let mut model = Model::new(m.name.clone(), raan);
         for (gi, g) in m.groups.iter().enumerate() {
             let gat = format!("{at}.groups[{gi}]");

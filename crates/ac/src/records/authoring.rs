@@ -154,6 +154,22 @@ pub fn key(style: u32, motion: u32) -> u32 {
 
 const DEG_TO_RAD: f64 = std::f64::consts::PI / 180.0;
 
+/// Largest |angle| in degrees a source may give (limit L8 in docs/limits.md). The
+/// reduction below subtracts whole turns one at a time, which keeps the committed
+/// records bit-identical; ten turns bound it to a few steps, and any pose is reachable
+/// within one turn anyway.
+pub const MAX_ANGLE_DEG: f64 = 3600.0;
+
+fn check_angle(deg: f64, at: &str) -> Result<(), String> {
+    if deg.abs() <= MAX_ANGLE_DEG {
+        Ok(())
+    } else {
+        Err(format!(
+            "{at}: {deg:e} degrees is out of range: angles lie within \u{b1}3600 (ten turns)"
+        ))
+    }
+}
+
 /// sin and cos of `x` radians (|x| ≤ 2π) by Taylor series: + and × only, so every
 /// platform computes the same bits.
 fn sin_cos(x: f64) -> (f64, f64) {
@@ -262,6 +278,14 @@ fn compile_animation(src: &AssetSource, a: &AnimDef, at: &str) -> Result<Animati
             return Err(format!(
                 "{at}.swing: no part named '{part}' in the skeleton"
             ));
+        }
+    }
+    if let Some(deg) = a.root_turn {
+        check_angle(deg, &format!("{at}.root_turn"))?;
+    }
+    for (part, keys) in &a.swing {
+        for (i, &deg) in keys.iter().enumerate() {
+            check_angle(deg, &format!("{at}.swing.{part}[{i}]"))?;
         }
     }
     let has_pos = a.root_step.is_some() || a.root_turn.is_some();

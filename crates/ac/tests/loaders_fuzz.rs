@@ -1,0 +1,85 @@
+//! Byte-mutation fuzz properties for the ac loaders that read text: the scenario
+//! loader and runner (every conformance and sample scenario) and the authoring
+//! compiler. Mutated input loads, runs and prints only finite numbers in trace lines
+//! of bounded size, or fails with a located error; never a panic or a hang. The record
+//! readers and the DAT container have their own properties (records_fuzz.rs,
+//! dat_container.rs); the cargo-fuzz targets under fuzz/ drive all of them.
+
+mod common;
+
+use common::mutation::*;
+use proptest::prelude::*;
+use retroanim_ac::records::authoring::compile_str;
+use retroanim_ac::AcSim;
+use retroanim_core::{run_scenario, Scenario};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A trace line's size bound with the limits in force (docs/limits.md): the fixed
+/// fields are about 1.5 KB, 128 hooks at most 3.5 KB more.
+const MAX_LINE_BYTES: usize = 24 * 1024;
+
+fn scenarios() -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for dir in [
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/scenarios"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/ac/scenarios"),
+    ] {
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        names.sort();
+        for p in names {
+            out.push((dir.clone(), std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    out
+}
+
+fn run_checked(doc: Result<Scenario, retroanim_core::ScenarioError>) -> Result<(), TestCaseError> {
+    if let Ok(s) = doc {
+        if let Ok(lines) = run_scenario::<AcSim>(&s) {
+            for l in &lines {
+                prop_assert!(non_finite_text(l).is_none(), "{:?}", non_finite_text(l));
+                let len = l.to_string().len();
+                prop_assert!(len <= MAX_LINE_BYTES, "{len} bytes");
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn mutated_scenarios_never_panic_hang_or_print_non_finite(
+        which in any::<usize>(), es in edits(), k in any::<usize>(), n in edge_number(),
+    ) {
+        let all = scenarios();
+        let (dir, text) = &all[which % all.len()];
+        let bytes = mutated(text.as_bytes(), &es);
+        if let Ok(t) = std::str::from_utf8(&bytes) {
+            run_checked(Scenario::from_str(t, "fuzz.json", dir.clone()))?;
+        }
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        replace_number(&mut v, k, &n);
+        run_checked(Scenario::from_value(v, "fuzz.json", dir.clone()))?;
+    }
+
+    #[test]
+    fn mutated_authoring_source_compiles_or_fails_cleanly(
+        es in edits(), k in any::<usize>(), n in edge_number(),
+    ) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/ac/humanoid.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        if let Ok(t) = String::from_utf8(mutated(text.as_bytes(), &es)) {
+            let _ = compile_str(&t);
+        }
+        let mut v: Value = serde_json::from_str(&text).unwrap();
+        replace_number(&mut v, k, &n);
+        let _ = compile_str(&v.to_string());
+    }
+}

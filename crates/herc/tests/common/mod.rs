@@ -1,0 +1,4 @@
+//! Shared helpers of the herc test suites.
+#![allow(dead_code)]
+
+pub mod mutation;

@@ -1,0 +1,15 @@
+#![no_main]
+//! The actor scenario loader and runner.
+use libfuzzer_sys::fuzz_target;
+use retroanim_core::Scenario;
+use retroanim_fuzz::{check_trace, repo_dir};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let dir = repo_dir("crates/actor/tests/conformance/scenarios");
+    if let Ok(s) = Scenario::from_str(text, "fuzz.json", dir) {
+        if let Ok(lines) = retroanim_actor::run_scenario(&s) {
+            check_trace(&lines);
+        }
+    }
+});
