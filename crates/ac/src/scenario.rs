@@ -7,7 +7,7 @@ use crate::motion_interp::{motion_allows_jump, ActionNode, Weenie};
 use crate::motion_table::MotionTableData;
 use crate::physics_obj::{PhysicsObj, DEFAULT_CELL, HUGE_QUANTUM};
 use crate::records::command_names::command_id_ignore_case;
-use crate::records::{hooks, MotionTable, RecordStore};
+use crate::records::{hooks, RecordStore};
 use crate::sequence::AnimMap;
 use crate::sequence::WorkLimit;
 use retroanim_core::{Scenario, ScenarioError, Simulation};
