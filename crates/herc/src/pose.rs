@@ -71,40 +71,48 @@ pub fn write_thread_locals(list: &AnimList, th: &AnimationThread, locals: &mut [
     let Some(row) = key_row(seq, th.frame) else {
         return;
     };
-    let next_seq = list.sequence(th.next_seq);
-    let next_row = next_seq.and_then(|s| key_row(s, th.next_frame));
+    let next_row = list
+        .sequence(th.next_seq)
+        .and_then(|s| key_row(s, th.next_frame));
     let q = fraction(th.acc, th.dur);
     let keyframes = list.keyframes();
+    let mut put = |node: usize, i: i16, j: i16| {
+        if let Some(slot) = locals.get_mut(node) {
+            let a = key_at(keyframes, i);
+            *slot = if i == j {
+                a
+            } else {
+                blend(&a, &key_at(keyframes, j), q)
+            };
+        }
+    };
+    if th.next_seq == th.seq {
+        // The node's column in the next cursor's sequence is its column here, and the next
+        // row has as many keys as this one.
+        let Some(next_row) = next_row else {
+            return;
+        };
+        for ((&node, &i), &j) in seq.columns.iter().zip(row).zip(next_row) {
+            if node != 0 {
+                put(node as usize, i, j);
+            }
+        }
+        return;
+    }
     let nodes = list.nodes();
-    for (c, (&node, &i)) in seq.columns.iter().zip(row).enumerate() {
+    for (&node, &i) in seq.columns.iter().zip(row) {
         let node = node as usize;
         if node == 0 {
             continue;
         }
-        let j = if th.next_seq == th.seq {
-            // The node's column in the next cursor's sequence is its column here.
-            match next_row.and_then(|r| r.get(c)) {
+        let j = match list.column_of(th.next_seq, node) {
+            Some(c) => match next_row.and_then(|r| r.get(c)) {
                 Some(&j) => j,
                 None => continue,
-            }
-        } else {
-            match list.column_of(th.next_seq, node) {
-                Some(c) => match next_row.and_then(|r| r.get(c)) {
-                    Some(&j) => j,
-                    None => continue,
-                },
-                None => nodes[node].rest,
-            }
+            },
+            None => nodes[node].rest,
         };
-        let Some(slot) = locals.get_mut(node) else {
-            continue;
-        };
-        let a = key_at(keyframes, i);
-        *slot = if i == j {
-            a
-        } else {
-            blend(&a, &key_at(keyframes, j), q)
-        };
+        put(node, i, j);
     }
 }
 

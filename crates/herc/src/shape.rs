@@ -154,9 +154,11 @@ impl ShapeInstance {
     pub fn tick(&mut self, list: &AnimList, anim_delta: i16) -> Transform3 {
         self.seed_root(&Transform3::IDENTITY);
         self.step_all(list, anim_delta);
-        let read = self.read_root();
-        self.seed_root(&Transform3::IDENTITY);
-        read
+        // The read and the second seed address the same (first-slot) thread.
+        match self.slots.first() {
+            Some(&id) => self.threads[id].read_then_write_root(&Transform3::IDENTITY),
+            None => Transform3::IDENTITY,
+        }
     }
 
     /// ShapeInst_EvalAllNodeLocals (0x4789f4) then the world build (0x478b58): locals are
