@@ -2,7 +2,9 @@
 //! (A34, A35; §5.8), one actor's update order (A36, A37, A27; §5.9) and the world
 //! update (§5.10a).
 
-use crate::boundary::{actor_advance, actor_force_request, actor_request, Env};
+use crate::advance::advance;
+use crate::arbitration::request;
+use crate::boundary::{actor_force_request, actor_request, eligible, Env};
 use crate::error::RunError;
 use crate::load::CELL;
 use crate::resources::{ActorSet, Model, Script};
@@ -138,20 +140,26 @@ impl World {
         self.timing.step();
         let origin = self.window();
         self.members.clear();
-        for a in &self.actors {
-            self.members.push(membership(a, origin));
-        }
         let env = self.env();
         let switches = self.switches;
-        for (actor, why) in self.actors.iter_mut().zip(&self.members) {
+        // One pass: an update moves only its own actor, so every membership is still the
+        // one the list would have computed before the first update (§5.8 before §5.9).
+        for i in 0..self.actors.len() {
+            let actor = &mut self.actors[i];
+            let why = membership(actor, origin);
+            self.members.push(why);
             actor.translation = None;
             if why.listed() && !actor.flags.excluded {
-                update_actor(actor, &self.models, &self.scripts, env, switches).map_err(
-                    |error| ActorRunError {
-                        actor: actor.id.clone(),
-                        error,
-                    },
-                )?;
+                if let Err(error) =
+                    update_actor(actor, &self.models, &self.scripts, env, switches)
+                {
+                    let actor = actor.id.clone();
+                    // The list is complete even when an update fails.
+                    for a in &self.actors[i + 1..] {
+                        self.members.push(membership(a, origin));
+                    }
+                    return Err(ActorRunError { actor, error });
+                }
             }
         }
         Ok(())
@@ -217,9 +225,12 @@ pub fn update_actor(
 ) -> Result<(), RunError> {
     select_default(actor, models, env)?;
     if !actor.flags.anim_update_excluded {
-        actor_advance(actor, models, env)?;
-        if let Some(default) = actor.anim.as_ref().map(|a| a.default) {
-            actor_request(actor, models, env, default, 0)?;
+        // The boundary (A16) is checked once for the advancement and the default request:
+        // neither changes the switch, the model or the static flag it reads.
+        if let Some((anim, cx)) = eligible(actor, models, env) {
+            advance(anim, cx, 0)?;
+            let default = anim.default;
+            request(anim, cx, default, 0)?;
         }
     }
     move_actor(actor, env.ticks);
