@@ -243,6 +243,7 @@ pub fn update_actor(
 }
 
 /// State-dependent default selection and the forced replacement of A37 (C8).
+#[inline]
 pub fn select_default(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
     let sel = actor.state_default.unwrap_or(actor.attr44);
     let Some(anim) = actor.anim.as_mut() else {
@@ -261,6 +262,7 @@ pub fn select_default(actor: &mut Actor, models: &[Model], env: Env) -> Result<(
 
 /// Movement handling of ordinary forward walking (A27, C14): a set breakpoint
 /// marker suppresses this update's translation.
+#[inline]
 pub fn move_actor(actor: &mut Actor, ticks: u32) {
     let Some(walk) = actor.walk else {
         return;
