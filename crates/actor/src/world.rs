@@ -139,7 +139,9 @@ impl World {
     pub fn update(&mut self) -> Result<(), ActorRunError> {
         self.timing.step();
         let origin = self.window();
+        // Sized once per update, so the loop stores instead of pushing.
         self.members.clear();
+        self.members.resize(self.actors.len(), Why::Outside);
         let env = self.env();
         let switches = self.switches;
         // One pass: an update moves only its own actor, so every membership is still the
@@ -147,7 +149,7 @@ impl World {
         for i in 0..self.actors.len() {
             let actor = &mut self.actors[i];
             let why = membership(actor, origin);
-            self.members.push(why);
+            self.members[i] = why;
             actor.translation = None;
             if why.listed() && !actor.flags.excluded {
                 if let Err(error) =
@@ -155,8 +157,8 @@ impl World {
                 {
                     let actor = actor.id.clone();
                     // The list is complete even when an update fails.
-                    for a in &self.actors[i + 1..] {
-                        self.members.push(membership(a, origin));
+                    for (a, m) in self.actors.iter().zip(&mut self.members).skip(i + 1) {
+                        *m = membership(a, origin);
                     }
                     return Err(ActorRunError { actor, error });
                 }
