@@ -39,6 +39,10 @@ pub struct ShapeInstance {
     moved: Vec<bool>,
     /// No evaluation yet: every world transform must be built.
     fresh: bool,
+    /// What the last identity seed of [`Self::tick`] left: the thread id, the G, acc and dur
+    /// its partial P was built from, and the root it stored. A seed from the same inputs onto
+    /// that same root would store that root again, so it is skipped.
+    seeded: Option<(usize, Keyframe, i16, i16, Transform3)>,
 }
 
 impl ShapeInstance {
@@ -54,6 +58,7 @@ impl ShapeInstance {
             xf_key: vec![[0; 6]; n],
             moved: vec![false; n],
             fresh: true,
+            seeded: None,
         };
         s.evaluate(list, &Transform3::IDENTITY);
         s
@@ -152,13 +157,29 @@ impl ShapeInstance {
     /// another thread than the seeded one; reproduced literally, H18), seed identity again.
     /// Returns the read: the step's root-motion delta.
     pub fn tick(&mut self, list: &AnimList, anim_delta: i16) -> Transform3 {
-        self.seed_root(&Transform3::IDENTITY);
+        if !self.seed_is_in_place() {
+            self.seed_root(&Transform3::IDENTITY);
+        }
         self.step_all(list, anim_delta);
         // The read and the second seed address the same (first-slot) thread.
-        match self.slots.first() {
-            Some(&id) => self.threads[id].read_then_write_root(&Transform3::IDENTITY),
-            None => Transform3::IDENTITY,
-        }
+        let Some(&id) = self.slots.first() else {
+            self.seeded = None;
+            return Transform3::IDENTITY;
+        };
+        let th = &mut self.threads[id];
+        let read = th.read_then_write_root(&Transform3::IDENTITY);
+        self.seeded = th.ground.then_some((id, th.g, th.acc, th.dur, th.root));
+        read
+    }
+
+    /// The first-slot thread still holds exactly what the last identity seed stored, and its
+    /// G, acc and dur are the ones that seed used, so seeding identity again changes nothing.
+    fn seed_is_in_place(&self) -> bool {
+        let (Some(&id), Some((sid, g, acc, dur, root))) = (self.slots.first(), &self.seeded) else {
+            return false;
+        };
+        let th = &self.threads[id];
+        id == *sid && th.ground && th.g == *g && th.acc == *acc && th.dur == *dur && th.root == *root
     }
 
     /// ShapeInst_EvalAllNodeLocals (0x4789f4) then the world build (0x478b58): locals are
