@@ -99,6 +99,7 @@ impl Transform3 {
 
     /// `FromEuler` with a given cosine table (D8: a table extracted from a user's own
     /// DBSIM.EXE instead of the generated one).
+    #[inline(always)]
     pub fn from_euler_with(table: &CosTable, x: i16, y: i16, z: i16) -> Self {
         let cos = |a: i16| table.cos(a);
         let sin = |a: i16| table.sin(a);
@@ -167,11 +168,13 @@ impl Transform3 {
 
     /// `FromEuler` of a 6-component local record `[rx, ry, rz, tx, ty, tz]` (H13): the
     /// rotation from the angles and the translation widened to i32.
+    #[inline]
     pub fn from_local(k: [i16; 6]) -> Self {
         Self::from_euler(k[0], k[1], k[2]).with_translation([k[3] as i32, k[4] as i32, k[5] as i32])
     }
 
     /// `Apply(T, p)` (M7): the general row-vector product with `qq` rounding, plus `t`.
+    #[inline]
     pub fn apply(&self, pt: [i32; 3]) -> [i32; 3] {
         let v = self.rotate_general(pt);
         [
@@ -216,6 +219,7 @@ impl Transform3 {
 
     /// `Inverse(T)` (M8): transpose by swapping m1↔m2, m4↔m6, m5↔m7 (kind kept), then
     /// `t = RotateVector(swapped, −t)`.
+    #[inline]
     pub fn inverse(&self) -> Self {
         let mut m = self.m;
         m.swap(1, 2);
@@ -231,6 +235,7 @@ impl Transform3 {
     }
 
     /// `Concat(A, B)` (M7; 0x47f914): apply `self` (A), then `b` (B).
+    #[inline(always)]
     pub fn concat(&self, b: &Transform3) -> Self {
         let a = self;
         let am = &a.m;
