@@ -152,8 +152,7 @@ impl World {
             self.members[i] = why;
             actor.translation = None;
             if why.listed() && !actor.flags.excluded {
-                if let Err(error) =
-                    update_actor(actor, &self.models, &self.scripts, env, switches)
+                if let Err(error) = update_actor(actor, &self.models, &self.scripts, env, switches)
                 {
                     let actor = actor.id.clone();
                     // The list is complete even when an update fails.

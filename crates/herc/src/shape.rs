@@ -179,7 +179,12 @@ impl ShapeInstance {
             return false;
         };
         let th = &self.threads[id];
-        id == *sid && th.ground && th.g == *g && th.acc == *acc && th.dur == *dur && th.root == *root
+        id == *sid
+            && th.ground
+            && th.g == *g
+            && th.acc == *acc
+            && th.dur == *dur
+            && th.root == *root
     }
 
     /// ShapeInst_EvalAllNodeLocals (0x4789f4) then the world build (0x478b58): locals are
