@@ -11,6 +11,7 @@ pub const MAX_END_CHAIN: u8 = 16;
 
 /// One advancement with the shared ticks of `cx`. `depth` counts the
 /// `end_animation` restarts that led here.
+#[inline]
 pub fn advance(anim: &mut Anim, cx: Ctx, depth: u8) -> Result<(), RunError> {
     if anim.current.is_none() {
         if anim.pending.is_none() {

@@ -28,6 +28,7 @@ pub enum Outcome {
 }
 
 /// Acceptance with the absent-group fallback and the start countdown (A9, A10).
+#[inline]
 pub fn accept(anim: &mut Anim, model: &Model, g: u8, modifier: u8) -> Outcome {
     let group = match model.group(g) {
         Some(group) => group,
@@ -47,6 +48,7 @@ pub fn accept(anim: &mut Anim, model: &Model, g: u8, modifier: u8) -> Outcome {
 
 /// An ordinary request (A4–A8, A11). Arbitration compares the requested
 /// number; the fallback applies only once accepted (C4).
+#[inline]
 pub fn request(anim: &mut Anim, cx: Ctx, g: u8, modifier: u8) -> Result<Outcome, RunError> {
     if anim.current.is_some() && anim.current == Some(anim.default) {
         if g == anim.default {

@@ -19,7 +19,7 @@ pub struct Env {
 
 /// The actor's animation state and model when it is eligible, else `None`.
 #[inline]
-fn eligible<'a, 'm>(
+pub(crate) fn eligible<'a, 'm>(
     actor: &'a mut Actor,
     models: &'m [Model],
     env: Env,

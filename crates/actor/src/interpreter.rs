@@ -8,6 +8,7 @@ use crate::state::Anim;
 
 /// Interpret the current group from the cursor until a frame is selected or
 /// `end_animation` hands over to a new advancement.
+#[inline]
 pub fn interpret(anim: &mut Anim, cx: Ctx, depth: u8) -> Result<(), RunError> {
     let Some(number) = anim.current else {
         return Ok(());

@@ -10,6 +10,7 @@ use crate::tasks::{invoke, TaskStatus};
 /// One script stage for an actor whose stage is enabled: existing task first, then
 /// (if it completed or there was none) one step of the body. The stage's entry work
 /// exists in the original but is not modelled.
+#[inline]
 pub fn script_stage(
     actor: &mut Actor,
     models: &[Model],

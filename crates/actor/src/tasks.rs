@@ -14,6 +14,7 @@ pub enum TaskStatus {
 
 /// Invoke the actor's task once (the original task handler). The operands are
 /// literals here, so "evaluated again on every invocation" (A31) is reading them.
+#[inline]
 pub fn invoke(actor: &mut Actor, models: &[Model], env: Env) -> Result<TaskStatus, RunError> {
     let Some(task) = actor.task else {
         return Ok(TaskStatus::Completed);

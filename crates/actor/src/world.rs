@@ -2,7 +2,9 @@
 //! (A34, A35, C11, C12), one actor's update order (A36, A37, A27, C8, C14) and the world
 //! update (timing, the list, then every member in asset order).
 
-use crate::boundary::{actor_advance, actor_force_request, actor_request, Env};
+use crate::advance::advance;
+use crate::arbitration::request;
+use crate::boundary::{actor_force_request, actor_request, eligible, Env};
 use crate::error::RunError;
 use crate::load::CELL;
 use crate::resources::{ActorSet, Model, Script};
@@ -137,21 +139,28 @@ impl World {
     pub fn update(&mut self) -> Result<(), ActorRunError> {
         self.timing.step();
         let origin = self.window();
+        // Sized once per update, so the loop stores instead of pushing.
         self.members.clear();
-        for a in &self.actors {
-            self.members.push(membership(a, origin));
-        }
+        self.members.resize(self.actors.len(), Why::Outside);
         let env = self.env();
         let switches = self.switches;
-        for (actor, why) in self.actors.iter_mut().zip(&self.members) {
+        // One pass: an update moves only its own actor, so every membership is still the
+        // one the list would have computed before the first update (§5.8 before §5.9).
+        for i in 0..self.actors.len() {
+            let actor = &mut self.actors[i];
+            let why = membership(actor, origin);
+            self.members[i] = why;
             actor.translation = None;
             if why.listed() && !actor.flags.excluded {
-                update_actor(actor, &self.models, &self.scripts, env, switches).map_err(
-                    |error| ActorRunError {
-                        actor: actor.id.clone(),
-                        error,
-                    },
-                )?;
+                if let Err(error) = update_actor(actor, &self.models, &self.scripts, env, switches)
+                {
+                    let actor = actor.id.clone();
+                    // The list is complete even when an update fails.
+                    for (a, m) in self.actors.iter().zip(&mut self.members).skip(i + 1) {
+                        *m = membership(a, origin);
+                    }
+                    return Err(ActorRunError { actor, error });
+                }
             }
         }
         Ok(())
@@ -217,9 +226,12 @@ pub fn update_actor(
 ) -> Result<(), RunError> {
     select_default(actor, models, env)?;
     if !actor.flags.anim_update_excluded {
-        actor_advance(actor, models, env)?;
-        if let Some(default) = actor.anim.as_ref().map(|a| a.default) {
-            actor_request(actor, models, env, default, 0)?;
+        // The boundary (A16) is checked once for the advancement and the default request:
+        // neither changes the switch, the model or the static flag it reads.
+        if let Some((anim, cx)) = eligible(actor, models, env) {
+            advance(anim, cx, 0)?;
+            let default = anim.default;
+            request(anim, cx, default, 0)?;
         }
     }
     move_actor(actor, env.ticks);
@@ -232,6 +244,7 @@ pub fn update_actor(
 }
 
 /// State-dependent default selection and the forced replacement of A37 (C8).
+#[inline]
 pub fn select_default(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
     let sel = actor.state_default.unwrap_or(actor.attr44);
     let Some(anim) = actor.anim.as_mut() else {
@@ -250,6 +263,7 @@ pub fn select_default(actor: &mut Actor, models: &[Model], env: Env) -> Result<(
 
 /// Movement handling of ordinary forward walking (A27, C14): a set breakpoint
 /// marker suppresses this update's translation.
+#[inline]
 pub fn move_actor(actor: &mut Actor, ticks: u32) {
     let Some(walk) = actor.walk else {
         return;

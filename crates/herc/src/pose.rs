@@ -1,7 +1,7 @@
 //! Local poses (H10–H12, D5): one thread's keyframe for one node, blended from the current
 //! frame toward the next cursor by the rounded Q10 fraction.
 
-use crate::model::{AnimList, Keyframe};
+use crate::model::{AnimList, Keyframe, Sequence};
 use crate::thread::AnimationThread;
 
 /// The Q10 pose fraction `q = (acc·1024 + dur/2) / dur` (0x4799a4; H10); 0 when dur = 0 (D2).
@@ -28,11 +28,10 @@ pub fn angle_diff(a: i16, b: i16) -> i32 {
 pub fn blend(a: &Keyframe, b: &Keyframe, q: i32) -> Keyframe {
     let mut out = [0i16; 6];
     for i in 0..6 {
-        let d = if i < 3 {
-            angle_diff(a[i], b[i])
-        } else {
-            i32::from(b[i].wrapping_sub(a[i]))
-        };
+        // Rotations take the short way (H11) and translations wrap to i16: both are the
+        // 16-bit difference read as signed, which is what `angle_diff` computes, so the six
+        // components go through one branch-free lane each.
+        let d = i32::from(b[i].wrapping_sub(a[i]));
         // A 32-bit product as in DBSIM; it only wraps for a cursor with acc outside 0..dur,
         // which a scenario can write with set_sequence.
         out[i] = a[i].wrapping_add((d.wrapping_mul(q) >> 10) as i16);
@@ -59,6 +58,78 @@ pub fn thread_local(list: &AnimList, th: &AnimationThread, node: usize) -> Optio
         return Some(a);
     }
     Some(blend(&a, &list.keyframe(j), fraction(th.acc, th.dur)))
+}
+
+/// [`thread_local`] for every node the thread's playing sequence animates, written into
+/// `locals` (indexed by node). The per-thread parts of the lookup (sequence, key rows of the
+/// current and the next cursor, the Q10 fraction) are taken once instead of once per node;
+/// a node for which [`thread_local`] gives `None` is left as it was.
+pub fn write_thread_locals(list: &AnimList, th: &AnimationThread, locals: &mut [Keyframe]) {
+    let Some(seq) = list.sequence(th.seq) else {
+        return;
+    };
+    let Some(row) = key_row(seq, th.frame) else {
+        return;
+    };
+    let next_row = list
+        .sequence(th.next_seq)
+        .and_then(|s| key_row(s, th.next_frame));
+    let q = fraction(th.acc, th.dur);
+    let keyframes = list.keyframes();
+    let mut put = |node: usize, i: i16, j: i16| {
+        if let Some(slot) = locals.get_mut(node) {
+            let a = key_at(keyframes, i);
+            *slot = if i == j {
+                a
+            } else {
+                blend(&a, &key_at(keyframes, j), q)
+            };
+        }
+    };
+    if th.next_seq == th.seq {
+        // The node's column in the next cursor's sequence is its column here, and the next
+        // row has as many keys as this one.
+        let Some(next_row) = next_row else {
+            return;
+        };
+        for ((&node, &i), &j) in seq.columns.iter().zip(row).zip(next_row) {
+            if node != 0 {
+                put(node as usize, i, j);
+            }
+        }
+        return;
+    }
+    let nodes = list.nodes();
+    for (&node, &i) in seq.columns.iter().zip(row) {
+        let node = node as usize;
+        if node == 0 {
+            continue;
+        }
+        let j = match list.column_of(th.next_seq, node) {
+            Some(c) => match next_row.and_then(|r| r.get(c)) {
+                Some(&j) => j,
+                None => continue,
+            },
+            None => nodes[node].rest,
+        };
+        put(node, i, j);
+    }
+}
+
+/// The keys of frame `f` of `seq`, one per column, if the frame exists.
+fn key_row(seq: &Sequence, f: i16) -> Option<&[i16]> {
+    let f = usize::try_from(f).ok()?;
+    let width = seq.columns.len();
+    seq.keys.get(f * width..(f + 1) * width)
+}
+
+/// [`AnimList::keyframe`] on the pool slice (the zero record outside it).
+fn key_at(keyframes: &[Keyframe], k: i16) -> Keyframe {
+    usize::try_from(k)
+        .ok()
+        .and_then(|i| keyframes.get(i))
+        .copied()
+        .unwrap_or([0; 6])
 }
 
 #[cfg(test)]
@@ -88,6 +159,21 @@ mod tests {
             blend(&[0, 0, 0, 30000, 0, 0], &[0, 0, 0, -30000, 0, 0], 512)[3],
             -32768
         );
+    }
+
+    #[test]
+    fn h11_short_way_difference_is_the_signed_16_bit_difference() {
+        // The values of the H11 worked examples above, as the wrapped i16 difference.
+        for (a, b, d) in [
+            (30000i16, -30000i16, 5536),
+            (-30000, 30000, -5536),
+            (0, -32768, -32768),
+            (-1000, 31767, 32767),
+            (-4000, -32768, -28768),
+        ] {
+            assert_eq!(angle_diff(a, b), d);
+            assert_eq!(i32::from(b.wrapping_sub(a)), d);
+        }
     }
 
     #[test]

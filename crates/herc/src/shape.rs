@@ -6,7 +6,7 @@
 //! state step allocates nothing.
 
 use crate::model::{AnimList, Keyframe};
-use crate::pose::thread_local;
+use crate::pose::write_thread_locals;
 use crate::thread::AnimationThread;
 use crate::transform::Transform3;
 
@@ -30,6 +30,19 @@ pub struct ShapeInstance {
     slots: Vec<usize>,
     locals: Vec<Keyframe>,
     world: Vec<Transform3>,
+    /// Memo of `Transform3::from_local(xf_key[n])` per node: a local that did not change
+    /// since the last evaluation is not rebuilt from its angles.
+    local_xf: Vec<Transform3>,
+    xf_key: Vec<Keyframe>,
+    /// Scratch of [`Self::evaluate`]: the node's world transform changed in this pass, so its
+    /// children must be rebuilt. A node whose local and parent did not change keeps its world.
+    moved: Vec<bool>,
+    /// No evaluation yet: every world transform must be built.
+    fresh: bool,
+    /// What the last identity seed of [`Self::tick`] left: the thread id, the G, acc and dur
+    /// its partial P was built from, and the root it stored. A seed from the same inputs onto
+    /// that same root would store that root again, so it is skipped.
+    seeded: Option<(usize, Keyframe, i16, i16, Transform3)>,
 }
 
 impl ShapeInstance {
@@ -41,6 +54,11 @@ impl ShapeInstance {
             slots: Vec::with_capacity(MAX_SLOTS),
             locals: vec![[0; 6]; n],
             world: vec![Transform3::IDENTITY; n],
+            local_xf: vec![Transform3::from_local([0; 6]); n],
+            xf_key: vec![[0; 6]; n],
+            moved: vec![false; n],
+            fresh: true,
+            seeded: None,
         };
         s.evaluate(list, &Transform3::IDENTITY);
         s
@@ -139,11 +157,34 @@ impl ShapeInstance {
     /// another thread than the seeded one; reproduced literally, H18), seed identity again.
     /// Returns the read: the step's root-motion delta.
     pub fn tick(&mut self, list: &AnimList, anim_delta: i16) -> Transform3 {
-        self.seed_root(&Transform3::IDENTITY);
+        if !self.seed_is_in_place() {
+            self.seed_root(&Transform3::IDENTITY);
+        }
         self.step_all(list, anim_delta);
-        let read = self.read_root();
-        self.seed_root(&Transform3::IDENTITY);
+        // The read and the second seed address the same (first-slot) thread.
+        let Some(&id) = self.slots.first() else {
+            self.seeded = None;
+            return Transform3::IDENTITY;
+        };
+        let th = &mut self.threads[id];
+        let read = th.read_then_write_root(&Transform3::IDENTITY);
+        self.seeded = th.ground.then_some((id, th.g, th.acc, th.dur, th.root));
         read
+    }
+
+    /// The first-slot thread still holds exactly what the last identity seed stored, and its
+    /// G, acc and dur are the ones that seed used, so seeding identity again changes nothing.
+    fn seed_is_in_place(&self) -> bool {
+        let (Some(&id), Some((sid, g, acc, dur, root))) = (self.slots.first(), &self.seeded) else {
+            return false;
+        };
+        let th = &self.threads[id];
+        id == *sid
+            && th.ground
+            && th.g == *g
+            && th.acc == *acc
+            && th.dur == *dur
+            && th.root == *root
     }
 
     /// ShapeInst_EvalAllNodeLocals (0x4789f4) then the world build (0x478b58): locals are
@@ -152,32 +193,43 @@ impl ShapeInstance {
     /// are built parent-first with `world[0] = root_read` (H13, H28, D7).
     pub fn evaluate(&mut self, list: &AnimList, root_read: &Transform3) {
         let nodes = list.nodes();
+        let keyframes = list.keyframes();
         for (local, node) in self.locals.iter_mut().zip(nodes) {
-            *local = list.keyframe(node.rest);
+            *local = usize::try_from(node.rest)
+                .ok()
+                .and_then(|i| keyframes.get(i))
+                .copied()
+                .unwrap_or([0; 6]);
         }
         for &id in self.slots.iter().rev() {
-            let th = &self.threads[id];
-            let Some(seq) = list.sequence(th.seq) else {
-                continue;
-            };
-            for &p in &seq.columns {
-                let p = p as usize;
-                if let Some(k) = thread_local(list, th, p) {
-                    self.locals[p] = k;
-                }
-            }
+            write_thread_locals(list, &self.threads[id], &mut self.locals);
         }
+        let fresh = std::mem::replace(&mut self.fresh, false);
         for &n in list.parent_first() {
             let n = usize::from(n);
-            self.world[n] = if n == 0 {
-                *root_read
-            } else {
-                let local = Transform3::from_local(self.locals[n]);
-                match usize::try_from(nodes[n].parent) {
-                    Ok(p) => local.concat(&self.world[p]),
-                    Err(_) => local,
-                }
-            };
+            if n == 0 {
+                self.moved[0] = fresh || self.world[0] != *root_read;
+                self.world[0] = *root_read;
+                continue;
+            }
+            let local = self.locals[n];
+            let mut moved = fresh;
+            if local != self.xf_key[n] {
+                self.xf_key[n] = local;
+                self.local_xf[n] = Transform3::from_local(local);
+                moved = true;
+            }
+            let parent = usize::try_from(nodes[n].parent).ok();
+            if let Some(p) = parent {
+                moved |= self.moved[p];
+            }
+            self.moved[n] = moved;
+            if moved {
+                self.world[n] = match parent {
+                    Some(p) => self.local_xf[n].concat(&self.world[p]),
+                    None => self.local_xf[n],
+                };
+            }
         }
     }
 }

@@ -401,6 +401,20 @@ impl AnimationThread {
             .concat(value);
     }
 
+    /// [`Self::read_root`] then [`Self::write_root`]`(value)` with the partial P built once:
+    /// nothing changes the thread between the two, so both would build the same P.
+    pub fn read_then_write_root(&mut self, value: &Transform3) -> Transform3 {
+        if !self.ground {
+            let read = self.root;
+            self.root = *value;
+            return read;
+        }
+        let p = root_motion::partial(&self.g, self.acc, self.dur);
+        let read = p.concat(&self.root);
+        self.root = p.inverse().concat(value);
+        read
+    }
+
     /// Priority of the playing sequence (the slot-sort key, H17).
     pub fn priority(&self, list: &AnimList) -> i16 {
         Self::seq_of(list, self.seq).priority

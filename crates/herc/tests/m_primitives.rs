@@ -97,6 +97,20 @@ fn m03_cosine_table_matches_formula() {
 }
 
 #[test]
+fn m03_lookup_on_both_sides_of_each_quarter_seam() {
+    // 16392: k = 1024 + ((2049) & 1) = 1025 → −cos_tab[1023]; 16384·sin(2π/4096) = 25.13 → −25.
+    assert_eq!(cos(16392), -25);
+    // −16392: k = −1025 + ((−2049) & 1) = −1024 → |k| = 1024 → −cos_tab[1024] = 0.
+    assert_eq!(cos(-16392), 0);
+    // 32767: k = 2047 + ((4095) & 1) = 2048 → −cos_tab[0]; −32760: k = −2048 + 1 → −cos_tab[1].
+    assert_eq!(cos(32767), -16384);
+    assert_eq!(cos(-32760), -16384);
+    // 7 and −8 stay at k = 0.
+    assert_eq!(cos(7), 16384);
+    assert_eq!(cos(-8), 16384);
+}
+
+#[test]
 fn m03_cosine_table_lookup() {
     assert_eq!(cos(0), 16384);
     // a = 8: k = 0 + ((8 >> 3) & 1) = 1 → entry 1; a = 24: k = 1 + 1 = 2.
