@@ -3,7 +3,7 @@
 use crate::body::JsonBody;
 use crate::engines::{self, EngineDef};
 use crate::error::ApiError;
-use crate::limits::{Options, BODY_LIMIT, REQUEST_OUTPUT_BYTES};
+use crate::limits::{Options, BODY_LIMIT};
 use crate::session::{self, Budget, Session, Store, MAX_STEPS, MAX_STEPS_PER_CALL};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path as UrlPath, Query, State};
@@ -76,7 +76,7 @@ impl AppState {
     }
 
     fn budget(&self) -> Budget {
-        Budget::new(self.opts.work_time, REQUEST_OUTPUT_BYTES)
+        Budget::new(self.opts.work_time, self.opts.output_bytes)
     }
 
     fn work_ms(&self) -> u128 {
@@ -190,7 +190,7 @@ pub async fn list_engines(State(st): State<AppState>) -> Result<Json<Value>, Api
             "steps_per_request": MAX_STEPS_PER_CALL,
             "sessions": session::MAX_SESSIONS,
             "trace_bytes": session::MAX_TOTAL_BYTES,
-            "request_output_bytes": REQUEST_OUTPUT_BYTES,
+            "request_output_bytes": st.opts.output_bytes,
             "request_work_ms": st.work_ms(),
             "lines_bytes": MAX_LINES_BYTES,
         }

@@ -15,8 +15,8 @@ pub const BODY_LIMIT: usize = 1 << 20;
 pub const HEAD_LIMIT: usize = 64 << 10;
 /// Listen backlog asked of the kernel (it may cap it at `net.core.somaxconn`).
 pub const BACKLOG: i32 = 1024;
-/// Trace text a single request may make the engine produce (the step whose line
-/// crosses it is kept, the next ones are refused).
+/// Trace text a single request may make the engine produce by default (the step
+/// whose line crosses it is kept, the next ones are refused).
 pub const REQUEST_OUTPUT_BYTES: usize = 32 << 20;
 /// Largest chunk a trace download sends at once (a longer line goes whole).
 pub const DOWNLOAD_CHUNK: usize = 64 << 10;
@@ -35,6 +35,9 @@ pub struct Options {
     /// Engine time one request may use; checked before each step, so one more step
     /// (bounded by the engine's own per-step caps) may run past it.
     pub work_time: Duration,
+    /// Trace and step text one request may make the session produce
+    /// ([`REQUEST_OUTPUT_BYTES`]).
+    pub output_bytes: usize,
     /// Requests running engine work at once (each on a blocking thread, never on
     /// the async workers that answer the other requests).
     pub engine_slots: usize,
@@ -53,10 +56,11 @@ impl Default for Options {
             body_timeout: Duration::from_secs(10),
             write_timeout: Duration::from_secs(30),
             work_time: Duration::from_secs(5),
+            output_bytes: REQUEST_OUTPUT_BYTES,
             engine_slots: 2,
             queue_wait: Duration::from_secs(15),
             download_slots: 8,
-            max_connections: 256,
+            max_connections: 128,
         }
     }
 }

@@ -146,6 +146,7 @@ pub struct Session {
 /// What one request may still make the engine do (see `limits`).
 pub struct Budget {
     deadline: Instant,
+    bytes: usize,
     bytes_left: usize,
 }
 
@@ -153,6 +154,7 @@ impl Budget {
     pub fn new(work_time: std::time::Duration, bytes: usize) -> Budget {
         Budget {
             deadline: Instant::now() + work_time,
+            bytes,
             bytes_left: bytes,
         }
     }
@@ -162,7 +164,7 @@ impl Budget {
         if self.bytes_left == 0 {
             Some(format!(
                 "this request's output budget ({} bytes of trace text) is spent: send the remaining steps in another request",
-                crate::limits::REQUEST_OUTPUT_BYTES
+                self.bytes
             ))
         } else if Instant::now() >= self.deadline {
             Some(format!(
