@@ -53,6 +53,22 @@ impl Reply {
 
 /// Read one response (Content-Length or chunked) from `s`.
 pub fn read_reply(s: &mut TcpStream) -> std::io::Result<Reply> {
+    read_reply_into(s, true).map(|(r, _)| r)
+}
+
+/// A GET whose body is counted, not kept (a client's memory is not the server's):
+/// the reply (with an empty body) and the body's length.
+pub fn get_counted(addr: SocketAddr, path: &str) -> std::io::Result<(Reply, usize)> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(30)))?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )?;
+    read_reply_into(&mut s, false)
+}
+
+fn read_reply_into(s: &mut TcpStream, keep: bool) -> std::io::Result<(Reply, usize)> {
     let mut buf = Vec::new();
     let mut byte = [0u8; 1];
     while !buf.ends_with(b"\r\n\r\n") {
@@ -75,11 +91,15 @@ pub fn read_reply(s: &mut TcpStream) -> std::io::Result<Reply> {
         head,
         body: Vec::new(),
     };
+    let mut counted = 0;
     if let Some(n) = reply.header("content-length") {
         let n: usize = n.parse().unwrap();
         let mut body = vec![0; n];
         s.read_exact(&mut body)?;
-        reply.body = body;
+        counted = n;
+        if keep {
+            reply.body = body;
+        }
     } else if reply
         .header("transfer-encoding")
         .is_some_and(|t| t.contains("chunked"))
@@ -102,10 +122,13 @@ pub fn read_reply(s: &mut TcpStream) -> std::io::Result<Reply> {
             if size == 0 {
                 break;
             }
-            reply.body.extend_from_slice(&chunk[..size]);
+            counted += size;
+            if keep {
+                reply.body.extend_from_slice(&chunk[..size]);
+            }
         }
     }
-    Ok(reply)
+    Ok((reply, counted))
 }
 
 /// One request on a new connection, with `extra` header lines (each ending in CRLF).
