@@ -24,7 +24,10 @@ fn main() {
     let path_dirs: Vec<PathBuf> = env::var_os("PATH")
         .map(|p| env::split_paths(&p).collect())
         .unwrap_or_default();
-    let node = path_dirs.iter().map(|d| d.join("node")).find(|p| p.is_file());
+    let node = path_dirs
+        .iter()
+        .map(|d| d.join("node"))
+        .find(|p| p.is_file());
     let playwright = e2e.join("node_modules/playwright-core");
 
     let mut missing = Vec::new();
@@ -70,16 +73,28 @@ fn main() {
         format!("#[ignore = {reason:?}]\n")
     };
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets it"));
-    let text = format!(
-        "#[test]\n{attr}fn e2e_in_headless_chromium() {{\n    run_e2e();\n}}\n"
-    );
+    let text = format!("#[test]\n{attr}fn e2e_in_headless_chromium() {{\n    run_e2e();\n}}\n");
     std::fs::write(out.join("e2e_test.rs"), text).expect("write the e2e test declaration");
 }
 
 /// Rerun when `p` changes; only existing paths (cargo reruns on every build for a
-/// missing one, which would rebuild the crate every time).
+/// missing one, which would rebuild the crate every time). Cargo scans a directory
+/// recursively, so only flat, small ones are watched (never `/`): a folder where the
+/// missing tool would appear.
 fn watch(p: &Path) {
-    if p.exists() {
+    if p.is_dir() {
+        let Ok(entries) = std::fs::read_dir(p) else {
+            return;
+        };
+        let mut n = 0;
+        for e in entries.flatten() {
+            n += 1;
+            if n > 10_000 || e.file_type().is_ok_and(|t| t.is_dir()) {
+                return;
+            }
+        }
+    }
+    if p.exists() && p.parent().is_some() {
         println!("cargo:rerun-if-changed={}", p.display());
     }
 }

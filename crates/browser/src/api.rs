@@ -118,16 +118,19 @@ impl AppState {
     }
 
     fn download_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
-        self.download_slots.clone().try_acquire_owned().map_err(|_| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "",
-                format!(
-                    "too many downloads at once (at most {}); try again when one has finished",
-                    self.opts.download_slots
-                ),
-            )
-        })
+        self.download_slots
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "",
+                    format!(
+                        "too many downloads at once (at most {}); try again when one has finished",
+                        self.opts.download_slots
+                    ),
+                )
+            })
     }
 
     fn folder(&self, engine: &EngineDef) -> Option<&PathBuf> {
@@ -251,9 +254,7 @@ pub async fn create_session(
     let replay = req.replay;
     let mut budget = st.budget();
     let work_ms = st.work_ms();
-    let slot = st
-        .engine_slot(Instant::now() + st.opts.queue_wait)
-        .await?;
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
     // Loading and checking up to MAX_STEPS steps is CPU work: keep it off the async workers.
     let (s, lines, pending) = tokio::task::spawn_blocking(move || {
         let _slot = slot;
@@ -279,7 +280,10 @@ pub async fn create_session(
         "step_count": s.step_count(),
     });
     let id = lock(&st.store).insert(s);
-    Ok(json_with(head, &[("id", &Value::String(id).to_string()), ("lines", &lines)]))
+    Ok(json_with(
+        head,
+        &[("id", &Value::String(id).to_string()), ("lines", &lines)],
+    ))
 }
 
 /// A JSON object: `head`'s fields, then fields whose values are JSON text already
@@ -493,7 +497,7 @@ pub async fn get_assets(
     })
     .await
     .map_err(join_error)?
-        .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
     Ok(Json(json!({ "engine": engine.name, "assets": v })))
 }
 

@@ -119,7 +119,10 @@ pub async fn check_host(State(hosts): State<Arc<Hosts>>, req: Request, next: Nex
         return ApiError::bad_request("", "the request has no Host header").into_response();
     };
     // An absolute-form request target names a host too: it must agree.
-    let uri_ok = req.uri().authority().is_none_or(|a| hosts.accepts(a.as_str()));
+    let uri_ok = req
+        .uri()
+        .authority()
+        .is_none_or(|a| hosts.accepts(a.as_str()));
     if !hosts.accepts(&host) || !uri_ok {
         return ApiError::new(
             StatusCode::FORBIDDEN,
@@ -200,7 +203,8 @@ pub async fn read_body(State(timeout): State<Duration>, req: Request, next: Next
         }
         Ok(Ok(c)) => c.to_bytes(),
     };
-    next.run(Request::from_parts(parts, Body::from(bytes))).await
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }
 
 /// Largest non-JSON error body rewritten (axum's rejections are one sentence).
@@ -249,7 +253,12 @@ mod tests {
     #[test]
     fn loopback_names_with_the_port_are_the_only_hosts() {
         let h = Hosts::for_addr("127.0.0.1:8080".parse().unwrap());
-        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080", "[::1]:8080"] {
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "[::1]:8080",
+        ] {
             assert!(h.accepts(ok), "{ok}");
         }
         for bad in [

@@ -79,7 +79,11 @@ impl AsyncRead for StallLimit {
 }
 
 impl AsyncWrite for StallLimit {
-    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
         let me = self.get_mut();
         let r = Pin::new(&mut me.inner).poll_write(cx, buf);
         me.check(cx, r)
@@ -154,7 +158,8 @@ pub async fn run(
         let Ok(permit) = slots.clone().try_acquire_owned() else {
             tokio::spawn(async move {
                 let mut stream = stream;
-                let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(&full())).await;
+                let _ =
+                    tokio::time::timeout(Duration::from_secs(1), stream.write_all(&full())).await;
             });
             continue;
         };

@@ -29,7 +29,11 @@ struct Counts {
 }
 
 fn steps_on(addr: SocketAddr, id: &mut String, c: &Counts) {
-    let r = post_json(addr, &format!("/api/sessions/{id}/steps"), &herc_steps(1000, 1_000_000));
+    let r = post_json(
+        addr,
+        &format!("/api/sessions/{id}/steps"),
+        &herc_steps(1000, 1_000_000),
+    );
     c.requests.fetch_add(1, Ordering::Relaxed);
     match r.status {
         200 => {}
@@ -40,7 +44,10 @@ fn steps_on(addr: SocketAddr, id: &mut String, c: &Counts) {
         }
         409 => {
             c.refused.fetch_add(1, Ordering::Relaxed);
-            assert_eq!(post_json(addr, &format!("/api/sessions/{id}/reset"), "").status, 200);
+            assert_eq!(
+                post_json(addr, &format!("/api/sessions/{id}/reset"), "").status,
+                200
+            );
         }
         404 => {
             c.refused.fetch_add(1, Ordering::Relaxed);
@@ -163,12 +170,18 @@ fn a_few_hundred_mixed_requests_keep_the_server_responsive_and_bounded() {
         peak >> 10,
         took
     );
-    assert!(worst < Duration::from_secs(1), "a health request took {worst:?}");
+    assert!(
+        worst < Duration::from_secs(1),
+        "a health request took {worst:?}"
+    );
     assert!(
         peak < RSS_BOUND_KIB,
         "peak RSS {} MiB over the {} MiB bound",
         peak >> 10,
         RSS_BOUND_KIB >> 10
     );
-    assert!(took < Duration::from_secs(120), "the load test took {took:?}");
+    assert!(
+        took < Duration::from_secs(120),
+        "the load test took {took:?}"
+    );
 }

@@ -23,7 +23,10 @@ fn a_foreign_host_is_refused_before_any_handler() {
     .unwrap();
     assert_eq!(rebound.status, 403);
     let v = rebound.json();
-    assert!(v["error"].as_str().unwrap().contains("rebind.example"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("rebind.example"),
+        "{v}"
+    );
     // A POST from a foreign host must not create a session either.
     let post = request(
         addr,
@@ -68,7 +71,10 @@ fn a_foreign_origin_is_refused() {
     )
     .unwrap();
     assert_eq!(r.status, 403);
-    assert_eq!(r.json()["error"], "requests from pages of other origins are refused");
+    assert_eq!(
+        r.json()["error"],
+        "requests from pages of other origins are refused"
+    );
     let same = request(
         addr,
         "POST",
@@ -138,12 +144,22 @@ fn every_error_is_a_json_object() {
         (get(addr, "/api/sessions/s1/lines?from=-1"), 400),
     ];
     for (i, (r, status)) in cases.iter().enumerate() {
-        assert_eq!(r.status, *status, "case {i}: {}", String::from_utf8_lossy(&r.body));
+        assert_eq!(
+            r.status,
+            *status,
+            "case {i}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
         let v = r.json();
-        assert!(v["error"].as_str().is_some_and(|m| !m.is_empty()), "case {i}: {v}");
+        assert!(
+            v["error"].as_str().is_some_and(|m| !m.is_empty()),
+            "case {i}: {v}"
+        );
         assert!(v["at"].is_string(), "case {i}: {v}");
         assert!(
-            r.header("content-type").unwrap().starts_with("application/json"),
+            r.header("content-type")
+                .unwrap()
+                .starts_with("application/json"),
             "case {i}"
         );
     }
@@ -156,10 +172,20 @@ fn a_request_past_its_output_budget_is_refused_at_the_step() {
         ..Options::default()
     });
     let id = herc_session(addr);
-    let r = post_json(addr, &format!("/api/sessions/{id}/steps"), &herc_steps(100, 40));
+    let r = post_json(
+        addr,
+        &format!("/api/sessions/{id}/steps"),
+        &herc_steps(100, 40),
+    );
     assert_eq!(r.status, 422);
     let v = r.json();
-    assert!(v["error"].as_str().unwrap().contains("output budget (10000 bytes"), "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("output budget (10000 bytes"),
+        "{v}"
+    );
     // The steps before the refused one are kept, and there were some but not all.
     let at = v["at"].as_str().unwrap();
     let k: usize = at
@@ -180,11 +206,18 @@ fn a_request_past_its_work_time_is_refused_before_the_next_step() {
         ..Options::default()
     });
     let id = herc_session(addr);
-    let r = post_json(addr, &format!("/api/sessions/{id}/steps"), &herc_steps(3, 40));
+    let r = post_json(
+        addr,
+        &format!("/api/sessions/{id}/steps"),
+        &herc_steps(3, 40),
+    );
     assert_eq!(r.status, 422);
     let v = r.json();
     assert_eq!(v["at"], "steps[0]");
-    assert!(v["error"].as_str().unwrap().contains("work budget (0 ms"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("work budget (0 ms"),
+        "{v}"
+    );
     let up = post_json(
         addr,
         "/api/sessions",
@@ -239,7 +272,8 @@ fn a_client_that_never_finishes_its_head_is_dropped() {
     });
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    s.write_all(b"GET /api/engines HTTP/1.1\r\nHost: x").unwrap();
+    s.write_all(b"GET /api/engines HTTP/1.1\r\nHost: x")
+        .unwrap();
     let t = Instant::now();
     let mut buf = Vec::new();
     // The server closes (perhaps after a 408); the read ends either way.
@@ -249,7 +283,8 @@ fn a_client_that_never_finishes_its_head_is_dropped() {
     assert!(took >= Duration::from_millis(250), "dropped after {took:?}");
     // An idle kept-alive connection is dropped the same way.
     let mut idle = TcpStream::connect(addr).unwrap();
-    idle.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    idle.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
     let t = Instant::now();
     let n = idle.read(&mut [0u8; 64]).unwrap_or(0);
     assert_eq!(n, 0);
@@ -283,7 +318,11 @@ fn a_body_that_never_arrives_gets_408() {
 fn a_download_is_streamed_and_equals_the_lines() {
     let addr = start(Options::default());
     let id = herc_session(addr);
-    let r = post_json(addr, &format!("/api/sessions/{id}/steps"), &herc_steps(200, 40));
+    let r = post_json(
+        addr,
+        &format!("/api/sessions/{id}/steps"),
+        &herc_steps(200, 40),
+    );
     assert_eq!(r.status, 200);
     let lines = r.json()["lines"].as_array().unwrap().clone();
     let d = get(addr, &format!("/api/sessions/{id}/trace"));
@@ -309,7 +348,11 @@ fn a_reader_that_stops_reading_frees_its_connection() {
     let id = herc_session(addr);
     // About 15 MB of trace: more than the socket buffers hold.
     for _ in 0..6 {
-        let r = post_json(addr, &format!("/api/sessions/{id}/steps"), &herc_steps(1000, 40));
+        let r = post_json(
+            addr,
+            &format!("/api/sessions/{id}/steps"),
+            &herc_steps(1000, 40),
+        );
         assert_eq!(r.status, 200);
     }
     let mut stalled = TcpStream::connect(addr).unwrap();
@@ -331,7 +374,10 @@ fn a_reader_that_stops_reading_frees_its_connection() {
         if again.is_ok_and(|r| r.status == 200) {
             break;
         }
-        assert!(t.elapsed() < Duration::from_secs(10), "the stalled download was never dropped");
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the stalled download was never dropped"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     drop(stalled);
