@@ -32,7 +32,7 @@ fn steps_on(addr: SocketAddr, id: &mut String, c: &Counts) {
     let r = post_json(
         addr,
         &format!("/api/sessions/{id}/steps"),
-        &herc_steps(1000, 1_000_000),
+        &herc_steps(500, 1_000_000),
     );
     c.requests.fetch_add(1, Ordering::Relaxed);
     match r.status {
