@@ -158,8 +158,17 @@ pub async fn run(
         let Ok(permit) = slots.clone().try_acquire_owned() else {
             tokio::spawn(async move {
                 let mut stream = stream;
-                let _ =
-                    tokio::time::timeout(Duration::from_secs(1), stream.write_all(&full())).await;
+                // Answer, then let the client's request drain before closing: closing
+                // a socket with unread input sends a reset, which would make the
+                // client lose the answer.
+                let _ = tokio::time::timeout(Duration::from_secs(1), async {
+                    stream.write_all(&full()).await?;
+                    stream.shutdown().await?;
+                    let mut sink = [0u8; 1024];
+                    while tokio::io::AsyncReadExt::read(&mut stream, &mut sink).await? > 0 {}
+                    Ok::<_, io::Error>(())
+                })
+                .await;
             });
             continue;
         };

@@ -382,3 +382,35 @@ fn a_reader_that_stops_reading_frees_its_connection() {
     }
     drop(stalled);
 }
+
+/// A burst of connections far over the connection cap: every one is answered (200, or
+/// 503 for those over the cap), none is reset.
+#[test]
+fn a_burst_of_connections_is_answered_without_resets() {
+    let addr = start(Options::default());
+    let mut socks = Vec::new();
+    for _ in 0..400 {
+        let mut s = TcpStream::connect(addr).expect("connect (the backlog must hold the burst)");
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(
+            s,
+            "GET /api/engines HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        socks.push(s);
+    }
+    let (mut ok, mut full) = (0, 0);
+    for (i, mut s) in socks.into_iter().enumerate() {
+        let r = read_reply(&mut s).unwrap_or_else(|e| panic!("connection {i}: {e}"));
+        match r.status {
+            200 => ok += 1,
+            503 => {
+                assert_eq!(r.json()["error"], "too many open connections; try again");
+                full += 1;
+            }
+            s => panic!("connection {i}: status {s}"),
+        }
+    }
+    assert_eq!(ok + full, 400);
+    assert!(ok >= 1);
+}
