@@ -3,7 +3,8 @@
 use crate::body::JsonBody;
 use crate::engines::{self, EngineDef};
 use crate::error::ApiError;
-use crate::session::{self, Session, Store, MAX_STEPS, MAX_STEPS_PER_CALL};
+use crate::limits::{Options, BODY_LIMIT};
+use crate::session::{self, Budget, Session, Store, MAX_STEPS, MAX_STEPS_PER_CALL};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::{header, StatusCode};
@@ -13,6 +14,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
 
 /// Shared server state.
 #[derive(Clone)]
@@ -21,10 +24,43 @@ pub struct AppState {
     /// Canonical per-engine asset folders, in table order (`None`: missing).
     pub folders: Arc<Vec<Option<PathBuf>>>,
     pub store: Arc<Mutex<Store>>,
+    pub opts: Arc<Options>,
+    /// Requests running engine work now (see `Options::engine_slots`).
+    engine_slots: Arc<Semaphore>,
+    download_slots: Arc<Semaphore>,
+}
+
+/// A session's lock and an engine slot, both held for one request's engine work.
+struct EngineTurn {
+    session: OwnedMutexGuard<Session>,
+    _slot: OwnedSemaphorePermit,
+}
+
+fn busy(what: &str, opts: &Options) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "",
+        format!(
+            "the server is busy: {what} did not come free within {} ms; try again",
+            opts.queue_wait.as_millis()
+        ),
+    )
+}
+
+fn join_error(e: tokio::task::JoinError) -> ApiError {
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "",
+        format!("the engine stopped: {e}"),
+    )
 }
 
 impl AppState {
-    pub fn new(engines: &'static [EngineDef], assets_root: &std::path::Path) -> AppState {
+    pub fn new(
+        engines: &'static [EngineDef],
+        assets_root: &std::path::Path,
+        opts: Options,
+    ) -> AppState {
         let folders = engines
             .iter()
             .map(|e| engines::folder(assets_root, e).canonicalize().ok())
@@ -33,7 +69,68 @@ impl AppState {
             engines,
             folders: Arc::new(folders),
             store: Arc::new(Mutex::new(Store::default())),
+            engine_slots: Arc::new(Semaphore::new(opts.engine_slots.max(1))),
+            download_slots: Arc::new(Semaphore::new(opts.download_slots.max(1))),
+            opts: Arc::new(opts),
         }
+    }
+
+    fn budget(&self) -> Budget {
+        Budget::new(self.opts.work_time, self.opts.output_bytes)
+    }
+
+    fn work_ms(&self) -> u128 {
+        self.opts.work_time.as_millis()
+    }
+
+    /// Wait (without blocking an async worker) for an engine slot.
+    async fn engine_slot(&self, deadline: Instant) -> Result<OwnedSemaphorePermit, ApiError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(wait, self.engine_slots.clone().acquire_owned()).await {
+            Ok(Ok(p)) => Ok(p),
+            _ => Err(busy("an engine slot", &self.opts)),
+        }
+    }
+
+    /// A session's lock, waited for without blocking an async worker.
+    async fn lock_session(
+        &self,
+        id: &str,
+        deadline: Instant,
+    ) -> Result<OwnedMutexGuard<Session>, ApiError> {
+        let s = self.session(id)?;
+        let wait = deadline.saturating_duration_since(Instant::now());
+        tokio::time::timeout(wait, s.lock_owned())
+            .await
+            .map_err(|_| busy(&format!("session '{id}'"), &self.opts))
+    }
+
+    /// The session's lock, then an engine slot (in that order, so that a request
+    /// waiting for a busy session holds no slot).
+    async fn engine_turn(&self, id: &str) -> Result<EngineTurn, ApiError> {
+        let deadline = Instant::now() + self.opts.queue_wait;
+        let session = self.lock_session(id, deadline).await?;
+        let slot = self.engine_slot(deadline).await?;
+        Ok(EngineTurn {
+            session,
+            _slot: slot,
+        })
+    }
+
+    fn download_slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.download_slots
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "",
+                    format!(
+                        "too many downloads at once (at most {}); try again when one has finished",
+                        self.opts.download_slots
+                    ),
+                )
+            })
     }
 
     fn folder(&self, engine: &EngineDef) -> Option<&PathBuf> {
@@ -41,7 +138,7 @@ impl AppState {
         self.folders.get(i)?.as_ref()
     }
 
-    fn session(&self, id: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
+    fn session(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<Session>>, ApiError> {
         lock(&self.store)
             .get(id)
             .ok_or_else(|| ApiError::not_found(format!("no session '{id}' (it may have expired)")))
@@ -91,11 +188,14 @@ pub async fn list_engines(State(st): State<AppState>) -> Result<Json<Value>, Api
     Ok(Json(json!({
         "engines": out,
         "limits": {
-            "body_bytes": crate::BODY_LIMIT,
+            "body_bytes": BODY_LIMIT,
             "steps_per_session": MAX_STEPS,
             "steps_per_request": MAX_STEPS_PER_CALL,
             "sessions": session::MAX_SESSIONS,
             "trace_bytes": session::MAX_TOTAL_BYTES,
+            "request_output_bytes": st.opts.output_bytes,
+            "request_work_ms": st.work_ms(),
+            "lines_bytes": MAX_LINES_BYTES,
         }
     })))
 }
@@ -116,7 +216,7 @@ pub struct CreateSession {
 pub async fn create_session(
     State(st): State<AppState>,
     JsonBody(req): JsonBody<CreateSession>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let engine = engines::find(st.engines, &req.engine).ok_or_else(|| {
         let names: Vec<&str> = st.engines.iter().map(|e| e.name).collect();
         ApiError::unprocessable(
@@ -152,35 +252,56 @@ pub async fn create_session(
     };
     let prepared = session::prepare(engine, doc, folder)?;
     let replay = req.replay;
+    let mut budget = st.budget();
+    let work_ms = st.work_ms();
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
     // Loading and checking up to MAX_STEPS steps is CPU work: keep it off the async workers.
     let (s, lines, pending) = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
         let mut s = Session::start(engine, &prepared)?;
         // Play every step once, so that a bad step is reported now with its path
         // instead of halfway through the page's replay.
-        s.apply(&prepared.steps, "scenario")?;
+        s.apply(&prepared.steps, "scenario", &mut budget, work_ms)?;
         if replay {
-            let lines = s.lines(0, usize::MAX);
+            let (lines, _) = s.lines_text(0, usize::MAX, usize::MAX);
             Ok::<_, ApiError>((s, lines, Vec::new()))
         } else {
             s.reset()?;
-            let lines = s.lines(0, usize::MAX);
+            let (lines, _) = s.lines_text(0, usize::MAX, usize::MAX);
             Ok((s, lines, prepared.steps))
         }
     })
     .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "", e.to_string()))??;
-    let engine_name = engine.name;
-    let scenario = s.doc().clone();
-    let step_count = s.step_count();
-    let id = lock(&st.store).insert(s);
-    Ok(Json(json!({
-        "id": id,
-        "engine": engine_name,
-        "scenario": scenario,
-        "lines": lines,
+    .map_err(join_error)??;
+    let head = json!({
+        "engine": engine.name,
+        "scenario": s.doc(),
         "pending_steps": pending,
-        "step_count": step_count,
-    })))
+        "step_count": s.step_count(),
+    });
+    let id = lock(&st.store).insert(s);
+    Ok(json_with(
+        head,
+        &[("id", &Value::String(id).to_string()), ("lines", &lines)],
+    ))
+}
+
+/// A JSON object: `head`'s fields, then fields whose values are JSON text already
+/// (trace lines are kept as text; turning them back into `Value`s would cost
+/// several times their size).
+fn json_with(head: Value, raw: &[(&str, &str)]) -> Response {
+    let mut out = head.to_string();
+    out.pop(); // the closing brace
+    for (k, v) in raw {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push_str(&Value::String((*k).to_string()).to_string());
+        out.push(':');
+        out.push_str(v);
+    }
+    out.push('}');
+    ([(header::CONTENT_TYPE, "application/json")], out).into_response()
 }
 
 /// `GET /api/sessions/{id}`
@@ -188,8 +309,9 @@ pub async fn get_session(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let s = st.session(&id)?;
-    let s = lock(&s);
+    let s = st
+        .lock_session(&id, Instant::now() + st.opts.queue_wait)
+        .await?;
     Ok(Json(json!({
         "id": id,
         "engine": s.engine.name,
@@ -222,7 +344,7 @@ pub async fn apply_steps(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
     JsonBody(req): JsonBody<StepsBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     if req.steps.len() > MAX_STEPS_PER_CALL {
         return Err(ApiError::unprocessable(
             "steps",
@@ -232,17 +354,35 @@ pub async fn apply_steps(
             ),
         ));
     }
-    let s = st.session(&id)?;
-    let (lines, step_count, bytes) = {
-        let mut s = lock(&s);
-        let lines = s.apply(&req.steps, "")?;
-        (lines, s.step_count(), s.bytes())
-    };
+    let turn = st.engine_turn(&id).await?;
+    let mut budget = st.budget();
+    let work_ms = st.work_ms();
+    let (lines, step_count, bytes) = tokio::task::spawn_blocking(move || {
+        let mut turn = turn;
+        let s = &mut turn.session;
+        let first = s.line_count();
+        let result = s.apply(&req.steps, "", &mut budget, work_ms);
+        // The steps before a refused one are kept: the store must see their size.
+        let bytes = s.bytes();
+        match result {
+            Ok(_) => {
+                let (lines, _) = s.lines_text(first, usize::MAX, usize::MAX);
+                Ok((lines, s.step_count(), bytes))
+            }
+            Err(e) => Err((e, bytes)),
+        }
+    })
+    .await
+    .map_err(join_error)?
+    .map_err(|(e, bytes)| {
+        lock(&st.store).resized(&id, bytes);
+        e
+    })?;
     lock(&st.store).resized(&id, bytes);
-    Ok(Json(json!({
-        "lines": lines,
-        "step_count": step_count,
-    })))
+    Ok(json_with(
+        json!({ "step_count": step_count }),
+        &[("lines", &lines)],
+    ))
 }
 
 /// `POST /api/sessions/{id}/reset`
@@ -250,12 +390,15 @@ pub async fn reset_session(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let s = st.session(&id)?;
-    let (line, bytes) = {
-        let mut s = lock(&s);
+    let turn = st.engine_turn(&id).await?;
+    let (line, bytes) = tokio::task::spawn_blocking(move || {
+        let mut turn = turn;
+        let s = &mut turn.session;
         s.reset()?;
-        (s.last_line().clone(), s.bytes())
-    };
+        Ok::<_, ApiError>((s.last_line().clone(), s.bytes()))
+    })
+    .await
+    .map_err(join_error)??;
     lock(&st.store).resized(&id, bytes);
     Ok(Json(json!({ "line": line, "step_count": 0 })))
 }
@@ -270,24 +413,31 @@ pub struct LinesQuery {
 
 /// Lines one `lines` request returns at most.
 const MAX_LINES_PER_CALL: usize = 5_000;
+/// Trace text one `lines` request returns at most (it stops after the line that
+/// reaches it; `from` + the count returned is where to go on).
+pub const MAX_LINES_BYTES: usize = 1 << 20;
 
 /// `GET /api/sessions/{id}/lines?from=A&to=B` (trace lines A..B, B exclusive)
 pub async fn get_lines(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
     q: Result<Query<LinesQuery>, QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::bad_request("query", e.body_text()))?;
-    let s = st.session(&id)?;
-    let s = lock(&s);
+    let s = st
+        .lock_session(&id, Instant::now() + st.opts.queue_wait)
+        .await?;
     let total = s.line_count();
     let from = q.from.min(total);
     let to =
         q.to.unwrap_or(total)
             .clamp(from, total)
             .min(from + MAX_LINES_PER_CALL);
-    Ok(Json(
-        json!({ "from": from, "lines": s.lines(from, to), "total": total }),
+    let (lines, _) = s.lines_text(from, to, MAX_LINES_BYTES);
+    drop(s);
+    Ok(json_with(
+        json!({ "from": from, "total": total }),
+        &[("lines", &lines)],
     ))
 }
 
@@ -296,10 +446,10 @@ pub async fn get_trace(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
 ) -> Result<Response, ApiError> {
+    let slot = st.download_slot()?;
     let s = st.session(&id)?;
-    let s = lock(&s);
-    let name = format!("{}-trace.jsonl", s.engine.name);
-    Ok(download(s.trace_jsonl(), "application/x-ndjson", &name))
+    let (name, body) = crate::download::trace(s, slot, st.opts.queue_wait).await?;
+    Ok(download(body, "application/x-ndjson", &name))
 }
 
 /// `GET /api/sessions/{id}/scenario`: the scenario with the steps played, as a download.
@@ -307,11 +457,19 @@ pub async fn get_scenario(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
 ) -> Result<Response, ApiError> {
-    let s = st.session(&id)?;
-    let s = lock(&s);
+    let slot = st.download_slot()?;
+    let s = st
+        .lock_session(&id, Instant::now() + st.opts.queue_wait)
+        .await?;
     let name = format!("{}-scenario.json", s.engine.name);
     let text = serde_json::to_string_pretty(&s.scenario_with_steps()).unwrap_or_default();
-    Ok(download(text + "\n", "application/json", &name))
+    drop(s);
+    drop(slot);
+    Ok(download(
+        axum::body::Body::from(text + "\n"),
+        "application/json",
+        &name,
+    ))
 }
 
 /// `GET /api/sessions/{id}/assets`: the engine's description of the session's assets.
@@ -319,9 +477,10 @@ pub async fn get_assets(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let s = st.session(&id)?;
     let (engine, scenario) = {
-        let s = lock(&s);
+        let s = st
+            .lock_session(&id, Instant::now() + st.opts.queue_wait)
+            .await?;
         (s.engine, s.scenario().clone())
     };
     let info = engine.info.ok_or_else(|| {
@@ -331,14 +490,18 @@ pub async fn get_assets(
             format!("no asset description for engine '{}'", engine.name),
         )
     })?;
-    let v = tokio::task::spawn_blocking(move || info(&scenario))
-        .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "", e.to_string()))?
-        .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
+    let v = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        info(&scenario)
+    })
+    .await
+    .map_err(join_error)?
+    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
     Ok(Json(json!({ "engine": engine.name, "assets": v })))
 }
 
-fn download(body: String, mime: &'static str, name: &str) -> Response {
+fn download(body: axum::body::Body, mime: &'static str, name: &str) -> Response {
     (
         [
             (header::CONTENT_TYPE, mime.to_string()),
@@ -406,7 +569,7 @@ pub async fn get_sample(
         .map_err(ApiError::not_found)?;
     let text = std::fs::read(&path)
         .ok()
-        .filter(|b| b.len() <= crate::BODY_LIMIT)
+        .filter(|b| b.len() <= BODY_LIMIT)
         .ok_or_else(|| {
             ApiError::unprocessable(
                 "",

@@ -7,25 +7,29 @@
 
 mod api;
 mod body;
+mod download;
 mod engines;
 mod error;
+mod guard;
 mod info;
+pub mod limits;
 mod paths;
+mod server;
 mod session;
 mod static_files;
 
 pub use engines::{EngineDef, ExtraPathsFn, InfoFn, LoadFn, ENGINES};
 pub use error::ApiError;
+pub use limits::{Options, BODY_LIMIT};
 pub use paths::Kind as AssetKind;
 
 use axum::extract::DefaultBodyLimit;
+use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::{get, post};
 use axum::Router;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-
-/// Largest request body accepted (an uploaded scenario with an inline asset fits).
-pub const BODY_LIMIT: usize = 1 << 20;
+use std::sync::Arc;
 
 /// Where the bundled sample assets are: `$RETROANIM_ASSETS` if set, else `./assets`
 /// when it exists (a checkout's root), else the `assets/` folder of the source tree
@@ -48,7 +52,18 @@ pub fn router(assets_root: &Path) -> Router {
 
 /// The application for a given engine table (tests use a stand-in engine).
 pub fn router_with(engines: &'static [EngineDef], assets_root: &Path) -> Router {
-    let state = api::AppState::new(engines, assets_root);
+    router_with_options(engines, assets_root, Options::default())
+}
+
+/// The application with given timeouts and concurrency bounds. The Host check needs
+/// the bound address, so it is added by [`serve_listener_with`], not here.
+pub fn router_with_options(
+    engines: &'static [EngineDef],
+    assets_root: &Path,
+    opts: Options,
+) -> Router {
+    let body_timeout = opts.body_timeout;
+    let state = api::AppState::new(engines, assets_root, opts);
     let api = Router::new()
         .route("/engines", get(api::list_engines))
         .route("/engines/{engine}/samples", get(api::list_samples))
@@ -71,12 +86,20 @@ pub fn router_with(engines: &'static [EngineDef], assets_root: &Path) -> Router 
         .route("/static/{*path}", get(static_files::file))
         .nest("/api", api)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(from_fn_with_state(body_timeout, guard::read_body))
+        .layer(from_fn(guard::json_errors))
 }
 
 /// Serve on `host:port` until interrupted (Ctrl-C). Prints the URL; opens nothing.
 pub fn serve(host: &str, port: u16, assets_root: &Path) -> anyhow::Result<()> {
-    let listener = TcpListener::bind((host, port))
-        .map_err(|e| anyhow::anyhow!("cannot listen on {host}:{port}: {e}"))?;
+    use std::net::ToSocketAddrs;
+    let addr = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| anyhow::anyhow!("cannot listen on {host}:{port}: {e}"))?
+        .next()
+        .ok_or_else(|| anyhow::anyhow!("cannot listen on {host}:{port}: no address"))?;
+    let listener =
+        server::bind(addr).map_err(|e| anyhow::anyhow!("cannot listen on {host}:{port}: {e}"))?;
     let addr = listener.local_addr()?;
     let shown = if addr.ip().is_unspecified() {
         format!("http://127.0.0.1:{}/", addr.port())
@@ -104,19 +127,30 @@ pub fn serve(host: &str, port: u16, assets_root: &Path) -> anyhow::Result<()> {
 /// Serve on an already bound listener (tests bind port 0 and read the address first).
 /// Blocks until Ctrl-C.
 pub fn serve_listener(listener: TcpListener, assets_root: &Path) -> anyhow::Result<()> {
+    serve_listener_with(listener, assets_root, Options::default())
+}
+
+/// [`serve_listener`] with given timeouts and bounds.
+pub fn serve_listener_with(
+    listener: TcpListener,
+    assets_root: &Path,
+    opts: Options,
+) -> anyhow::Result<()> {
+    server::raise_backlog(&listener)?;
     listener.set_nonblocking(true)?;
-    let app = router(assets_root);
+    let hosts = Arc::new(guard::Hosts::for_addr(listener.local_addr()?));
+    let app = router_with_options(&ENGINES, assets_root, opts.clone())
+        .layer(from_fn_with_state(hosts, guard::check_host));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+        server::run(listener, app, opts, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
         Ok(())
     })
 }

@@ -12,14 +12,16 @@ use retroanim_core::{DynSimulation, Scenario};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
+use tokio::sync::Mutex;
 
 /// Open sessions kept at once; the least recently used one goes first.
 pub const MAX_SESSIONS: usize = 32;
 /// Trace text all sessions may hold together; past it the least recently used other
-/// sessions are dropped (a HERC line is about 2.5 kB of JSON).
-pub const MAX_TOTAL_BYTES: usize = 256 << 20;
+/// sessions are dropped (a HERC line is about 2.5 kB of JSON). Steps' JSON text
+/// counts too.
+pub const MAX_TOTAL_BYTES: usize = 128 << 20;
 /// Steps one session records before it asks to be reset (bounds memory: a HERC
 /// trace line is a few kilobytes).
 pub const MAX_STEPS: usize = 30_000;
@@ -136,6 +138,42 @@ pub struct Session {
     last: Value,
     bytes: usize,
     steps: Vec<Value>,
+    /// Bumped by every reset, so that a download streaming the lines notices that
+    /// they were replaced under it.
+    generation: u64,
+}
+
+/// What one request may still make the engine do (see `limits`).
+pub struct Budget {
+    deadline: Instant,
+    bytes: usize,
+    bytes_left: usize,
+}
+
+impl Budget {
+    pub fn new(work_time: std::time::Duration, bytes: usize) -> Budget {
+        Budget {
+            deadline: Instant::now() + work_time,
+            bytes,
+            bytes_left: bytes,
+        }
+    }
+
+    /// Why the next step may not run, if it may not.
+    fn refusal(&self, work_time_ms: u128) -> Option<String> {
+        if self.bytes_left == 0 {
+            Some(format!(
+                "this request's output budget ({} bytes of trace text) is spent: send the remaining steps in another request",
+                self.bytes
+            ))
+        } else if Instant::now() >= self.deadline {
+            Some(format!(
+                "this request's work budget ({work_time_ms} ms of engine time) is spent: send the remaining steps in another request"
+            ))
+        } else {
+            None
+        }
+    }
 }
 
 impl Session {
@@ -154,6 +192,7 @@ impl Session {
             last: Value::Null,
             bytes: 0,
             steps: Vec::new(),
+            generation: 0,
         };
         s.record(first);
         Ok(s)
@@ -162,8 +201,16 @@ impl Session {
     /// Apply steps in order, returning their trace lines. On the first failing step
     /// nothing of that step is kept: the object is rebuilt from the recorded steps
     /// (an engine may have changed state before it found the fault), and the error
-    /// names `steps[i]` of the given list, under `prefix`.
-    pub fn apply(&mut self, steps: &[Value], prefix: &str) -> Result<Vec<Value>, ApiError> {
+    /// names `steps[i]` of the given list, under `prefix`. A step the request's
+    /// budget no longer covers is refused the same way, without running it.
+    /// Returns how many lines were added (read them with [`Session::lines_text`]).
+    pub fn apply(
+        &mut self,
+        steps: &[Value],
+        prefix: &str,
+        budget: &mut Budget,
+        work_time_ms: u128,
+    ) -> Result<usize, ApiError> {
         if self.steps.len() + steps.len() > MAX_STEPS {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -174,15 +221,23 @@ impl Session {
                 ),
             ));
         }
-        let mut out = Vec::with_capacity(steps.len());
         for (i, step) in steps.iter().enumerate() {
             let at = format!("steps[{i}]");
+            if let Some(why) = budget.refusal(work_time_ms) {
+                return Err(ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    retroanim_core::scenario::join_path(prefix, &at),
+                    why,
+                ));
+            }
             let index = self.steps.len() + 1;
             match self.sim.apply_json(index, step, &at) {
                 Ok(line) => {
+                    let before = self.bytes;
+                    self.bytes += step.to_string().len();
                     self.steps.push(step.clone());
-                    self.record(line.clone());
-                    out.push(line);
+                    self.record(line);
+                    budget.bytes_left = budget.bytes_left.saturating_sub(self.bytes - before);
                 }
                 Err(e) => {
                     self.rebuild();
@@ -190,7 +245,7 @@ impl Session {
                 }
             }
         }
-        Ok(out)
+        Ok(steps.len())
     }
 
     fn record(&mut self, line: Value) {
@@ -221,25 +276,57 @@ impl Session {
         self.lines.clear();
         self.bytes = 0;
         self.steps.clear();
+        self.generation += 1;
         let first = self.sim.snapshot_json();
         self.record(first);
         Ok(())
     }
 
-    /// Trace lines `from..to` (clamped), parsed.
-    pub fn lines(&self, from: usize, to: usize) -> Vec<Value> {
+    /// Trace lines `from..to` (clamped) as a JSON array, written from the kept text
+    /// (parsing them into `Value`s would cost several times their size). Stops
+    /// after the line that reaches `max_bytes`; returns the text and the end index.
+    pub fn lines_text(&self, from: usize, to: usize, max_bytes: usize) -> (String, usize) {
         let to = to.min(self.lines.len());
-        self.lines[from.min(to)..to]
-            .iter()
-            .map(|t| serde_json::from_str(t).unwrap_or(Value::Null))
-            .collect()
+        let from = from.min(to);
+        let mut out = String::from("[");
+        let mut end = from;
+        for l in &self.lines[from..to] {
+            if end > from {
+                if out.len() >= max_bytes {
+                    break;
+                }
+                out.push(',');
+            }
+            out.push_str(l);
+            end += 1;
+        }
+        out.push(']');
+        (out, end)
+    }
+
+    /// Lines `from..`, as JSON Lines text, stopping after the chunk reaches `max`
+    /// bytes (at least one line when there is one); with the end index.
+    pub fn jsonl_chunk(&self, from: usize, to: usize, max: usize) -> (Vec<u8>, usize) {
+        let to = to.min(self.lines.len());
+        let mut out = Vec::new();
+        let mut i = from.min(to);
+        while i < to && (out.is_empty() || out.len() + self.lines[i].len() < max) {
+            out.extend_from_slice(self.lines[i].as_bytes());
+            out.push(b'\n');
+            i += 1;
+        }
+        (out, i)
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     pub fn line_count(&self) -> usize {
         self.lines.len()
     }
 
-    /// Bytes of trace text held.
+    /// Bytes of trace and step text held.
     pub fn bytes(&self) -> usize {
         self.bytes
     }
@@ -264,6 +351,7 @@ impl Session {
 
     /// The JSON Lines trace of everything played: what `retroanim run` writes for
     /// [`Session::scenario_with_steps`].
+    #[cfg(test)]
     pub fn trace_jsonl(&self) -> String {
         let mut out = String::with_capacity(self.bytes + self.lines.len());
         for l in &self.lines {
@@ -395,10 +483,12 @@ mod tests {
         let mut s = herc_session();
         let setup = s.bytes();
         assert_eq!(setup, s.trace_jsonl().len() - 1);
-        s.apply(&[serde_json::json!({"op": "step_ms", "ms": 40})], "")
-            .unwrap();
-        assert_eq!(s.bytes(), s.trace_jsonl().len() - 2);
-        assert_eq!(s.lines(1, 9).len(), 1);
+        let mut budget = Budget::new(std::time::Duration::from_secs(60), 1 << 20);
+        let step = serde_json::json!({"op": "step_ms", "ms": 40});
+        s.apply(&[step], "", &mut budget, 60_000).unwrap();
+        // The step's own text, `{"op":"step_ms","ms":40}`, is 24 bytes.
+        assert_eq!(s.bytes(), s.trace_jsonl().len() - 2 + 24);
+        assert_eq!(s.lines_text(1, 9, 1 << 20).1, 2);
         assert_eq!(s.last_line()["op"], "step_ms");
     }
 

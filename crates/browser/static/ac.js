@@ -75,7 +75,7 @@ export async function mount(root, info) {
   const inputs = el('div', { class: 'panel', id: 'ac-inputs' }, el('h2', {}, 'Movement'),
     el('div', { class: 'row' },
       el('button', { id: 'ac-walk', onclick: () => motion('do_motion', WALK, { hold_key: 'none' }) }, 'Walk (W)'),
-      el('button', { id: 'ac-run', class: 'primary', onclick: () => motion('do_motion', WALK, { hold_key: 'run' }), title: 'WalkForward with the run hold key: promoted to RunForward for this call' }, 'Run (Shift+W)'),
+      el('button', { id: 'ac-run', onclick: () => motion('do_motion', WALK, { hold_key: 'run' }), title: 'WalkForward with the run hold key: promoted to RunForward for this call' }, 'Run (Shift+W)'),
       el('button', { id: 'ac-back', onclick: () => motion('do_motion', BACK) }, 'Backwards (S)'),
       el('button', { id: 'ac-turn-left', onclick: () => motion('do_motion', TURN_L) }, 'Turn left (A)'),
       el('button', { id: 'ac-turn-right', onclick: () => motion('do_motion', TURN_R) }, 'Turn right (D)'),
@@ -282,6 +282,15 @@ export async function mount(root, info) {
     setV('style', motionName(t.style), t.style);
     setV('substate', motionName(t.substate), t.substate);
     setV('substate-mod', fmt(t.substate_mod));
+    // A movement button is lit only while the engine is in the motion it starts (the
+    // motion table's substate: RunForward after Run, WalkForward after Walk).
+    const fwd = idOf(t.substate);
+    for (const [id, motionId] of [['ac-walk', 0x45000005], ['ac-run', 0x44000007], ['ac-back', 0x45000006]]) {
+      const b = document.getElementById(id);
+      if (!b) continue;
+      b.classList.toggle('on', fwd === motionId);
+      b.setAttribute('aria-pressed', fwd === motionId ? 'true' : 'false');
+    }
     setV('interpreted', `${motionName(ip.interpreted.forward_command)} ×${fmt(ip.interpreted.forward_speed)} / ${motionName(ip.interpreted.sidestep_command)} / ${motionName(ip.interpreted.turn_command)}`, ip.interpreted.forward_command);
     setV('raw', `${motionName(ip.raw.forward_command)} (${ip.raw.forward_hold_key}; current ${ip.raw.current_hold_key})`);
     setV('modifiers', t.modifiers.map(([m, s]) => `${motionName(m)} ×${fmt(s)}`).join(', ') || '—');

@@ -13,9 +13,11 @@ export class ApiError extends Error {
 
 export async function api(method, path, body) {
   const init = { method, headers: {} };
-  if (body !== undefined) {
+  // The server refuses a POST without the JSON content type (its CSRF defence),
+  // bodiless ones included.
+  if (body !== undefined || method === 'POST') {
     init.headers['content-type'] = 'application/json';
-    init.body = JSON.stringify(body);
+    init.body = JSON.stringify(body === undefined ? {} : body);
   }
   const resp = await fetch('/api' + path, init);
   if (resp.status === 204) return null;

@@ -125,8 +125,34 @@ class Drawing {
     const grid = new THREE.GridHelper(divisions * cell, divisions, 0x8a929a, 0xd0d4d8);
     grid.rotation.x = Math.PI / 2; // GridHelper lies in XZ; the machine's ground is XY (z up)
     grid.position.set(c[0], c[1], lo[2]);
+    grid.userData.cell = cell;
     scene.add(grid);
     this.three.grid = grid;
+  }
+
+  // While root motion is shown the machine walks away from the fixed framing: move
+  // the camera (and the orbit target) with it by the object's displacement, keeping
+  // whatever view the user orbited to. The floor stays put in the world (so the
+  // walking shows against it), shifted by whole squares to stay under the machine.
+  follow(t) {
+    if (!this.followed) {
+      this.followed = t.slice();
+      return;
+    }
+    const d = [0, 1, 2].map((i) => t[i] - this.followed[i]);
+    this.followed = t.slice();
+    if (d.every((v) => v === 0)) return;
+    this.center = this.center.map((v, i) => v + d[i]);
+    if (!this.three) return;
+    const { camera, controls, grid } = this.three;
+    camera.position.set(camera.position.x + d[0], camera.position.y + d[1], camera.position.z + d[2]);
+    controls.target.set(controls.target.x + d[0], controls.target.y + d[1], controls.target.z + d[2]);
+    controls.update();
+    if (grid) {
+      const cell = grid.userData.cell;
+      grid.position.x = Math.round(this.center[0] / cell) * cell;
+      grid.position.y = Math.round(this.center[1] / cell) * cell;
+    }
   }
 
   // world: the trace's world transforms; parents: node parent ids; object: the
@@ -137,6 +163,11 @@ class Drawing {
       const pts = world.slice(1).map((T) => (object ? applyT(object.m, object.t, T.t) : T.t));
       this.frame(pts);
       this.frameFixed = true;
+      this.followed = object ? object.t.slice() : null;
+    } else if (object) {
+      this.follow(object.t);
+    } else {
+      this.followed = null;
     }
     if (this.three) this.draw3d(world, parents, object, selectedNodes, picked);
     else this.draw2d(world, parents, object, selectedNodes, picked);

@@ -151,7 +151,8 @@ impl App {
 
     async fn call(&self, method: &str, uri: &str, body: Option<String>) -> (StatusCode, Vec<u8>) {
         let mut req = Request::builder().method(method).uri(uri);
-        if body.is_some() {
+        // The server wants the JSON content type on every POST, bodiless ones too.
+        if body.is_some() || method == "POST" {
             req = req.header("content-type", "application/json");
         }
         let req = req.body(Body::from(body.unwrap_or_default())).unwrap();

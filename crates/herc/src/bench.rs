@@ -1,4 +1,6 @@
-//! `retroanim bench herc`: N sample HERCs (assets/herc/biped.json), three threads each
+//! `retroanim bench herc`: N sample HERCs (the biped in its original short timing, the copy
+//! the conformance scenarios use, so that figures stay comparable across releases after
+//! the viewer's sample was retimed), three threads each
 //! (locomotion, torso twist, aim pitch), stepped at the nominal 25 Hz with the full pose and
 //! every Q14 world transform evaluated each step. All buffers are sized at construction, so a
 //! steady-state tick allocates nothing.
@@ -10,8 +12,8 @@ use crate::shape::ShapeInstance;
 use retroanim_core::bench::BenchWorld;
 use std::sync::Arc;
 
-/// The sample HERC, bundled so the benchmark needs no files at run time.
-pub const SAMPLE_BIPED_JSON: &str = include_str!("../samples/biped.json");
+/// The benchmark HERC, bundled so the benchmark needs no files at run time.
+pub const SAMPLE_BIPED_JSON: &str = include_str!("../samples/bench_biped.json");
 
 /// Default world size of `retroanim bench herc` (the 1,000 HERCs).
 pub const DEFAULT_HERCS: usize = 1_000;
@@ -27,7 +29,7 @@ const PITCH: i16 = 6;
 pub fn sample_biped() -> AnimList {
     let doc: serde_json::Value =
         serde_json::from_str(SAMPLE_BIPED_JSON).expect("bundled biped.json is valid JSON");
-    AnimList::from_json_value(&doc, "assets/herc/biped.json", "")
+    AnimList::from_json_value(&doc, "samples/bench_biped.json", "")
         .expect("bundled biped.json is a valid asset")
 }
 

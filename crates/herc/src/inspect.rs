@@ -327,7 +327,7 @@ mod tests {
         assert!(text.contains("walk"), "{text}");
         let v: Value = serde_json::from_str(&inspect_file(&path, true).unwrap()).unwrap();
         assert_eq!(v["sequences"][4]["class"], json!("one_shot"));
-        assert_eq!(v["sequences"][1]["total_ticks"], json!(128));
+        assert_eq!(v["sequences"][1]["total_ticks"], json!(800));
         let chassis = path.with_file_name("biped.chassis.bin");
         assert_eq!(recognise(&chassis), Some(HercFile::ChassisBinary));
         let v: Value = serde_json::from_str(&inspect_file(&chassis, true).unwrap()).unwrap();

@@ -1,5 +1,28 @@
 # Authoring script for assets/herc/biped.json: python3 crates/herc/tools/gen_biped.py assets/herc/biped.json
+#
+# The sample is timed for the viewer: at 1x a clock step of 40 ms advances 31 animation
+# ticks (H19), so a walk cycle of 800 ticks lasts about a second. With
+# --conformance-timing the script writes the original, short timing (a walk cycle of
+# 128 ticks) that the frozen copies under crates/herc/tests/ keep, because their
+# committed traces were made with it:
+#   python3 crates/herc/tools/gen_biped.py --conformance-timing crates/herc/tests/conformance/assets/biped.json
 import json
+import sys
+CONFORMANCE = "--conformance-timing" in sys.argv[1:]
+OUT = [a for a in sys.argv[1:] if not a.startswith("--")][0]
+# Viewer timing: (sequence, original frame durations) -> retimed durations, and the
+# transitions' durations scaled alike (about 6.25x: the walk goes from 128 to 800).
+RETIMED = {
+    "idle": [300, 300],
+    "walk": [125, 150, 125, 125, 150, 125],
+    "run": [120, 120, 120, 120],
+    "turn": [150, 150, 150, 150],
+    "stop": [150, 150, 225],
+    "twist": [400, 400, 400, 400],
+    "pitch": [400, 400, 400, 400],
+    "idle_reverse": [300, 300],
+}
+RETIMED_TRANSITION = {10: 62, 12: 75, 14: 88, 16: 100, 18: 112, 20: 125}
 nodes = [
  ("root_motion",-1,[0,0,0,0,0,0]),
  ("pelvis",-1,[0,0,0,0,0,420]),
@@ -38,6 +61,9 @@ def pose(g, pelvis_z=0, pelvis_rz=0, lt=0, ls=0, lf=0, rt=0, rs=0, rf=0, la=0, r
 Z=[0,0,0,0,0,0]
 seqs=[]
 def seq(name, cls, prio, ground, cols, frames):
+    if not CONFORMANCE:
+        assert len(RETIMED[name]) == len(frames), name
+        frames = [(d, keys) for d, (_, keys) in zip(RETIMED[name], frames)]
     seqs.append(dict(name=name, cls=cls, prio=prio, ground=ground, cols=cols, frames=frames))
 # frames: (duration, [keyframes per column])
 seq("idle","cyclic",96,False,LOCO,[
@@ -86,6 +112,8 @@ S={s["name"]:i for i,s in enumerate(seqs)}
 # transitions per (seq, frame): list of (dest_seq, dest_frame, duration, movement key)
 tr={}
 def T(src,f,dst,df,dur,move):
+    if not CONFORMANCE:
+        dur = RETIMED_TRANSITION[dur]
     tr.setdefault((S[src],f),[]).append((S[dst],df,dur,K(move)))
 T("idle",0,"walk",0,16,[0,0,0,0,60,0]); T("idle",0,"turn",0,16,[0,0,100,0,0,0])
 T("idle",1,"walk",0,16,[0,0,0,0,60,0]); T("idle",1,"turn",0,16,[0,0,100,0,0,0]); T("idle",1,"stop",2,12,[0,0,0,0,0,0])
@@ -118,7 +146,6 @@ def dump(a):
     # one keyframe / frame per line: readable and diffable
     s=json.dumps(a,separators=(", ",": "))
     return s
-import sys
 txt='{\n "name": "biped",\n "note": '+json.dumps(asset["note"])+',\n "nodes": [\n'
 txt+=',\n'.join('  '+json.dumps(n) for n in asset["nodes"])+'\n ],\n "keyframes": [\n'
 txt+=',\n'.join('  '+json.dumps(k) for k in pool)+'\n ],\n "sequences": [\n'
@@ -129,5 +156,5 @@ for s in out_seqs:
     parts.append(t)
 txt+=',\n'.join(parts)+'\n ],\n "transitions": [\n'+',\n'.join('  '+json.dumps(t) for t in transitions)+'\n ]\n}\n'
 json.loads(txt)
-open(sys.argv[1],'w').write(txt)
+open(OUT,'w').write(txt)
 print(len(pool),"keyframes",len(transitions),"transitions")

@@ -1,0 +1,66 @@
+//! Every bound the server puts on what a client can make it do, in one place, so
+//! that docs/browser.md and docs/limits.md can list them and tests can shorten the
+//! timeouts.
+//!
+//! The memory the server holds is bounded whatever the requests are: trace text by
+//! the session store's budget, engine work by the number of engine slots times the
+//! per-request output budget, request bodies by the connection cap times the body
+//! limit, downloads by the download slots times a few chunks.
+
+use std::time::Duration;
+
+/// Largest request body accepted (an uploaded scenario with an inline asset fits).
+pub const BODY_LIMIT: usize = 1 << 20;
+/// Largest request head (request line and headers) hyper buffers.
+pub const HEAD_LIMIT: usize = 64 << 10;
+/// Listen backlog asked of the kernel (it may cap it at `net.core.somaxconn`).
+pub const BACKLOG: i32 = 1024;
+/// Trace text a single request may make the engine produce by default (the step
+/// whose line crosses it is kept, the next ones are refused).
+pub const REQUEST_OUTPUT_BYTES: usize = 32 << 20;
+/// Largest chunk a trace download sends at once (a longer line goes whole).
+pub const DOWNLOAD_CHUNK: usize = 64 << 10;
+
+/// The timeouts and concurrency bounds of a running server.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// A request's head (request line and headers) must arrive within this; it also
+    /// bounds how long a kept-alive connection may sit idle.
+    pub header_timeout: Duration,
+    /// A request's body must arrive within this once its head has (408 otherwise).
+    pub body_timeout: Duration,
+    /// A response write that makes no progress for this long drops the connection
+    /// (a client that stops reading a download).
+    pub write_timeout: Duration,
+    /// Engine time one request may use; checked before each step, so one more step
+    /// (bounded by the engine's own per-step caps) may run past it.
+    pub work_time: Duration,
+    /// Trace and step text one request may make the session produce
+    /// ([`REQUEST_OUTPUT_BYTES`]).
+    pub output_bytes: usize,
+    /// Requests running engine work at once (each on a blocking thread, never on
+    /// the async workers that answer the other requests).
+    pub engine_slots: usize,
+    /// How long a request waits for an engine slot or its session before 503.
+    pub queue_wait: Duration,
+    /// Trace downloads streaming at once (503 beyond).
+    pub download_slots: usize,
+    /// Open connections; beyond, a new connection gets a 503 and is closed.
+    pub max_connections: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(30),
+            work_time: Duration::from_secs(5),
+            output_bytes: REQUEST_OUTPUT_BYTES,
+            engine_slots: 2,
+            queue_wait: Duration::from_secs(15),
+            download_slots: 8,
+            max_connections: 128,
+        }
+    }
+}
