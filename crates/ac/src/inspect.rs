@@ -502,14 +502,27 @@ struct DatEntryJson {
     id: String,
     kind: &'static str,
     size: u32,
+    compressed: bool,
+    pack_version: u16,
 }
 
 #[derive(Serialize)]
 struct DatJson {
     kind: &'static str,
+    layout: &'static str,
     block_size: u32,
     file_size: u32,
+    engine_pack_version: u32,
+    version_minor: u32,
+    use_lru: u8,
     records: Vec<DatEntryJson>,
+}
+
+fn layout_name(l: crate::records::dat::DatLayout) -> &'static str {
+    match l {
+        crate::records::dat::DatLayout::Current => "current",
+        crate::records::dat::DatLayout::PreTod => "pre-2005",
+    }
 }
 
 /// `retroanim inspect FILE [--id ID] [--json]`: a record file, a record inside a DAT
@@ -539,14 +552,20 @@ pub fn inspect_file(path: &Path, id: Option<&str>, json: bool) -> Result<String,
                 if json {
                     Ok(to_json(&DatJson {
                         kind: "dat",
+                        layout: layout_name(h.layout),
                         block_size: h.block_size,
                         file_size: h.file_size,
+                        engine_pack_version: h.engine_pack_version,
+                        version_minor: h.version_minor,
+                        use_lru: h.use_lru,
                         records: entries
                             .iter()
                             .map(|e| DatEntryJson {
                                 id: id_str(e.object_id),
                                 kind: record_kind(e.object_id),
                                 size: e.file_size,
+                                compressed: e.is_compressed(),
+                                pack_version: e.pack_version(),
                             })
                             .collect(),
                     }))
@@ -557,13 +576,23 @@ pub fn inspect_file(path: &Path, id: Option<&str>, json: bool) -> Result<String,
                         h.file_size,
                         entries.len()
                     );
+                    let _ = writeln!(
+                        out,
+                        "  layout {} (header at 0x{:x}), engine pack version {}, version minor {}, use_lru {}",
+                        layout_name(h.layout),
+                        h.layout.header_offset(),
+                        h.engine_pack_version,
+                        h.version_minor,
+                        h.use_lru
+                    );
                     for e in &entries {
                         let _ = writeln!(
                             out,
-                            "  0x{:08x} {:>8} bytes  {}",
+                            "  0x{:08x} {:>8} bytes  {}{}",
                             e.object_id,
                             e.file_size,
-                            record_kind(e.object_id)
+                            record_kind(e.object_id),
+                            if e.is_compressed() { "  (compressed)" } else { "" }
                         );
                     }
                     Ok(out)
