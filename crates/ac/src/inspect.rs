@@ -143,8 +143,19 @@ fn hook_text(h: &AnimHook) -> String {
         ),
         None => format!(" payload {} bytes", h.payload.len()),
     };
+    // The record is read in ACE's ReplaceObject form; the retail client's reading of the
+    // same bytes is shown next to it when the length allows both (docs/ac-formats.md).
+    let retail = match (
+        h.hook_type,
+        crate::records::hooks::decode_replace_object_retail(&h.payload),
+    ) {
+        (crate::records::hooks::REPLACE_OBJECT, Some((part, id))) => {
+            format!(" (retail reading: part_index={part} part_id=0x{id:08x})")
+        }
+        _ => String::new(),
+    };
     format!(
-        "{name} (type {}, {}){fields}",
+        "{name} (type {}, {}){fields}{retail}",
         h.hook_type,
         direction_name(h.direction)
     )

@@ -6,7 +6,7 @@
 //! and the byte offset where the fault was found.
 
 use super::error::RecordError;
-use super::hooks::{self, PayloadError};
+use super::hooks::{self, HookReading, PayloadError};
 use super::types::{AnimHook, AnimRef, Animation, MotionData, MotionTable, PartFrame};
 use crate::math::{AFrame, Quat, Vec3};
 
@@ -245,13 +245,13 @@ pub fn read_motion_table(bytes: &[u8], file: &str) -> Result<MotionTable, Record
 }
 
 /// `AnimationHook.ReadHook`, except that an unknown type is an error instead of a
-/// silent desynchronisation (Q53).
-fn read_hook(c: &mut Cursor) -> Result<AnimHook, RecordError> {
+/// silent desynchronisation (Q53) unless `reading` asks for the retail client's behaviour.
+fn read_hook(c: &mut Cursor, reading: HookReading) -> Result<AnimHook, RecordError> {
     let at = c.pos;
     let hook_type = c.u32("hook type")?;
     let direction = c.i32("hook direction")?;
     let rest = &c.bytes[c.pos..];
-    let len = match hooks::payload_len(hook_type, rest) {
+    let len = match hooks::payload_len_with(hook_type, rest, reading) {
         Ok(len) => len,
         Err(PayloadError::UnknownType) => {
             return Err(c.error_at(
@@ -278,8 +278,18 @@ fn read_hook(c: &mut Cursor) -> Result<AnimHook, RecordError> {
     })
 }
 
-/// `Animation.Unpack`.
+/// `Animation.Unpack` with ACE's hook reading (ReplaceObject's u16 form, unknown hook
+/// types refused).
 pub fn read_animation(bytes: &[u8], file: &str) -> Result<Animation, RecordError> {
+    read_animation_with(bytes, file, HookReading::default())
+}
+
+/// `Animation.Unpack` with a chosen [`HookReading`] (ReplaceObject form, unknown hooks).
+pub fn read_animation_with(
+    bytes: &[u8],
+    file: &str,
+    reading: HookReading,
+) -> Result<Animation, RecordError> {
     let mut c = Cursor::new(bytes, file);
     let id = c.read_id()?;
     let flags = c.u32("Flags")?;
@@ -317,7 +327,7 @@ pub fn read_animation(bytes: &[u8], file: &str) -> Result<Animation, RecordError
         let n = c.count("hook count", HOOK_MIN_SIZE)?;
         let mut hooks = Vec::with_capacity(n);
         for _ in 0..n {
-            hooks.push(read_hook(&mut c)?);
+            hooks.push(read_hook(&mut c, reading)?);
         }
         part_frames.push(PartFrame {
             parts: placements,
