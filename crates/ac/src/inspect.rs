@@ -603,7 +603,11 @@ pub fn inspect_file(path: &Path, id: Option<&str>, json: bool) -> Result<String,
                             e.object_id,
                             e.file_size,
                             record_kind(e.object_id),
-                            if e.is_compressed() { "  (compressed)" } else { "" }
+                            if e.is_compressed() {
+                                "  (compressed)"
+                            } else {
+                                ""
+                            }
                         );
                     }
                     Ok(out)

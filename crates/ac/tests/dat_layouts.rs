@@ -240,7 +240,11 @@ fn dat_pre_june_2005_layout_magic_at_0x12c_12_byte_entries_984_byte_nodes() {
     assert_eq!(u32_at(&bytes, node + 248), 2); // count
     let e0 = node + 252;
     assert_eq!(
-        [u32_at(&bytes, e0), u32_at(&bytes, e0 + 4), u32_at(&bytes, e0 + 8)],
+        [
+            u32_at(&bytes, e0),
+            u32_at(&bytes, e0 + 4),
+            u32_at(&bytes, e0 + 8)
+        ],
         [0x0300_0001, 0x400, 2000]
     );
     assert_eq!(

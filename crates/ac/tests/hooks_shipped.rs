@@ -64,7 +64,10 @@ fn replace_object_short_form_is_four_bytes_in_both_readings() {
     assert_eq!(f[0], ("part_index", FieldValue::U16(2)));
     assert_eq!(f[1], ("part_id", FieldValue::U32(0x0100_1234)));
     // Retail: u8 part 2, id from byte 1 (0x3400 → 0x01003400), one padding byte.
-    assert_eq!(decode_replace_object_retail(&payload), Some((2, 0x0100_3400)));
+    assert_eq!(
+        decode_replace_object_retail(&payload),
+        Some((2, 0x0100_3400))
+    );
     let bytes = animation(&[(5, 1, &payload)], &[]);
     for reading in [ace, retail] {
         let a = read_animation_with(&bytes, "t", reading).unwrap();

@@ -33,7 +33,9 @@ fn portal(test: &str) -> Option<PathBuf> {
             } else {
                 ""
             };
-            note(&format!("SKIPPED {test}: set {VAR} to the folder holding client_portal.dat{no_skip}"));
+            note(&format!(
+                "SKIPPED {test}: set {VAR} to the folder holding client_portal.dat{no_skip}"
+            ));
             None
         }
         Some(dir) => {
@@ -211,7 +213,15 @@ fn real_dat_every_motion_table_plays_walk_run_stop() {
 #[test]
 fn dereth_56_byte_example_motion_table_reads_and_writes_back() {
     let mut b = Vec::new();
-    for v in [0x0900_0001u32, 0x8000_003D, 1, 0x8000_003D, 0x4100_0003, 1, 0x003D_0003] {
+    for v in [
+        0x0900_0001u32,
+        0x8000_003D,
+        1,
+        0x8000_003D,
+        0x4100_0003,
+        1,
+        0x003D_0003,
+    ] {
         b.extend_from_slice(&v.to_le_bytes());
     }
     b.extend_from_slice(&[1, 0, 0, 0]); // num_anims 1, bitfield 0, flags 0, pad

@@ -576,7 +576,10 @@ fn f03_tsshape_node_transform_list_is_one_i16_per_entry() {
     // after frameCount[0] (bytes 48..54); the ANShape payload grows from 126 to 132 bytes.
     let mut bytes = tiny_dts();
     bytes[42..44].copy_from_slice(&3i16.to_le_bytes());
-    let values: Vec<u8> = [7i16, -1, 300].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let values: Vec<u8> = [7i16, -1, 300]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
     bytes.splice(48..48, values);
     bytes[4..8].copy_from_slice(&132u32.to_le_bytes());
     assert_eq!(bytes.len(), 140);

@@ -39,10 +39,7 @@ fn vols(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{VAR}={}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("vol"))
-        })
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("vol")))
         .collect();
     v.sort();
     v
@@ -99,7 +96,10 @@ fn real_es2_every_dts_in_simvol0_parses() {
     {
         let file = format!("{}:{}", path.display(), e.name());
         let dts = DtsFile::read(&e.content, &file).unwrap_or_else(|err| panic!("{err}"));
-        assert!(dts.write().unwrap() == e.content, "{file} does not write back");
+        assert!(
+            dts.write().unwrap() == e.content,
+            "{file} does not write back"
+        );
         if let Some(DtsChunk::Shape(ShapeChunk { anim: Some(_), .. })) = dts.roots.first() {
             dts.anim_list(&file).unwrap_or_else(|err| panic!("{err}"));
             animated += 1;
@@ -129,7 +129,10 @@ fn real_es2_every_chassis_record_reads() {
     }) {
         let file = format!("{}:{}", path.display(), e.name());
         let rec = ChassisRecord::read(&e.content, &file).unwrap_or_else(|err| panic!("{err}"));
-        assert!(rec.write().unwrap() == e.content, "{file} does not write back");
+        assert!(
+            rec.write().unwrap() == e.content,
+            "{file} does not write back"
+        );
         n += 1;
     }
     note(&format!(

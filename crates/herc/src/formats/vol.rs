@@ -143,7 +143,8 @@ impl VolArchive {
         {
             let list = &bytes[lr.offset()..lr.offset() + entry_count * ENTRY_RECORD_SIZE];
             for rec in list.chunks_exact(ENTRY_RECORD_SIZE) {
-                prefix_offsets.push(u32::from_le_bytes([rec[14], rec[15], rec[16], rec[17]]) as usize);
+                prefix_offsets
+                    .push(u32::from_le_bytes([rec[14], rec[15], rec[16], rec[17]]) as usize);
             }
         }
         let mut entries = Vec::with_capacity(entry_count);
