@@ -13,7 +13,7 @@ use retroanim_ac::records::*;
 use retroanim_ac::scenario::{load_table, MissingAnimations, Setup, Step};
 use retroanim_ac::AcSim;
 use retroanim_core::Simulation;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const VAR: &str = "RETROANIM_AC_DAT_DIR";
 
@@ -50,7 +50,7 @@ fn portal(test: &str) -> Option<PathBuf> {
     }
 }
 
-fn open(path: &PathBuf) -> DatFile {
+fn open(path: &Path) -> DatFile {
     DatFile::open(path).unwrap_or_else(|e| panic!("{e}"))
 }
 

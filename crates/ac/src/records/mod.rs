@@ -13,7 +13,7 @@ pub mod types;
 pub mod writer;
 
 pub use error::RecordError;
-pub use reader::{read_animation, read_motion_table};
+pub use reader::{read_animation, read_motion_table, read_setup};
 pub use store::RecordStore;
 pub use types::*;
-pub use writer::{write_animation, write_motion_table};
+pub use writer::{write_animation, write_motion_table, write_setup};

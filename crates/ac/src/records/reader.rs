@@ -7,7 +7,10 @@
 
 use super::error::RecordError;
 use super::hooks::{self, HookReading, PayloadError};
-use super::types::{AnimHook, AnimRef, Animation, MotionData, MotionTable, PartFrame};
+use super::types::{
+    AnimHook, AnimRef, Animation, CylSphere, LocationType, MotionData, MotionTable, PartFrame,
+    Placement, SetupLight, SetupRecord, Sphere,
+};
 use crate::math::{AFrame, Quat, Vec3};
 
 /// Smallest encodings, used to bound counts by the bytes left.
@@ -342,5 +345,138 @@ pub fn read_animation_with(
         num_frames,
         pos_frames,
         part_frames,
+    })
+}
+
+fn read_sphere(c: &mut Cursor, what: &str) -> Result<Sphere, RecordError> {
+    Ok(Sphere {
+        center: c.vec3(what)?,
+        radius: c.f32(what)?,
+    })
+}
+
+fn read_locations(c: &mut Cursor, what: &str) -> Result<Vec<LocationType>, RecordError> {
+    let n = c.count(what, 36)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(LocationType {
+            key: c.u32("location key")?,
+            part_index: c.u32("location part index")?,
+            frame: c.frame("location frame")?,
+        });
+    }
+    Ok(out)
+}
+
+/// `Setup.Unpack` (`0x02……`): parts, parent indices and default scales (by flag bits 0
+/// and 1), holding locations, connection points, placement frames (one frame per part and
+/// hooks), cylinders, spheres, height, radius, step up, step down, the sorting and
+/// selection spheres, lights, the five default ids, then padding to 4 from the record start.
+pub fn read_setup(bytes: &[u8], file: &str) -> Result<SetupRecord, RecordError> {
+    let mut c = Cursor::new(bytes, file);
+    let id = c.read_id()?;
+    let flags = c.u32("Setup flags")?;
+    let n = c.count("NumParts", 4)?;
+    let mut parts = Vec::with_capacity(n);
+    for _ in 0..n {
+        parts.push(c.u32("part id")?);
+    }
+    let mut parent_index = Vec::new();
+    if flags & 1 != 0 {
+        if n.saturating_mul(4) > c.remaining() {
+            return Err(c.error_at(c.pos, format!("truncated: {n} parent indices")));
+        }
+        for _ in 0..n {
+            parent_index.push(c.u32("parent index")?);
+        }
+    }
+    let mut default_scale = Vec::new();
+    if flags & 2 != 0 {
+        if n.saturating_mul(12) > c.remaining() {
+            return Err(c.error_at(c.pos, format!("truncated: {n} default scales")));
+        }
+        for _ in 0..n {
+            default_scale.push(c.vec3("default scale")?);
+        }
+    }
+    let holding_locations = read_locations(&mut c, "HoldingLocations count")?;
+    let connection_points = read_locations(&mut c, "ConnectionPoints count")?;
+    let np = c.count("PlacementFrames count", 8 + n.saturating_mul(FRAME_SIZE))?;
+    let mut placement_frames = Vec::with_capacity(np);
+    for _ in 0..np {
+        let key = c.u32("placement key")?;
+        let mut frames = Vec::with_capacity(n);
+        for _ in 0..n {
+            frames.push(c.frame("placement frame")?);
+        }
+        let nh = c.count("placement hook count", HOOK_MIN_SIZE)?;
+        let mut hooks = Vec::with_capacity(nh);
+        for _ in 0..nh {
+            hooks.push(read_hook(&mut c, HookReading::default())?);
+        }
+        placement_frames.push(Placement { key, frames, hooks });
+    }
+    let nc = c.count("CylSpheres count", 20)?;
+    let mut cylspheres = Vec::with_capacity(nc);
+    for _ in 0..nc {
+        cylspheres.push(CylSphere {
+            low_point: c.vec3("cylsphere low point")?,
+            radius: c.f32("cylsphere radius")?,
+            height: c.f32("cylsphere height")?,
+        });
+    }
+    let ns = c.count("Spheres count", 16)?;
+    let mut spheres = Vec::with_capacity(ns);
+    for _ in 0..ns {
+        spheres.push(read_sphere(&mut c, "sphere")?);
+    }
+    let height = c.f32("Height")?;
+    let radius = c.f32("Radius")?;
+    let step_up_height = c.f32("StepUpHeight")?;
+    let step_down_height = c.f32("StepDownHeight")?;
+    let sorting_sphere = read_sphere(&mut c, "SortingSphere")?;
+    let selection_sphere = read_sphere(&mut c, "SelectionSphere")?;
+    let nl = c.count("Lights count", 48)?;
+    let mut lights = Vec::with_capacity(nl);
+    for _ in 0..nl {
+        lights.push(SetupLight {
+            key: c.u32("light key")?,
+            frame: c.frame("light frame")?,
+            color: c.u32("light color")?,
+            intensity: c.f32("light intensity")?,
+            falloff: c.f32("light falloff")?,
+            cone_angle: c.f32("light cone angle")?,
+        });
+    }
+    let default_animation = c.u32("DefaultAnimation")?;
+    let default_script = c.u32("DefaultScript")?;
+    let default_motion_table = c.u32("DefaultMotionTable")?;
+    let default_sound_table = c.u32("DefaultSoundTable")?;
+    let default_script_table = c.u32("DefaultScriptTable")?;
+    c.align4("Setup end padding")?;
+    c.finish()?;
+    Ok(SetupRecord {
+        id,
+        flags,
+        parts,
+        parent_index,
+        default_scale,
+        holding_locations,
+        connection_points,
+        placement_frames,
+        cylspheres,
+        spheres,
+        height,
+        radius,
+        step_up_height,
+        step_down_height,
+        sorting_sphere,
+        selection_sphere,
+        lights,
+        default_animation,
+        default_script,
+        default_motion_table,
+        default_sound_table,
+        default_script_table,
     })
 }
