@@ -21,8 +21,8 @@ const MOTION_DATA_MIN_SIZE: usize = 4;
 
 /// A bounds-checked little-endian reader over one record.
 pub(crate) struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
     file: &'a str,
     id: Option<u32>,
 }
@@ -46,11 +46,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn remaining(&self) -> usize {
+    pub(crate) fn remaining(&self) -> usize {
         self.bytes.len() - self.pos
     }
 
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], RecordError> {
+    pub(crate) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], RecordError> {
         if self.remaining() < n {
             return Err(self.error_at(
                 self.pos,
@@ -65,31 +65,31 @@ impl<'a> Cursor<'a> {
         Ok(s)
     }
 
-    fn u8(&mut self, what: &str) -> Result<u8, RecordError> {
+    pub(crate) fn u8(&mut self, what: &str) -> Result<u8, RecordError> {
         Ok(self.take(1, what)?[0])
     }
 
-    fn u32(&mut self, what: &str) -> Result<u32, RecordError> {
+    pub(crate) fn u32(&mut self, what: &str) -> Result<u32, RecordError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn i32(&mut self, what: &str) -> Result<i32, RecordError> {
+    pub(crate) fn i32(&mut self, what: &str) -> Result<i32, RecordError> {
         Ok(self.u32(what)? as i32)
     }
 
-    fn f32(&mut self, what: &str) -> Result<f32, RecordError> {
+    pub(crate) fn f32(&mut self, what: &str) -> Result<f32, RecordError> {
         Ok(f32::from_bits(self.u32(what)?))
     }
 
-    fn vec3(&mut self, what: &str) -> Result<Vec3, RecordError> {
+    pub(crate) fn vec3(&mut self, what: &str) -> Result<Vec3, RecordError> {
         let b = self.take(12, what)?;
         let f = |i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
         Ok(Vec3::new(f(0), f(4), f(8)))
     }
 
     /// A `Frame`: origin, then the quaternion stored w first (Q52).
-    fn frame(&mut self, what: &str) -> Result<AFrame, RecordError> {
+    pub(crate) fn frame(&mut self, what: &str) -> Result<AFrame, RecordError> {
         let b = self.take(FRAME_SIZE, what)?;
         let f = |i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
         Ok(AFrame {
@@ -100,14 +100,14 @@ impl<'a> Cursor<'a> {
 
     /// `BinaryReaderExtensions.AlignBoundary`: skip to the next multiple of 4 counted from
     /// the record start (Q51). The pad bytes' values are ignored, as ACE ignores them.
-    fn align4(&mut self, what: &str) -> Result<(), RecordError> {
+    pub(crate) fn align4(&mut self, what: &str) -> Result<(), RecordError> {
         let pad = (4 - self.pos % 4) % 4;
         self.take(pad, what).map(|_| ())
     }
 
     /// A `u32` count whose items take at least `min_item` bytes each: rejected when the
     /// bytes left cannot hold that many, so no allocation is ever sized by bad input.
-    fn count(&mut self, what: &str, min_item: usize) -> Result<usize, RecordError> {
+    pub(crate) fn count(&mut self, what: &str, min_item: usize) -> Result<usize, RecordError> {
         let at = self.pos;
         let n = self.u32(what)? as u64;
         let fits = if min_item == 0 {
@@ -128,13 +128,13 @@ impl<'a> Cursor<'a> {
         Ok(n as usize)
     }
 
-    fn read_id(&mut self) -> Result<u32, RecordError> {
+    pub(crate) fn read_id(&mut self) -> Result<u32, RecordError> {
         let id = self.u32("record id")?;
         self.id = Some(id);
         Ok(id)
     }
 
-    fn finish(&self) -> Result<(), RecordError> {
+    pub(crate) fn finish(&self) -> Result<(), RecordError> {
         if self.remaining() != 0 {
             return Err(self.error_at(
                 self.pos,
