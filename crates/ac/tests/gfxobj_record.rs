@@ -4,8 +4,8 @@
 
 use retroanim_ac::math::Vec3;
 use retroanim_ac::records::gfxobj::{
-    terminal_drawing_bsp, write_compressed_u32, HAS_DEGRADE, HAS_DRAWING, HAS_PHYSICS,
-    TAG_LEAF, TAG_PORTAL,
+    terminal_drawing_bsp, write_compressed_u32, HAS_DEGRADE, HAS_DRAWING, HAS_PHYSICS, TAG_LEAF,
+    TAG_PORTAL,
 };
 use retroanim_ac::records::*;
 

@@ -168,10 +168,7 @@ fn read_polygons(c: &mut Cursor, what: &str) -> Result<Vec<Polygon>, RecordError
 /// Walk one BSP node and its children, returning nothing but moving the cursor past it.
 fn skip_bsp(c: &mut Cursor, kind: BspKind, depth: usize) -> Result<(), RecordError> {
     if depth > MAX_BSP_DEPTH {
-        return Err(c.error_at(
-            c.pos,
-            format!("BSP tree deeper than {MAX_BSP_DEPTH} nodes"),
-        ));
+        return Err(c.error_at(c.pos, format!("BSP tree deeper than {MAX_BSP_DEPTH} nodes")));
     }
     let at = c.pos;
     let tag = c.u32("BSP node tag")?;

@@ -6,6 +6,7 @@ pub mod authoring;
 pub mod command_names;
 pub mod dat;
 pub mod error;
+pub mod figure;
 pub mod gfxobj;
 pub mod hooks;
 pub mod lengths;
@@ -15,8 +16,8 @@ pub mod types;
 pub mod writer;
 
 pub use error::RecordError;
+pub use gfxobj::{read_gfxobj, write_gfxobj, GfxObj};
 pub use reader::{read_animation, read_motion_table, read_setup};
 pub use store::RecordStore;
 pub use types::*;
 pub use writer::{write_animation, write_motion_table, write_setup};
-pub use gfxobj::{read_gfxobj, write_gfxobj, GfxObj};
