@@ -288,3 +288,123 @@ fn dat_pre_june_2005_deep_directory_round_trips() {
     }
     assert_eq!(dat.find(0x0300_0099).unwrap(), None);
 }
+
+#[test]
+fn dat_inspect_listing_names_layout_versions_and_compressed_entries() {
+    use retroanim_ac::inspect::inspect_file;
+    let bytes = write_dat_with(
+        &[
+            DatRecord {
+                compressed: true,
+                ..DatRecord::new(0x0300_0002, vec![4; 64])
+            },
+            DatRecord::new(0x0900_0001, vec![1; 8]),
+        ],
+        &DatWriteOptions {
+            engine_pack_version: 110,
+            version_minor: 6657,
+            ..DatWriteOptions::default()
+        },
+    );
+    let t = TempDat::new(&bytes);
+    let text = inspect_file(&t.path, None, false).unwrap();
+    let stored = DatFile::open(&t.path)
+        .unwrap()
+        .find(0x0300_0002)
+        .unwrap()
+        .unwrap()
+        .file_size;
+    assert!(text.contains(", 2 records\n  layout current (header at 0x140), engine pack version 110, version minor 6657, use_lru 0\n"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "  0x03000002 {stored:>8} bytes  Animation  (compressed)\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("  0x09000001        8 bytes  MotionTable\n"),
+        "{text}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&inspect_file(&t.path, None, true).unwrap()).unwrap();
+    assert_eq!(json["layout"], "current");
+    assert_eq!(json["records"][0]["compressed"], true);
+    assert_eq!(json["records"][0]["pack_version"], 2);
+
+    let old = write_dat_with(
+        &[DatRecord::new(0x0900_0001, vec![1; 8])],
+        &DatWriteOptions {
+            layout: DatLayout::PreTod,
+            ..DatWriteOptions::default()
+        },
+    );
+    let t = TempDat::new(&old);
+    let text = inspect_file(&t.path, None, false).unwrap();
+    assert!(
+        text.contains("  layout pre-2005 (header at 0x12c),"),
+        "{text}"
+    );
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn any_container_of_either_layout_reads_back(
+            pre_tod in any::<bool>(),
+            block in 16u32..300,
+            fan in 1usize..8,
+            free in 0usize..4,
+            recs in prop::collection::btree_map(any::<u32>(), (prop::collection::vec(any::<u8>(), 0..300), any::<bool>()), 0..20),
+        ) {
+            let records: Vec<DatRecord> = recs
+                .iter()
+                .map(|(id, (b, c))| DatRecord { compressed: *c, ..DatRecord::new(*id, b.clone()) })
+                .collect();
+            let layout = if pre_tod { DatLayout::PreTod } else { DatLayout::Current };
+            let bytes = write_dat_with(&records, &DatWriteOptions {
+                layout, block_size: block, max_entries: fan, free_blocks: free,
+                ..DatWriteOptions::default()
+            });
+            let t = TempDat::new(&bytes);
+            let mut dat = DatFile::open(&t.path).unwrap();
+            prop_assert_eq!(dat.header().layout, layout);
+            prop_assert_eq!(dat.free_blocks().unwrap().len(), free);
+            for r in &records {
+                prop_assert_eq!(&dat.read_record(r.id).unwrap(), &r.bytes);
+            }
+            prop_assert_eq!(dat.entries().unwrap().len(), records.len());
+        }
+
+        #[test]
+        fn mutated_containers_of_either_layout_never_panic(
+            pre_tod in any::<bool>(),
+            edits in prop::collection::vec((any::<usize>(), any::<u8>()), 1..8),
+        ) {
+            let records = [
+                DatRecord { compressed: true, ..DatRecord::new(0x0300_0001, vec![7; 300]) },
+                DatRecord::new(0x0900_0001, vec![1; 40]),
+            ];
+            let layout = if pre_tod { DatLayout::PreTod } else { DatLayout::Current };
+            let mut bytes = write_dat_with(&records, &DatWriteOptions {
+                layout, block_size: 64, free_blocks: 2, ..DatWriteOptions::default()
+            });
+            let n = bytes.len();
+            for (at, v) in edits {
+                bytes[at % n] = v;
+            }
+            let t = TempDat::new(&bytes);
+            if let Ok(mut dat) = DatFile::open(&t.path) {
+                let _ = dat.entries();
+                let _ = dat.free_blocks();
+                for r in &records {
+                    let _ = dat.read_record(r.id);
+                }
+            }
+        }
+    }
+}

@@ -457,7 +457,8 @@ pub fn inflate_record(stored: &[u8]) -> Result<Vec<u8>, String> {
             "uncompressed size {size} is larger than {MAX_INFLATED}"
         ));
     }
-    let mut out = Vec::with_capacity(size as usize);
+    // The size word is only a claim: grow with the stream rather than trusting it up front.
+    let mut out = Vec::with_capacity((size as usize).min(1 << 20));
     let mut z = flate2::read::ZlibDecoder::new(&stored[4..]).take(u64::from(size) + 1);
     z.read_to_end(&mut out)
         .map_err(|e| format!("zlib stream at byte 4: {e}"))?;
