@@ -596,3 +596,65 @@ fn f03_tsshape_node_transform_list_is_one_i16_per_entry() {
     assert_eq!(list.sequences().len(), 1);
     assert_eq!(dts.write().unwrap(), bytes);
 }
+
+#[test]
+fn f03_tsgroup_geometry_decodes_points_indexes_surfaces_and_polygons() {
+    use retroanim_herc::formats::group::{GroupGeometry, TAG_SOLID_POLY};
+    // A TSGroup tail: 4 indexes, 4 points, surface-list size 4 (one 16-byte entry), 1 item;
+    // indexes 0..4; a unit square in the z = 0 plane; one surface; one TSSolidPoly
+    // (normal 5, centre 0, 4 vertices from index 0, colour 0).
+    let tail = B::default()
+        .hs(&[4, 4, 4, 1])
+        .hs(&[0, 1, 2, 3])
+        .hs(&[0, 0, 0, 100, 0, 0, 100, 100, 0, 0, 100, 0])
+        .hs(&[7, 0, 0, 0, 7, 0, 0, 0])
+        .w(TAG_SOLID_POLY)
+        .w(10)
+        .hs(&[5, 0, 4, 0, 0])
+        .0;
+    assert_eq!(tail.len(), 8 + 8 + 24 + 16 + 18);
+    let group = B::default()
+        .w(0x0014_0014)
+        .w(12 + tail.len() as u32)
+        .hs(&[1, 2, 150, 50, 50, 0])
+        .raw(&tail)
+        .0;
+    let dts = DtsFile::read(&group, "G.DTS").unwrap();
+    let DtsChunk::Part(p) = &dts.roots[0] else {
+        panic!("expected a part chunk")
+    };
+    assert_eq!(p.tag, TAG_GROUP);
+    assert_eq!(p.tail, tail);
+    assert_eq!(dts.write().unwrap(), group);
+    // The tail starts after the 8-byte chunk header and the 12 base bytes: file byte 20.
+    let g = GroupGeometry::read(&p.tail, "G.DTS", 20).unwrap();
+    assert_eq!(
+        g.points,
+        [[0, 0, 0], [100, 0, 0], [100, 100, 0], [0, 100, 0]]
+    );
+    assert_eq!(g.surfaces.len(), 1);
+    assert_eq!(g.surfaces[0].front_color, 7);
+    assert_eq!(g.polys.len(), 1);
+    assert_eq!(g.polys[0].normal, 5);
+    assert_eq!(g.polys[0].color, Some(0));
+    assert_eq!(g.poly_points(0), [0, 1, 2, 3]);
+    // A polygon whose vertices run past the index list: located at the item's end
+    // (file byte 20 + 56 + 8 + 10 = 94).
+    let mut bad = tail.clone();
+    let n = bad.len();
+    bad[n - 4..n - 2].copy_from_slice(&2i16.to_le_bytes());
+    let e = GroupGeometry::read(&bad, "G.DTS", 20).unwrap_err();
+    assert_eq!(e.at, "record item, byte 94");
+    assert!(
+        e.message
+            .contains("polygon vertices 2..+4 outside the 4 indexes"),
+        "{e}"
+    );
+    // Truncated anywhere: an error, never a panic.
+    for k in 0..tail.len() {
+        assert!(
+            GroupGeometry::read(&tail[..k], "G.DTS", 20).is_err(),
+            "prefix {k}"
+        );
+    }
+}
