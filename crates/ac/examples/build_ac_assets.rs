@@ -3,7 +3,7 @@
 
 use retroanim_ac::records::authoring::compile_str;
 use retroanim_ac::records::store::record_file_name;
-use retroanim_ac::records::{write_animation, write_motion_table};
+use retroanim_ac::records::{write_animation, write_gfxobj, write_motion_table, write_setup};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -39,6 +39,12 @@ fn build(source: &std::path::Path, out: &std::path::Path) -> Result<usize, Strin
     )];
     for a in &compiled.animations {
         files.push((a.id, write_animation(a)));
+    }
+    if let Some(f) = &compiled.figure {
+        files.push((f.setup.id, write_setup(&f.setup)));
+        for g in &f.gfxobjs {
+            files.push((g.id, write_gfxobj(g)));
+        }
     }
     for (id, bytes) in &files {
         let path = out.join(record_file_name(*id));

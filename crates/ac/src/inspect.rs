@@ -1,5 +1,6 @@
-//! Readable text and JSON renderings of MotionTable and Animation records, and of a DAT
-//! container's directory (`retroanim inspect`). Motion ids print as `0x%08x` plus the
+//! Readable text and JSON renderings of MotionTable and Animation records, of the
+//! geometry records (Setup, GfxObj: [`geometry`]), and of a DAT container's directory
+//! (`retroanim inspect`). Motion ids print as `0x%08x` plus the
 //! command name when ACE's `MotionCommand` names it; table keys are decoded into
 //! (style, command).
 
@@ -12,16 +13,18 @@ use crate::records::{
     read_animation, read_motion_table, AnimHook, AnimRef, Animation, MotionData, MotionTable,
     RecordError,
 };
+pub mod geometry;
+
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
 
-fn v3(v: crate::math::Vec3) -> String {
+pub(crate) fn v3(v: crate::math::Vec3) -> String {
     format!("({}, {}, {})", v.x, v.y, v.z)
 }
 
-fn frame_text(f: &AFrame) -> String {
+pub(crate) fn frame_text(f: &AFrame) -> String {
     let q = f.orientation;
     format!(
         "origin {} orientation [w {}, x {}, y {}, z {}]",
@@ -143,8 +146,19 @@ fn hook_text(h: &AnimHook) -> String {
         ),
         None => format!(" payload {} bytes", h.payload.len()),
     };
+    // The record is read in ACE's ReplaceObject form; the retail client's reading of the
+    // same bytes is shown next to it when the length allows both (docs/ac-formats.md).
+    let retail = match (
+        h.hook_type,
+        crate::records::hooks::decode_replace_object_retail(&h.payload),
+    ) {
+        (crate::records::hooks::REPLACE_OBJECT, Some((part, id))) => {
+            format!(" (retail reading: part_index={part} part_id=0x{id:08x})")
+        }
+        _ => String::new(),
+    };
     format!(
-        "{name} (type {}, {}){fields}",
+        "{name} (type {}, {}){fields}{retail}",
         h.hook_type,
         direction_name(h.direction)
     )
@@ -416,7 +430,7 @@ pub fn animation_json(a: &Animation) -> String {
     to_json(&view)
 }
 
-fn to_json<T: Serialize>(v: &T) -> String {
+pub(crate) fn to_json<T: Serialize>(v: &T) -> String {
     // Views hold only strings, integers, f32 and containers: serialisation cannot fail.
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');
@@ -439,7 +453,8 @@ pub fn record_kind(id: u32) -> &'static str {
     }
 }
 
-/// Render one record's bytes by its id's high byte (0x09 MotionTable, 0x03 Animation).
+/// Render one record's bytes by its id's high byte (0x09 MotionTable, 0x03 Animation,
+/// 0x02 Setup, 0x01 GfxObj).
 pub fn render_record(bytes: &[u8], file: &str, json: bool) -> Result<String, RecordError> {
     let id = bytes
         .get(..4)
@@ -461,17 +476,35 @@ pub fn render_record(bytes: &[u8], file: &str, json: bool) -> Result<String, Rec
                 animation_text(&a)
             })
         }
+        Some(0x02) => {
+            let s = crate::records::read_setup(bytes, file)?;
+            Ok(if json {
+                geometry::setup_json(&s)
+            } else {
+                geometry::setup_text(&s)
+            })
+        }
+        Some(0x01) => {
+            let g = crate::records::read_gfxobj(bytes, file)?;
+            Ok(if json {
+                geometry::gfxobj_json(&g)
+            } else {
+                geometry::gfxobj_text(&g)
+            })
+        }
         _ => Err(RecordError::Malformed {
             file: file.to_string(),
             id,
             offset: 0,
-            message: "not a MotionTable (0x09……) or Animation (0x03……) record".to_string(),
+            message:
+                "not a MotionTable (0x09……), Animation (0x03……), Setup (0x02……) or GfxObj (0x01……) record"
+                    .to_string(),
         }),
     }
 }
 
 /// Whether `path` is something [`inspect_file`] reads: a `.dat` container, or a `.bin`
-/// record whose id's high byte is 0x03 or 0x09 and which is either named like a record
+/// record whose id's high byte is 0x01, 0x02, 0x03 or 0x09 and which is either named like a record
 /// file (`09000001.bin`, so a malformed one still gets its located error) or parses.
 pub fn recognises(path: &Path) -> bool {
     let ext = path
@@ -490,6 +523,8 @@ pub fn recognises(path: &Path) -> bool {
             match bytes.get(3) {
                 Some(0x09) => named_as_record || read_motion_table(&bytes, "").is_ok(),
                 Some(0x03) => named_as_record || read_animation(&bytes, "").is_ok(),
+                Some(0x02) => named_as_record || crate::records::read_setup(&bytes, "").is_ok(),
+                Some(0x01) => named_as_record || crate::records::read_gfxobj(&bytes, "").is_ok(),
                 _ => false,
             }
         }
@@ -502,14 +537,27 @@ struct DatEntryJson {
     id: String,
     kind: &'static str,
     size: u32,
+    compressed: bool,
+    pack_version: u16,
 }
 
 #[derive(Serialize)]
 struct DatJson {
     kind: &'static str,
+    layout: &'static str,
     block_size: u32,
     file_size: u32,
+    engine_pack_version: u32,
+    version_minor: u32,
+    use_lru: u8,
     records: Vec<DatEntryJson>,
+}
+
+fn layout_name(l: crate::records::dat::DatLayout) -> &'static str {
+    match l {
+        crate::records::dat::DatLayout::Current => "current",
+        crate::records::dat::DatLayout::PreTod => "pre-2005",
+    }
 }
 
 /// `retroanim inspect FILE [--id ID] [--json]`: a record file, a record inside a DAT
@@ -539,14 +587,20 @@ pub fn inspect_file(path: &Path, id: Option<&str>, json: bool) -> Result<String,
                 if json {
                     Ok(to_json(&DatJson {
                         kind: "dat",
+                        layout: layout_name(h.layout),
                         block_size: h.block_size,
                         file_size: h.file_size,
+                        engine_pack_version: h.engine_pack_version,
+                        version_minor: h.version_minor,
+                        use_lru: h.use_lru,
                         records: entries
                             .iter()
                             .map(|e| DatEntryJson {
                                 id: id_str(e.object_id),
                                 kind: record_kind(e.object_id),
                                 size: e.file_size,
+                                compressed: e.is_compressed(),
+                                pack_version: e.pack_version(),
                             })
                             .collect(),
                     }))
@@ -557,13 +611,27 @@ pub fn inspect_file(path: &Path, id: Option<&str>, json: bool) -> Result<String,
                         h.file_size,
                         entries.len()
                     );
+                    let _ = writeln!(
+                        out,
+                        "  layout {} (header at 0x{:x}), engine pack version {}, version minor {}, use_lru {}",
+                        layout_name(h.layout),
+                        h.layout.header_offset(),
+                        h.engine_pack_version,
+                        h.version_minor,
+                        h.use_lru
+                    );
                     for e in &entries {
                         let _ = writeln!(
                             out,
-                            "  0x{:08x} {:>8} bytes  {}",
+                            "  0x{:08x} {:>8} bytes  {}{}",
                             e.object_id,
                             e.file_size,
-                            record_kind(e.object_id)
+                            record_kind(e.object_id),
+                            if e.is_compressed() {
+                                "  (compressed)"
+                            } else {
+                                ""
+                            }
                         );
                     }
                     Ok(out)

@@ -100,12 +100,12 @@ fn q53_unknown_hook_types_fail_loudly() {
         a.part_frames[0].hooks[0].payload,
         vec![0x23, 0x01, 0x00, 0x0A]
     );
-    // NoOp (0) has no known payload: ACE would return null and desynchronise; we stop at
-    // the hook's first byte (offset 20).
+    // NoOp (0) reads no payload, as in the retail client: the 4 bytes after it are then
+    // trailing bytes (offset 28), exactly like AnimationDone below.
     let e = read_animation(&one_hook_animation(0), "q53.bin").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "q53.bin: record 0x03000001, byte 20: unknown hook type 0: its payload length is unknown, the record cannot be parsed further"
+        "q53.bin: record 0x03000001, byte 28: 4 trailing bytes after the end of the record"
     );
     let e = read_animation(&one_hook_animation(27), "q53.bin").unwrap_err();
     assert!(

@@ -25,6 +25,11 @@ fn committed_records_equal_the_writer_output_from_the_source() {
         assert_eq!(a.check(), Ok(()), "animation 0x{:08x}", a.id);
         expected.push((a.id, write_animation(a)));
     }
+    let f = c.figure.as_ref().expect("the humanoid has a figure");
+    expected.push((f.setup.id, write_setup(&f.setup)));
+    for g in &f.gfxobjs {
+        expected.push((g.id, write_gfxobj(g)));
+    }
     for (id, bytes) in &expected {
         let path = dir.join(record_file_name(*id));
         let on_disk = std::fs::read(&path).unwrap_or_else(|e| {

@@ -93,6 +93,7 @@ fn f01_vol_archive_layout_and_round_trip() {
             dat,
             VolEntry::stored("BIPED.DTS", 1, shape.clone()).unwrap(),
         ],
+        list_extra: Vec::new(),
     };
     let bytes = archive.write().unwrap();
     let mut expected = B::default()
@@ -140,6 +141,7 @@ fn f01_bad_archives_report_offsets() {
         precedence: 0,
         directories: vec!["dat".into()],
         entries: vec![VolEntry::stored("A.DAT", 0, vec![1]).unwrap()],
+        list_extra: Vec::new(),
     }
     .write()
     .unwrap();
@@ -149,16 +151,105 @@ fn f01_bad_archives_report_offsets() {
     let e = VolArchive::read(&bad, "a.vol").unwrap_err();
     assert_eq!(e.at, "record entry 0, byte 36");
     assert!(e.message.contains("directory index 7"), "{e}");
-    // Truncated anywhere: an error, never a panic.
-    for n in 0..good.len() {
+    // Truncated anywhere before the trailer: an error, never a panic (the trailer itself
+    // is optional, see f01_vol_leniency_*).
+    for n in 0..good.len() - 1 {
         assert!(VolArchive::read(&good[..n], "a.vol").is_err(), "prefix {n}");
     }
-    // Compressed entries are refused with the entry named.
-    let mut comp = good.clone();
-    let off = comp.len() - 11;
-    comp[off] = 3;
-    let e = VolArchive::read(&comp, "a.vol").unwrap_err();
-    assert!(e.at.starts_with("record entry 0 (A.DAT)"), "{e}");
+    // An entry list too short for its count cannot be read: refused at the size field
+    // (byte 12 + 5 + 2 = 19).
+    let mut short = good.clone();
+    short[19] = 17;
+    let e = VolArchive::read(&short, "a.vol").unwrap_err();
+    assert_eq!(e.at, "record entry list, byte 19");
+    assert!(e.message.contains("cannot hold 1 entries"), "{e}");
+}
+
+/// One archive, dat\ and dts\, entries A.DAT (content [1, 2], trailer 0xFF), B.DTS
+/// (content [3], no trailer: B.DTS's prefix follows at once) and C.DAT ([4, 5], the last
+/// entry, no trailer: the archive ends), precedence 0x0A (SHELL1.VOL / SIMPATCH.VOL),
+/// compression code 3 on B.DTS, and an entry list of 58 bytes (3 × 18 + 4 extra bytes).
+fn lenient_vol_bytes() -> Vec<u8> {
+    let head = B::default()
+        .raw(b"VOLN")
+        .w(1)
+        .raw(&[0x0A, 2])
+        .h(10)
+        .raw(b"dat\\\0dts\\\0") // 12..22
+        .h(3) // entry count (22)
+        .w(58) // entry-list size (24)
+        .0;
+    assert_eq!(head.len(), 28);
+    // Data starts at 28 + 58 = 86: A at 86 (9 + 2 + 1 = 12 bytes), B at 98 (9 + 1), C at 108.
+    let list = B::default()
+        .raw(b"A.DAT\0\0\0\0\0\0\0\0")
+        .raw(&[0])
+        .w(86)
+        .raw(b"B.DTS\0\0\0\0\0\0\0\0")
+        .raw(&[1])
+        .w(98)
+        .raw(b"C.DAT\0\0\0\0\0\0\0\0")
+        .raw(&[0])
+        .w(108)
+        .raw(&[0xEE, 0xEE, 0xEE, 0xEE])
+        .0;
+    assert_eq!(list.len(), 58);
+    let mut v = head;
+    v.extend_from_slice(&list);
+    v.extend_from_slice(&[2, 2, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0xFF]);
+    v.extend_from_slice(&[3, 1, 0, 0, 0, 0, 0, 0, 0, 3]);
+    v.extend_from_slice(&[2, 2, 0, 0, 0, 0, 0, 0, 0, 4, 5]);
+    assert_eq!(v.len(), 119);
+    v
+}
+
+#[test]
+fn f01_vol_leniency_optional_trailer_any_compression_longer_entry_list() {
+    let bytes = lenient_vol_bytes();
+    let vol = VolArchive::read(&bytes, "SHELL1.VOL").unwrap();
+    assert_eq!(vol.precedence, 0x0A);
+    assert_eq!(vol.entries.len(), 3);
+    assert_eq!(vol.entries[0].content, [1, 2]);
+    assert_eq!(vol.entries[0].trailer, Some(0xFF));
+    assert_eq!(vol.entries[1].content, [3]);
+    assert_eq!(vol.entries[1].compression, 3);
+    assert!(!vol.entries[1].is_stored());
+    assert_eq!(vol.entries[1].trailer, None);
+    assert_eq!(vol.entries[2].content, [4, 5]);
+    assert_eq!(vol.entries[2].trailer, None);
+    assert_eq!(vol.list_extra, [0xEE; 4]);
+    // The writer gives the variants back byte for byte.
+    assert_eq!(vol.write().unwrap(), bytes);
+}
+
+#[test]
+fn f01_vol_leniency_chassis_entry_without_trailer_or_with_trailer_ff() {
+    let rec = sample_chassis();
+    let content = rec.write().unwrap();
+    assert_eq!(content.len(), CHASSIS_SIZE);
+    let mut entry = VolEntry::stored("BIPED.DAT", 0, content.clone()).unwrap();
+    for trailer in [None, Some(0xFF)] {
+        entry.trailer = trailer;
+        let vol = VolArchive {
+            program_mask: 1,
+            precedence: 5,
+            directories: vec!["dat".into()],
+            entries: vec![entry.clone()],
+            list_extra: Vec::new(),
+        };
+        let bytes = vol.write().unwrap();
+        // 23 header (12 + "dat\\" NUL + count + size) + 18 list + 9 prefix + 216 content
+        // (+ 1 trailer).
+        assert_eq!(bytes.len(), 266 + usize::from(trailer.is_some()));
+        let back = VolArchive::read(&bytes, "SIMVOL0.VOL").unwrap();
+        assert_eq!(back.entries[0].trailer, trailer);
+        let read = ChassisRecord::read(&back.entries[0].content, "BIPED.DAT").unwrap();
+        assert_eq!(read, rec);
+        // The extracted file (prefix, content, trailer or none) reads too: 225 or 226 bytes.
+        let extracted = &bytes[41..];
+        assert_eq!(extracted.len(), 225 + usize::from(trailer.is_some()));
+        assert_eq!(ChassisRecord::read(extracted, "BIPED.DAT").unwrap(), rec);
+    }
 }
 
 #[test]
@@ -477,4 +568,93 @@ fn f08_bad_chassis_files() {
     assert!(json["name"].is_array());
     let back: ChassisRecord = serde_json::from_value(json).unwrap();
     assert_eq!(back, rec);
+}
+
+#[test]
+fn f03_tsshape_node_transform_list_is_one_i16_per_entry() {
+    // tiny_dts with nodeTransformCount (file byte 42) = 3 and the three values 7, −1, 300
+    // after frameCount[0] (bytes 48..54); the ANShape payload grows from 126 to 132 bytes.
+    let mut bytes = tiny_dts();
+    bytes[42..44].copy_from_slice(&3i16.to_le_bytes());
+    let values: Vec<u8> = [7i16, -1, 300]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    bytes.splice(48..48, values);
+    bytes[4..8].copy_from_slice(&132u32.to_le_bytes());
+    assert_eq!(bytes.len(), 140);
+    let (dts, list) = DtsFile::load_anim_list(&bytes, "T.DTS").unwrap();
+    match &dts.roots[0] {
+        DtsChunk::Shape(s) => {
+            assert_eq!(s.node_transforms, [7, -1, 300]);
+            assert_eq!(s.frame_counts, [1]);
+            assert!(s.anim.is_some());
+            assert!(s.tail.is_empty());
+        }
+        other => panic!("expected a shape, got {other:?}"),
+    }
+    assert_eq!(list.sequences().len(), 1);
+    assert_eq!(dts.write().unwrap(), bytes);
+}
+
+#[test]
+fn f03_tsgroup_geometry_decodes_points_indexes_surfaces_and_polygons() {
+    use retroanim_herc::formats::group::{GroupGeometry, TAG_SOLID_POLY};
+    // A TSGroup tail: 4 indexes, 4 points, surface-list size 4 (one 16-byte entry), 1 item;
+    // indexes 0..4; a unit square in the z = 0 plane; one surface; one TSSolidPoly
+    // (normal 5, centre 0, 4 vertices from index 0, colour 0).
+    let tail = B::default()
+        .hs(&[4, 4, 4, 1])
+        .hs(&[0, 1, 2, 3])
+        .hs(&[0, 0, 0, 100, 0, 0, 100, 100, 0, 0, 100, 0])
+        .hs(&[7, 0, 0, 0, 7, 0, 0, 0])
+        .w(TAG_SOLID_POLY)
+        .w(10)
+        .hs(&[5, 0, 4, 0, 0])
+        .0;
+    assert_eq!(tail.len(), 8 + 8 + 24 + 16 + 18);
+    let group = B::default()
+        .w(0x0014_0014)
+        .w(12 + tail.len() as u32)
+        .hs(&[1, 2, 150, 50, 50, 0])
+        .raw(&tail)
+        .0;
+    let dts = DtsFile::read(&group, "G.DTS").unwrap();
+    let DtsChunk::Part(p) = &dts.roots[0] else {
+        panic!("expected a part chunk")
+    };
+    assert_eq!(p.tag, TAG_GROUP);
+    assert_eq!(p.tail, tail);
+    assert_eq!(dts.write().unwrap(), group);
+    // The tail starts after the 8-byte chunk header and the 12 base bytes: file byte 20.
+    let g = GroupGeometry::read(&p.tail, "G.DTS", 20).unwrap();
+    assert_eq!(
+        g.points,
+        [[0, 0, 0], [100, 0, 0], [100, 100, 0], [0, 100, 0]]
+    );
+    assert_eq!(g.surfaces.len(), 1);
+    assert_eq!(g.surfaces[0].front_color, 7);
+    assert_eq!(g.polys.len(), 1);
+    assert_eq!(g.polys[0].normal, 5);
+    assert_eq!(g.polys[0].color, Some(0));
+    assert_eq!(g.poly_points(0), [0, 1, 2, 3]);
+    // A polygon whose vertices run past the index list: located at the item's end
+    // (file byte 20 + 56 + 8 + 10 = 94).
+    let mut bad = tail.clone();
+    let n = bad.len();
+    bad[n - 4..n - 2].copy_from_slice(&2i16.to_le_bytes());
+    let e = GroupGeometry::read(&bad, "G.DTS", 20).unwrap_err();
+    assert_eq!(e.at, "record item, byte 94");
+    assert!(
+        e.message
+            .contains("polygon vertices 2..+4 outside the 4 indexes"),
+        "{e}"
+    );
+    // Truncated anywhere: an error, never a panic.
+    for k in 0..tail.len() {
+        assert!(
+            GroupGeometry::read(&tail[..k], "G.DTS", 20).is_err(),
+            "prefix {k}"
+        );
+    }
 }

@@ -47,6 +47,7 @@ proptest! {
                     e
                 })
                 .collect(),
+            list_extra: Vec::new(),
         };
         let bytes = archive.write().unwrap();
         let back = VolArchive::read(&bytes, "p.vol").unwrap();

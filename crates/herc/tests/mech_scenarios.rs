@@ -147,6 +147,7 @@ fn f01_f06_h32_mech_scenario_from_a_vol_archive() {
             VolEntry::stored("TINY.DAT", 0, rec.write().unwrap()).unwrap(),
             VolEntry::stored("TINY.DTS", 1, dts).unwrap(),
         ],
+        list_extra: Vec::new(),
     };
     let dir = std::env::temp_dir().join(format!("herc-vol-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -25,6 +25,9 @@ pub struct AssetSource {
     pub skeleton: Vec<PartDef>,
     pub animations: Vec<AnimDef>,
     pub motion_table: TableDef,
+    /// The Setup and its GfxObj boxes (optional; see [`super::figure`]).
+    #[serde(default)]
+    pub figure: Option<super::figure::FigureDef>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -33,6 +36,15 @@ pub struct PartDef {
     pub name: String,
     /// Rest placement of the part, relative to the object.
     pub origin: [f32; 3],
+    /// The part this one hangs from (the Setup's parent index; none for a root).
+    #[serde(default)]
+    pub parent: Option<String>,
+    /// The part's box mesh: full size along x, y, z, in the part's frame.
+    #[serde(default)]
+    pub box_size: Option<[f32; 3]>,
+    /// The box's centre in the part's frame (default the origin).
+    #[serde(default)]
+    pub box_center: Option<[f32; 3]>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -131,6 +143,8 @@ fn minus_one() -> i32 {
 pub struct Compiled {
     pub motion_table: MotionTable,
     pub animations: Vec<Animation>,
+    /// The Setup and its GfxObj boxes, when the source has a `figure` section.
+    pub figure: Option<super::figure::Figure>,
 }
 
 /// Parse `0x…` hex (any case) or a decimal id.
@@ -452,7 +466,9 @@ pub fn compile(src: &AssetSource) -> Result<Compiled, String> {
         };
         push_unique(&mut links[pos].1, to, md, &at)?;
     }
+    let figure = super::figure::compile_figure(src, id)?;
     Ok(Compiled {
+        figure,
         motion_table: MotionTable {
             id,
             default_style,

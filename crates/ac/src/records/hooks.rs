@@ -118,8 +118,8 @@ const PARTICLE: &[(&str, Field)] = &[
     ("emitter_id", Field::U32),
 ];
 
-/// The payload layout of a hook type; `None` for types ACE cannot read (NoOp and
-/// anything outside the enum), whose payload length is unknowable (Q53).
+/// The payload layout of a hook type; `None` for numbers outside `AnimationHookType`
+/// (Q53: by default such a record is refused; see [`UnknownHooks`]).
 fn layout(hook_type: u32) -> Option<&'static [(&'static str, Field)]> {
     Some(match hook_type {
         SOUND => &[("sound_id", Field::U32)],
@@ -133,7 +133,8 @@ fn layout(hook_type: u32) -> Option<&'static [(&'static str, Field)]> {
             ("radius", Field::F32),
             ("height", Field::F32),
         ],
-        ANIMATION_DONE | DEFAULT_SCRIPT => &[],
+        // The retail client reads no payload for NoOp (nor for AnimationDone or DefaultScript).
+        NO_OP | ANIMATION_DONE | DEFAULT_SCRIPT => &[],
         REPLACE_OBJECT => &[("part_index", Field::U16), ("part_id", Field::PackedGfxId)],
         ETHEREAL => &[("ethereal", Field::I32)],
         TRANSPARENT_PART | LUMINOUS_PART | DIFFUSE_PART => PART_START_END_TIME,
@@ -144,10 +145,13 @@ fn layout(hook_type: u32) -> Option<&'static [(&'static str, Field)]> {
         NO_DRAW => &[("no_draw", Field::U32)],
         DEFAULT_SCRIPT_PART => &[("part_index", Field::U32)],
         CALL_PES => &[("pes_id", Field::U32), ("pause", Field::F32)],
+        // Shipped data settles the order of the two middle floats: the first is ≤ 1.0 in all
+        // 541 retail hooks and the second reaches 3.0, so the first is the probability.
+        // ACE names them the other way round (docs/ac-formats.md, SoundTweaked).
         SOUND_TWEAKED => &[
             ("sound_id", Field::U32),
-            ("priority", Field::F32),
             ("probability", Field::F32),
+            ("priority", Field::F32),
             ("volume", Field::F32),
         ],
         SET_OMEGA => &[("axis", Field::Vec3)],
@@ -171,10 +175,68 @@ pub enum PayloadError {
     Truncated { needed: usize },
 }
 
-/// The payload length of a hook of `hook_type` whose payload starts at `rest[0]`.
-/// ReplaceObject's packed id makes its length depend on the bytes (4 or 6).
+/// Which reading of ReplaceObject's payload a reader follows (docs/ac-formats.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReplaceObjectForm {
+    /// ACE's `ReplaceObjectHook`: u16 part index, packed id (2 or 4 bytes): 4 or 6 bytes.
+    /// The default: the committed sample records and every conformance trace use it.
+    #[default]
+    Ace,
+    /// The retail client: u8 part index, packed id, padding to 4: 4 or 8 bytes.
+    Retail,
+}
+
+/// What a reader does with a hook type outside `AnimationHookType` (27 and above).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnknownHooks {
+    /// Refuse the record at the hook's offset (Q53's decision; the default).
+    #[default]
+    Refuse,
+    /// The retail client: read no payload and go on with the next bytes.
+    NoPayload,
+}
+
+/// The choices a record reader makes where shipped readers disagree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HookReading {
+    pub replace_object: ReplaceObjectForm,
+    pub unknown: UnknownHooks,
+}
+
+/// The payload length of a hook of `hook_type` whose payload starts at `rest[0]`, in ACE's
+/// ReplaceObject form (4 or 6 bytes for ReplaceObject).
 pub fn payload_len(hook_type: u32, rest: &[u8]) -> Result<usize, PayloadError> {
-    let fields = layout(hook_type).ok_or(PayloadError::UnknownType)?;
+    payload_len_with(hook_type, rest, HookReading::default())
+}
+
+/// [`payload_len`] under a chosen [`HookReading`].
+pub fn payload_len_with(
+    hook_type: u32,
+    rest: &[u8],
+    reading: HookReading,
+) -> Result<usize, PayloadError> {
+    if hook_type == REPLACE_OBJECT && reading.replace_object == ReplaceObjectForm::Retail {
+        let head = rest
+            .get(1..3)
+            .ok_or(PayloadError::Truncated { needed: 3 })?;
+        let id_len = if u16::from_le_bytes([head[0], head[1]]) & 0x8000 != 0 {
+            4
+        } else {
+            2
+        };
+        let len = (1 + id_len + 3) & !3;
+        return if rest.len() < len {
+            Err(PayloadError::Truncated { needed: len })
+        } else {
+            Ok(len)
+        };
+    }
+    let Some(fields) = layout(hook_type) else {
+        return match reading.unknown {
+            UnknownHooks::Refuse => Err(PayloadError::UnknownType),
+            UnknownHooks::NoPayload => Ok(0),
+        };
+    };
     let mut len = 0usize;
     for (_, f) in fields {
         let need = match f {
@@ -216,8 +278,22 @@ fn f32_at(b: &[u8], at: usize) -> f32 {
     f32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
+/// ReplaceObject read the retail way: u8 part index, the packed id from byte 1, padding.
+/// `None` unless the payload has the retail length (4 or 8).
+pub fn decode_replace_object_retail(payload: &[u8]) -> Option<(u8, u32)> {
+    let reading = HookReading {
+        replace_object: ReplaceObjectForm::Retail,
+        ..HookReading::default()
+    };
+    if payload_len_with(REPLACE_OBJECT, payload, reading).ok()? != payload.len() {
+        return None;
+    }
+    let long = u16::from_le_bytes([payload[1], payload[2]]) & 0x8000 != 0;
+    Some((payload[0], packed_id(&payload[1..if long { 5 } else { 3 }])))
+}
+
 /// The payload's fields by name, in file order; `None` when the type is unknown or the
-/// payload does not have the type's length.
+/// payload does not have the type's length (ReplaceObject in ACE's form).
 pub fn decode_payload(hook_type: u32, payload: &[u8]) -> Option<Vec<(&'static str, FieldValue)>> {
     let fields = layout(hook_type)?;
     if payload_len(hook_type, payload).ok()? != payload.len() {
@@ -373,7 +449,7 @@ mod tests {
         for (t, n) in expect {
             assert_eq!(payload_len(t, &zeros), Ok(n), "hook type {t}");
         }
-        assert_eq!(payload_len(0, &zeros), Err(PayloadError::UnknownType));
+        assert_eq!(payload_len(0, &zeros), Ok(0));
         assert_eq!(payload_len(27, &zeros), Err(PayloadError::UnknownType));
     }
 

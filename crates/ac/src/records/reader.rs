@@ -6,8 +6,11 @@
 //! and the byte offset where the fault was found.
 
 use super::error::RecordError;
-use super::hooks::{self, PayloadError};
-use super::types::{AnimHook, AnimRef, Animation, MotionData, MotionTable, PartFrame};
+use super::hooks::{self, HookReading, PayloadError};
+use super::types::{
+    AnimHook, AnimRef, Animation, CylSphere, LocationType, MotionData, MotionTable, PartFrame,
+    Placement, SetupLight, SetupRecord, Sphere,
+};
 use crate::math::{AFrame, Quat, Vec3};
 
 /// Smallest encodings, used to bound counts by the bytes left.
@@ -18,8 +21,8 @@ const MOTION_DATA_MIN_SIZE: usize = 4;
 
 /// A bounds-checked little-endian reader over one record.
 pub(crate) struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
     file: &'a str,
     id: Option<u32>,
 }
@@ -43,11 +46,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn remaining(&self) -> usize {
+    pub(crate) fn remaining(&self) -> usize {
         self.bytes.len() - self.pos
     }
 
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], RecordError> {
+    pub(crate) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], RecordError> {
         if self.remaining() < n {
             return Err(self.error_at(
                 self.pos,
@@ -62,31 +65,31 @@ impl<'a> Cursor<'a> {
         Ok(s)
     }
 
-    fn u8(&mut self, what: &str) -> Result<u8, RecordError> {
+    pub(crate) fn u8(&mut self, what: &str) -> Result<u8, RecordError> {
         Ok(self.take(1, what)?[0])
     }
 
-    fn u32(&mut self, what: &str) -> Result<u32, RecordError> {
+    pub(crate) fn u32(&mut self, what: &str) -> Result<u32, RecordError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn i32(&mut self, what: &str) -> Result<i32, RecordError> {
+    pub(crate) fn i32(&mut self, what: &str) -> Result<i32, RecordError> {
         Ok(self.u32(what)? as i32)
     }
 
-    fn f32(&mut self, what: &str) -> Result<f32, RecordError> {
+    pub(crate) fn f32(&mut self, what: &str) -> Result<f32, RecordError> {
         Ok(f32::from_bits(self.u32(what)?))
     }
 
-    fn vec3(&mut self, what: &str) -> Result<Vec3, RecordError> {
+    pub(crate) fn vec3(&mut self, what: &str) -> Result<Vec3, RecordError> {
         let b = self.take(12, what)?;
         let f = |i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
         Ok(Vec3::new(f(0), f(4), f(8)))
     }
 
     /// A `Frame`: origin, then the quaternion stored w first (Q52).
-    fn frame(&mut self, what: &str) -> Result<AFrame, RecordError> {
+    pub(crate) fn frame(&mut self, what: &str) -> Result<AFrame, RecordError> {
         let b = self.take(FRAME_SIZE, what)?;
         let f = |i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
         Ok(AFrame {
@@ -97,14 +100,14 @@ impl<'a> Cursor<'a> {
 
     /// `BinaryReaderExtensions.AlignBoundary`: skip to the next multiple of 4 counted from
     /// the record start (Q51). The pad bytes' values are ignored, as ACE ignores them.
-    fn align4(&mut self, what: &str) -> Result<(), RecordError> {
+    pub(crate) fn align4(&mut self, what: &str) -> Result<(), RecordError> {
         let pad = (4 - self.pos % 4) % 4;
         self.take(pad, what).map(|_| ())
     }
 
     /// A `u32` count whose items take at least `min_item` bytes each: rejected when the
     /// bytes left cannot hold that many, so no allocation is ever sized by bad input.
-    fn count(&mut self, what: &str, min_item: usize) -> Result<usize, RecordError> {
+    pub(crate) fn count(&mut self, what: &str, min_item: usize) -> Result<usize, RecordError> {
         let at = self.pos;
         let n = self.u32(what)? as u64;
         let fits = if min_item == 0 {
@@ -125,13 +128,13 @@ impl<'a> Cursor<'a> {
         Ok(n as usize)
     }
 
-    fn read_id(&mut self) -> Result<u32, RecordError> {
+    pub(crate) fn read_id(&mut self) -> Result<u32, RecordError> {
         let id = self.u32("record id")?;
         self.id = Some(id);
         Ok(id)
     }
 
-    fn finish(&self) -> Result<(), RecordError> {
+    pub(crate) fn finish(&self) -> Result<(), RecordError> {
         if self.remaining() != 0 {
             return Err(self.error_at(
                 self.pos,
@@ -245,13 +248,13 @@ pub fn read_motion_table(bytes: &[u8], file: &str) -> Result<MotionTable, Record
 }
 
 /// `AnimationHook.ReadHook`, except that an unknown type is an error instead of a
-/// silent desynchronisation (Q53).
-fn read_hook(c: &mut Cursor) -> Result<AnimHook, RecordError> {
+/// silent desynchronisation (Q53) unless `reading` asks for the retail client's behaviour.
+fn read_hook(c: &mut Cursor, reading: HookReading) -> Result<AnimHook, RecordError> {
     let at = c.pos;
     let hook_type = c.u32("hook type")?;
     let direction = c.i32("hook direction")?;
     let rest = &c.bytes[c.pos..];
-    let len = match hooks::payload_len(hook_type, rest) {
+    let len = match hooks::payload_len_with(hook_type, rest, reading) {
         Ok(len) => len,
         Err(PayloadError::UnknownType) => {
             return Err(c.error_at(
@@ -278,8 +281,18 @@ fn read_hook(c: &mut Cursor) -> Result<AnimHook, RecordError> {
     })
 }
 
-/// `Animation.Unpack`.
+/// `Animation.Unpack` with ACE's hook reading (ReplaceObject's u16 form, unknown hook
+/// types refused).
 pub fn read_animation(bytes: &[u8], file: &str) -> Result<Animation, RecordError> {
+    read_animation_with(bytes, file, HookReading::default())
+}
+
+/// `Animation.Unpack` with a chosen [`HookReading`] (ReplaceObject form, unknown hooks).
+pub fn read_animation_with(
+    bytes: &[u8],
+    file: &str,
+    reading: HookReading,
+) -> Result<Animation, RecordError> {
     let mut c = Cursor::new(bytes, file);
     let id = c.read_id()?;
     let flags = c.u32("Flags")?;
@@ -317,7 +330,7 @@ pub fn read_animation(bytes: &[u8], file: &str) -> Result<Animation, RecordError
         let n = c.count("hook count", HOOK_MIN_SIZE)?;
         let mut hooks = Vec::with_capacity(n);
         for _ in 0..n {
-            hooks.push(read_hook(&mut c)?);
+            hooks.push(read_hook(&mut c, reading)?);
         }
         part_frames.push(PartFrame {
             parts: placements,
@@ -332,5 +345,138 @@ pub fn read_animation(bytes: &[u8], file: &str) -> Result<Animation, RecordError
         num_frames,
         pos_frames,
         part_frames,
+    })
+}
+
+fn read_sphere(c: &mut Cursor, what: &str) -> Result<Sphere, RecordError> {
+    Ok(Sphere {
+        center: c.vec3(what)?,
+        radius: c.f32(what)?,
+    })
+}
+
+fn read_locations(c: &mut Cursor, what: &str) -> Result<Vec<LocationType>, RecordError> {
+    let n = c.count(what, 36)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(LocationType {
+            key: c.u32("location key")?,
+            part_index: c.u32("location part index")?,
+            frame: c.frame("location frame")?,
+        });
+    }
+    Ok(out)
+}
+
+/// `Setup.Unpack` (`0x02……`): parts, parent indices and default scales (by flag bits 0
+/// and 1), holding locations, connection points, placement frames (one frame per part and
+/// hooks), cylinders, spheres, height, radius, step up, step down, the sorting and
+/// selection spheres, lights, the five default ids, then padding to 4 from the record start.
+pub fn read_setup(bytes: &[u8], file: &str) -> Result<SetupRecord, RecordError> {
+    let mut c = Cursor::new(bytes, file);
+    let id = c.read_id()?;
+    let flags = c.u32("Setup flags")?;
+    let n = c.count("NumParts", 4)?;
+    let mut parts = Vec::with_capacity(n);
+    for _ in 0..n {
+        parts.push(c.u32("part id")?);
+    }
+    let mut parent_index = Vec::new();
+    if flags & 1 != 0 {
+        if n.saturating_mul(4) > c.remaining() {
+            return Err(c.error_at(c.pos, format!("truncated: {n} parent indices")));
+        }
+        for _ in 0..n {
+            parent_index.push(c.u32("parent index")?);
+        }
+    }
+    let mut default_scale = Vec::new();
+    if flags & 2 != 0 {
+        if n.saturating_mul(12) > c.remaining() {
+            return Err(c.error_at(c.pos, format!("truncated: {n} default scales")));
+        }
+        for _ in 0..n {
+            default_scale.push(c.vec3("default scale")?);
+        }
+    }
+    let holding_locations = read_locations(&mut c, "HoldingLocations count")?;
+    let connection_points = read_locations(&mut c, "ConnectionPoints count")?;
+    let np = c.count("PlacementFrames count", 8 + n.saturating_mul(FRAME_SIZE))?;
+    let mut placement_frames = Vec::with_capacity(np);
+    for _ in 0..np {
+        let key = c.u32("placement key")?;
+        let mut frames = Vec::with_capacity(n);
+        for _ in 0..n {
+            frames.push(c.frame("placement frame")?);
+        }
+        let nh = c.count("placement hook count", HOOK_MIN_SIZE)?;
+        let mut hooks = Vec::with_capacity(nh);
+        for _ in 0..nh {
+            hooks.push(read_hook(&mut c, HookReading::default())?);
+        }
+        placement_frames.push(Placement { key, frames, hooks });
+    }
+    let nc = c.count("CylSpheres count", 20)?;
+    let mut cylspheres = Vec::with_capacity(nc);
+    for _ in 0..nc {
+        cylspheres.push(CylSphere {
+            low_point: c.vec3("cylsphere low point")?,
+            radius: c.f32("cylsphere radius")?,
+            height: c.f32("cylsphere height")?,
+        });
+    }
+    let ns = c.count("Spheres count", 16)?;
+    let mut spheres = Vec::with_capacity(ns);
+    for _ in 0..ns {
+        spheres.push(read_sphere(&mut c, "sphere")?);
+    }
+    let height = c.f32("Height")?;
+    let radius = c.f32("Radius")?;
+    let step_up_height = c.f32("StepUpHeight")?;
+    let step_down_height = c.f32("StepDownHeight")?;
+    let sorting_sphere = read_sphere(&mut c, "SortingSphere")?;
+    let selection_sphere = read_sphere(&mut c, "SelectionSphere")?;
+    let nl = c.count("Lights count", 48)?;
+    let mut lights = Vec::with_capacity(nl);
+    for _ in 0..nl {
+        lights.push(SetupLight {
+            key: c.u32("light key")?,
+            frame: c.frame("light frame")?,
+            color: c.u32("light color")?,
+            intensity: c.f32("light intensity")?,
+            falloff: c.f32("light falloff")?,
+            cone_angle: c.f32("light cone angle")?,
+        });
+    }
+    let default_animation = c.u32("DefaultAnimation")?;
+    let default_script = c.u32("DefaultScript")?;
+    let default_motion_table = c.u32("DefaultMotionTable")?;
+    let default_sound_table = c.u32("DefaultSoundTable")?;
+    let default_script_table = c.u32("DefaultScriptTable")?;
+    c.align4("Setup end padding")?;
+    c.finish()?;
+    Ok(SetupRecord {
+        id,
+        flags,
+        parts,
+        parent_index,
+        default_scale,
+        holding_locations,
+        connection_points,
+        placement_frames,
+        cylspheres,
+        spheres,
+        height,
+        radius,
+        step_up_height,
+        step_down_height,
+        sorting_sphere,
+        selection_sphere,
+        lights,
+        default_animation,
+        default_script,
+        default_motion_table,
+        default_sound_table,
+        default_script_table,
     })
 }

@@ -121,3 +121,85 @@ impl Animation {
         Ok(())
     }
 }
+
+/// A Setup holding location or connection point: slot key, part index, placement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LocationType {
+    pub key: u32,
+    pub part_index: u32,
+    pub frame: AFrame,
+}
+
+/// One Setup placement: a frame per part, then hooks (none in shipped setups).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Placement {
+    pub key: u32,
+    pub frames: Vec<AFrame>,
+    pub hooks: Vec<AnimHook>,
+}
+
+/// A collision cylinder: low point, radius, height (that order on disk).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CylSphere {
+    pub low_point: Vec3,
+    pub radius: f32,
+    pub height: f32,
+}
+
+/// A sphere: centre, radius.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sphere {
+    pub center: Vec3,
+    pub radius: f32,
+}
+
+/// A Setup light (48 bytes on disk; `cone_angle` is uninitialised memory in shipped files).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetupLight {
+    pub key: u32,
+    pub frame: AFrame,
+    pub color: u32,
+    pub intensity: f32,
+    pub falloff: f32,
+    pub cone_angle: f32,
+}
+
+/// DAT `Setup` (`0x02……`), field by field in file order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetupRecord {
+    pub id: u32,
+    /// bit 0: parent indices present; bit 1: default scales present; bits 2, 3 advisory.
+    pub flags: u32,
+    /// GfxObj ids, one per part.
+    pub parts: Vec<u32>,
+    /// One per part when `flags & 1`, else empty.
+    pub parent_index: Vec<u32>,
+    /// One per part when `flags & 2`, else empty.
+    pub default_scale: Vec<Vec3>,
+    pub holding_locations: Vec<LocationType>,
+    pub connection_points: Vec<LocationType>,
+    pub placement_frames: Vec<Placement>,
+    pub cylspheres: Vec<CylSphere>,
+    pub spheres: Vec<Sphere>,
+    pub height: f32,
+    pub radius: f32,
+    pub step_up_height: f32,
+    pub step_down_height: f32,
+    pub sorting_sphere: Sphere,
+    pub selection_sphere: Sphere,
+    pub lights: Vec<SetupLight>,
+    pub default_animation: u32,
+    pub default_script: u32,
+    pub default_motion_table: u32,
+    pub default_sound_table: u32,
+    pub default_script_table: u32,
+}
+
+impl Default for Sphere {
+    fn default() -> Self {
+        Sphere {
+            center: Vec3::ZERO,
+            radius: 0.0,
+        }
+    }
+}

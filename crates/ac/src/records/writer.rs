@@ -4,7 +4,9 @@
 //! held; a record whose lists disagree with them writes bytes the reader rejects
 //! ([`Animation::check`](super::types::Animation::check) finds such records).
 
-use super::types::{AnimHook, Animation, MotionData, MotionTable};
+use super::types::{
+    AnimHook, Animation, LocationType, MotionData, MotionTable, SetupRecord, Sphere,
+};
 use crate::math::{AFrame, Vec3};
 
 struct Out {
@@ -124,5 +126,91 @@ pub fn write_animation(a: &Animation) -> Vec<u8> {
             hook(&mut o, h);
         }
     }
+    o.buf
+}
+
+fn sphere(o: &mut Out, s: &Sphere) {
+    o.vec3(s.center);
+    o.f32(s.radius);
+}
+
+fn locations(o: &mut Out, l: &[LocationType]) {
+    o.count(l.len());
+    for x in l {
+        o.u32(x.key);
+        o.u32(x.part_index);
+        o.frame(&x.frame);
+    }
+}
+
+/// The bytes of a Setup record: parent indices only when `flags & 1`, default scales only
+/// when `flags & 2`, zero padding to 4 at the end. Placement frames are written as held (a
+/// placement whose frame count differs from the part count writes bytes the reader rejects).
+pub fn write_setup(s: &SetupRecord) -> Vec<u8> {
+    let mut o = Out { buf: Vec::new() };
+    o.u32(s.id);
+    o.u32(s.flags);
+    o.count(s.parts.len());
+    for &p in &s.parts {
+        o.u32(p);
+    }
+    if s.flags & 1 != 0 {
+        for &p in &s.parent_index {
+            o.u32(p);
+        }
+    }
+    if s.flags & 2 != 0 {
+        for &v in &s.default_scale {
+            o.vec3(v);
+        }
+    }
+    locations(&mut o, &s.holding_locations);
+    locations(&mut o, &s.connection_points);
+    o.count(s.placement_frames.len());
+    for p in &s.placement_frames {
+        o.u32(p.key);
+        for f in &p.frames {
+            o.frame(f);
+        }
+        o.count(p.hooks.len());
+        for h in &p.hooks {
+            hook(&mut o, h);
+        }
+    }
+    o.count(s.cylspheres.len());
+    for c in &s.cylspheres {
+        o.vec3(c.low_point);
+        o.f32(c.radius);
+        o.f32(c.height);
+    }
+    o.count(s.spheres.len());
+    for x in &s.spheres {
+        sphere(&mut o, x);
+    }
+    o.f32(s.height);
+    o.f32(s.radius);
+    o.f32(s.step_up_height);
+    o.f32(s.step_down_height);
+    sphere(&mut o, &s.sorting_sphere);
+    sphere(&mut o, &s.selection_sphere);
+    o.count(s.lights.len());
+    for l in &s.lights {
+        o.u32(l.key);
+        o.frame(&l.frame);
+        o.u32(l.color);
+        o.f32(l.intensity);
+        o.f32(l.falloff);
+        o.f32(l.cone_angle);
+    }
+    for v in [
+        s.default_animation,
+        s.default_script,
+        s.default_motion_table,
+        s.default_sound_table,
+        s.default_script_table,
+    ] {
+        o.u32(v);
+    }
+    o.align4();
     o.buf
 }

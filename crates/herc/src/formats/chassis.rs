@@ -163,9 +163,15 @@ pub struct ChassisRecord {
 const BYTES_150_LEN: usize = 40;
 
 impl ChassisRecord {
-    /// Parse a record: 216 bytes loose, or 226 with the VOL entry prefix and trailer (F1).
+    /// Parse a record: 216 bytes loose, or 225 / 226 with the VOL entry prefix and no
+    /// trailer / a trailer of any value (F1).
     pub fn read(bytes: &[u8], file: &str) -> Result<ChassisRecord, ScenarioError> {
-        let content = super::vol::strip_entry_prefix(bytes);
+        // A loose record is exactly 216 bytes; only other lengths can carry a prefix.
+        let content = if bytes.len() == CHASSIS_SIZE {
+            bytes
+        } else {
+            super::vol::strip_entry_prefix(bytes)
+        };
         let mut r = ByteReader::new(content, file, "chassis");
         if content.len() != CHASSIS_SIZE {
             return Err(r.error_at(

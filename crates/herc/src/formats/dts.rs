@@ -72,8 +72,9 @@ pub struct ShapeChunk {
     pub children: Vec<DtsChunk>,
     /// `frameCount[sequenceCount]` of the TSShape header.
     pub frame_counts: Vec<i16>,
-    /// `nodeTransformCount` 32-byte M5 records (none in retail files), kept raw.
-    pub node_transforms: Vec<[u8; 32]>,
+    /// The `nodeTransformCount` entries of the TSShape header: one i16 each (F3; the 55
+    /// retail models parse byte-complete only with 2-byte entries, see docs/herc-formats.md).
+    pub node_transforms: Vec<i16>,
     /// The `ANAnimList` chunk of an `ANShape`.
     pub anim: Option<AnimListChunk>,
     pub tail: Vec<u8>,
@@ -323,21 +324,10 @@ fn read_chunk(
         TAG_SHAPE | TAG_AN_SHAPE => {
             let base = read_base(&mut p)?;
             let children = read_children(&mut p, depth)?;
-            let node_count = p.count("nodeTransformCount", 0)?;
+            let node_count = p.count("nodeTransformCount", 2)?;
             let seq_count = p.count("sequenceCount", 2)?;
             let frame_counts = p.i16_vec(seq_count, "frameCount")?;
-            if node_count.saturating_mul(32) > p.remaining() {
-                return Err(p.error(format!(
-                    "nodeTransformCount {node_count} needs {} bytes",
-                    node_count * 32
-                )));
-            }
-            let mut node_transforms = Vec::with_capacity(node_count);
-            for _ in 0..node_count {
-                let mut rec = [0u8; 32];
-                rec.copy_from_slice(p.take(32, "node transform")?);
-                node_transforms.push(rec);
-            }
+            let node_transforms = p.i16_vec(node_count, "node transforms")?;
             let anim = if tag == TAG_AN_SHAPE {
                 let at = p.offset();
                 let t = p.u32("ANAnimList tag")?;
@@ -600,8 +590,8 @@ fn write_chunk(w: &mut ByteWriter, c: &DtsChunk) -> Result<(), String> {
             for &f in &s.frame_counts {
                 w.i16(f);
             }
-            for rec in &s.node_transforms {
-                w.bytes(rec);
+            for &t in &s.node_transforms {
+                w.i16(t);
             }
             if let Some(a) = &s.anim {
                 framed(w, TAG_ANIM_LIST, |w| write_anim_list(w, a))?;

@@ -8,6 +8,7 @@
 
 pub mod chassis;
 pub mod dts;
+pub mod group;
 pub mod vol;
 
 use retroanim_core::ScenarioError;

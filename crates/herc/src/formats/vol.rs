@@ -4,8 +4,13 @@
 //! u16 directory-list size, the directory names (`name\` + NUL each), u16 entry count,
 //! i32 entry-list size, 18-byte entries (13-byte NUL-padded name, u8 directory index, u32
 //! offset of the entry prefix). Each entry's data is a 9-byte prefix (u8 compression,
-//! i32 content size, u16 DOS date, u16 DOS time), the content and one trailer byte that
-//! repeats the content's last byte.
+//! i32 content size, u16 DOS date, u16 DOS time), the content and, usually, one trailer
+//! byte (DBSIM's tools repeat the content's last byte there).
+//!
+//! The reader accepts what shipped archives hold and refuses only what cannot be read
+//! (docs/herc-formats.md, F1 leniency): the trailer may be absent or hold any value, the
+//! compression code is kept as found, and an entry list longer than 18 × count keeps its
+//! extra bytes.
 
 use retroanim_core::ScenarioError;
 
@@ -25,14 +30,16 @@ pub struct VolEntry {
     pub raw_name: [u8; 13],
     /// Index into the directory list.
     pub directory: u8,
-    /// Compression code (2 = stored).
+    /// Compression code as found (2 = stored, every retail entry). Other codes are kept
+    /// and their content is the bytes as stored.
     pub compression: u8,
     pub dos_date: u16,
     pub dos_time: u16,
     /// The content (without prefix and trailer).
     pub content: Vec<u8>,
-    /// The trailer byte as stored (normally the content's last byte).
-    pub trailer: u8,
+    /// The trailer byte as stored (normally the content's last byte); `None` when the
+    /// content is followed directly by the end of the archive or by another entry's prefix.
+    pub trailer: Option<u8>,
 }
 
 impl VolEntry {
@@ -41,7 +48,7 @@ impl VolEntry {
         let padded = super::pad_name(name, 13, true)?;
         let mut raw_name = [0u8; 13];
         raw_name.copy_from_slice(&padded);
-        let trailer = content.last().copied().unwrap_or(0);
+        let trailer = Some(content.last().copied().unwrap_or(0));
         Ok(VolEntry {
             raw_name,
             directory,
@@ -57,17 +64,26 @@ impl VolEntry {
     pub fn name(&self) -> String {
         padded_name(&self.raw_name)
     }
+
+    /// Whether the content is stored as is (compression code 2).
+    pub fn is_stored(&self) -> bool {
+        self.compression == STORED
+    }
 }
 
 /// A whole VOL archive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VolArchive {
-    /// 1 = DBSIM.
+    /// Byte 4 is 1 in DBSIM's archives, byte 5 is 1 in the shell's (read as one u32).
     pub program_mask: u32,
+    /// Load precedence: 0x05 in most retail archives, 0x0A in SHELL1.VOL and SIMPATCH.VOL.
     pub precedence: u8,
     /// Directory names without the trailing `\` (e.g. `dat`, `dts`).
     pub directories: Vec<String>,
     pub entries: Vec<VolEntry>,
+    /// Bytes of the entry list past the 18 × count records (empty in every archive our
+    /// writer makes), kept so such an archive writes back as read.
+    pub list_extra: Vec<u8>,
 }
 
 impl VolArchive {
@@ -112,13 +128,25 @@ impl VolArchive {
         let entry_count = r.u16("entry count")? as usize;
         let at = r.offset();
         let list_size = r.i32("entry-list size")?;
-        if list_size < 0 || list_size as usize != entry_count * ENTRY_RECORD_SIZE {
+        if list_size < 0 || (list_size as usize) < entry_count * ENTRY_RECORD_SIZE {
             return Err(r.error_at(
                 at,
-                format!("entry-list size {list_size} is not {entry_count} × {ENTRY_RECORD_SIZE}"),
+                format!(
+                    "entry-list size {list_size} cannot hold {entry_count} entries of {ENTRY_RECORD_SIZE} bytes"
+                ),
             ));
         }
         let mut lr = r.sub(list_size as usize, "entry list")?;
+        // An entry without a trailer is followed directly by the next entry's prefix, so
+        // the offsets tell which entries have one.
+        let mut prefix_offsets = Vec::with_capacity(entry_count);
+        {
+            let list = &bytes[lr.offset()..lr.offset() + entry_count * ENTRY_RECORD_SIZE];
+            for rec in list.chunks_exact(ENTRY_RECORD_SIZE) {
+                prefix_offsets
+                    .push(u32::from_le_bytes([rec[14], rec[15], rec[16], rec[17]]) as usize);
+            }
+        }
         let mut entries = Vec::with_capacity(entry_count);
         for e in 0..entry_count {
             lr.set_record(format!("entry {e}"));
@@ -150,17 +178,16 @@ impl VolArchive {
             let size = er.i32("content size")?;
             let dos_date = er.u16("DOS date")?;
             let dos_time = er.u16("DOS time")?;
-            if compression != STORED {
-                return Err(er.error_at(
-                    offset,
-                    format!("compression {compression} is not supported (only 2 = stored)"),
-                ));
-            }
             if size < 0 {
                 return Err(er.error_at(size_at, format!("content size {size} is negative")));
             }
             let content = er.take(size as usize, "content")?.to_vec();
-            let trailer = er.u8("trailer byte")?;
+            let end = er.offset();
+            let trailer = if end < bytes.len() && !prefix_offsets.contains(&end) {
+                Some(bytes[end])
+            } else {
+                None
+            };
             entries.push(VolEntry {
                 raw_name,
                 directory,
@@ -171,11 +198,13 @@ impl VolArchive {
                 trailer,
             });
         }
+        let list_extra = lr.rest().to_vec();
         Ok(VolArchive {
             program_mask,
             precedence,
             directories,
             entries,
+            list_extra,
         })
     }
 
@@ -205,8 +234,8 @@ impl VolArchive {
         w.u16(dir_size);
         w.bytes(&dirs.out);
         w.u16(self.entries.len() as u16);
-        let list_size = self.entries.len() * ENTRY_RECORD_SIZE;
-        w.i32(list_size as i32);
+        let list_size = self.entries.len() * ENTRY_RECORD_SIZE + self.list_extra.len();
+        w.i32(i32::try_from(list_size).map_err(|_| "entry list longer than 2 GiB")?);
         let mut offset = w.out.len() + list_size;
         for e in &self.entries {
             if e.directory as usize >= self.directories.len() {
@@ -219,15 +248,18 @@ impl VolArchive {
             w.bytes(&e.raw_name);
             w.u8(e.directory);
             w.u32(u32::try_from(offset).map_err(|_| "archive larger than 4 GiB")?);
-            offset += PREFIX_SIZE + e.content.len() + 1;
+            offset += PREFIX_SIZE + e.content.len() + usize::from(e.trailer.is_some());
         }
+        w.bytes(&self.list_extra);
         for e in &self.entries {
             w.u8(e.compression);
             w.i32(i32::try_from(e.content.len()).map_err(|_| "entry larger than 2 GiB")?);
             w.u16(e.dos_date);
             w.u16(e.dos_time);
             w.bytes(&e.content);
-            w.u8(e.trailer);
+            if let Some(t) = e.trailer {
+                w.u8(t);
+            }
         }
         Ok(w.out)
     }
@@ -247,15 +279,16 @@ impl VolArchive {
 }
 
 /// The content of a file that is either loose (no prefix) or extracted with its 9-byte
-/// prefix and 1-byte trailer (F1: such files are 10 bytes longer than the content).
+/// stored prefix, with or without a trailer byte of any value (F1: such files are 9 or 10
+/// bytes longer than the content the prefix's size field names).
 pub fn strip_entry_prefix(bytes: &[u8]) -> &[u8] {
-    if bytes.len() > PREFIX_SIZE && bytes[0] == STORED {
+    if bytes.len() >= PREFIX_SIZE && bytes[0] == STORED {
         let size = i32::from_le_bytes([bytes[1], bytes[2], bytes[3], bytes[4]]);
-        if size >= 0 && size as usize == bytes.len() - PREFIX_SIZE - 1 {
-            let content = &bytes[PREFIX_SIZE..bytes.len() - 1];
-            let last = content.last().copied().unwrap_or(0);
-            if last == bytes[bytes.len() - 1] {
-                return content;
+        if size >= 0 {
+            let size = size as usize;
+            let after = bytes.len() - PREFIX_SIZE;
+            if after == size || after == size + 1 {
+                return &bytes[PREFIX_SIZE..PREFIX_SIZE + size];
             }
         }
     }
