@@ -93,7 +93,8 @@ impl Loader {
     }
 
     /// Records given as bytes: each is a MotionTable (`0x09……`) or an Animation
-    /// (`0x03……`), told apart by the id in its first four bytes. `label` names the
+    /// (`0x03……`), told apart by the id in its first four bytes; GfxObj (`0x01……`) and
+    /// Setup (`0x02……`) records are passed over. `label` names the
     /// source in errors (e.g. the archive they came from); the first bad record fails
     /// the whole call.
     pub fn from_bytes<'a>(
@@ -111,6 +112,9 @@ impl Loader {
                 Some(head) if head[3] == 0x03 => {
                     anims.push(read_animation(bytes, &file).map_err(LoadError::Table)?)
                 }
+                // GfxObj and Setup records sit beside the motion records in a record
+                // folder or DAT; a motion set does not need them, so they are passed over.
+                Some(head) if head[3] == 0x01 || head[3] == 0x02 => {}
                 Some(head) => {
                     let id = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
                     return Err(LoadError::Table(RecordError::Malformed {

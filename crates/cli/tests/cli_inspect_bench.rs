@@ -38,6 +38,7 @@ fn sample_vol(tag: &str) -> PathBuf {
             VolEntry::stored("BIPED.DAT", 0, chassis).unwrap(),
             VolEntry::stored("BIPED.JSON", 1, asset).unwrap(),
         ],
+        list_extra: Vec::new(),
     };
     let d = std::env::temp_dir().join(format!("retroanim-vol-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();

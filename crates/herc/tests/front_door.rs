@@ -73,6 +73,7 @@ fn a_dts_inside_a_vol_plays_exactly_as_its_asset_json() {
         precedence: 0,
         directories: vec!["dts".into()],
         entries: vec![VolEntry::stored("BIPED.DTS", 0, dts).unwrap()],
+        list_extra: Vec::new(),
     }
     .write()
     .unwrap();

@@ -40,6 +40,7 @@ fn sample_vol() -> Vec<u8> {
             VolEntry::stored("BIPED.DAT", 0, chassis).unwrap(),
             VolEntry::stored("BIPED.DTS", 1, sample_dts()).unwrap(),
         ],
+        list_extra: Vec::new(),
     }
     .write()
     .unwrap()
