@@ -137,7 +137,7 @@ fn source_errors_name_the_json_path() {
     let e = compile_str(&text).unwrap_err();
     assert_eq!(
         e,
-        "motion_table.links[4]: unknown command 'Wavy' (a name from spec §1.1 or a hex id)"
+        "motion_table.links[4]: unknown command 'Wavy' (an ACE motion command name or a hex id)"
     );
 }
 

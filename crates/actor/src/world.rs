@@ -145,7 +145,7 @@ impl World {
         let env = self.env();
         let switches = self.switches;
         // One pass: an update moves only its own actor, so every membership is still the
-        // one the list would have computed before the first update (§5.8 before §5.9).
+        // one the list would have computed before the first update (the A34–A35 update list before the A36–A37 updates).
         for i in 0..self.actors.len() {
             let actor = &mut self.actors[i];
             let why = membership(actor, origin);

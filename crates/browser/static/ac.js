@@ -5,7 +5,7 @@
 import { api, el, field, fmt } from './api.js';
 import { EngineSession, toolbar } from './session.js';
 
-// Motion command names (ac-motion.md §2.1); others print as hex.
+// ACE's motion command names; other ids print as hex.
 const NAMES = {
   0x00000000: 'none', 0x85000001: 'HoldRun', 0x85000002: 'HoldSidestep', 0x41000003: 'Ready', 0x40000004: 'Stop',
   0x45000005: 'WalkForward', 0x45000006: 'WalkBackwards', 0x44000007: 'RunForward', 0x40000008: 'Fallen',
@@ -161,7 +161,7 @@ export async function mount(root, info) {
   add('interp queue', 'interp-queue', net);
   add('interp manager', 'interp-mgr', net);
 
-  root.append(el('p', { class: 'intro' }, "The Asheron's Call motion system as ACE ports it (ac-motion.md): a motion goes through MotionInterp (raw and interpreted states) to the MotionTableManager, which appends link and cycle animations to the Sequence; the root moves by the sequence's velocity and position frames. Every value below is the engine's trace line."), tb.bar, tb.status,
+  root.append(el('p', { class: 'intro' }, "The Asheron's Call motion system as ACE ports it: a motion goes through MotionInterp (raw and interpreted states) to the MotionTableManager, which appends link and cycle animations to the Sequence; the root moves by the sequence's velocity and position frames. Every value below is the engine's trace line."), tb.bar, tb.status,
     el('div', { class: 'grid' },
       el('div', {}, inputs, timelinePanel, posPanel, net),
       el('div', {}, state, queues, tablePanel, tb.extra)));

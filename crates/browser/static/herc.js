@@ -323,7 +323,7 @@ export async function mount(root, info) {
   rate.addEventListener('change', () => setRate(Number(rate.value)));
   rootMotion.addEventListener('change', () => update());
 
-  // The conformance steps (herc-conformance §3.2) act on the exposed thread.
+  // The conformance steps (request, seek, rate, drop) act on the exposed thread.
   const threadControls = el('div', { id: 'herc-thread-controls' },
     el('div', { class: 'row' },
       el('button', { class: 'primary', id: 'herc-request', onclick: () => send({ op: 'request', thread: thread(), seq: selSeq, frame: Number(targetFrame.value), stop_on_arrival: stopOnArrival.checked }) }, 'Request selected'),

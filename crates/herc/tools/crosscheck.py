@@ -1,7 +1,7 @@
-# Independent second model of the herc conformance format, written from spec/herc.md text
+# Independent second model of the herc conformance format, written from the rule text
 # (M3-M9, H1-H19, H28, H29) in Python, used to cross-check every committed trace:
 #   python3 crates/herc/tools/crosscheck.py crates/herc/tests/conformance
-# Independent cross-check of the herc conformance traces, written from spec/herc.md text.
+# Independent cross-check of the herc conformance traces, written from the rule text.
 import math, json, sys, os
 def i16(x): x&=0xffff; return x-0x10000 if x&0x8000 else x
 def i32(x): x&=0xffffffff; return x-(1<<32) if x&0x80000000 else x
