@@ -47,6 +47,7 @@
 
 pub mod bench;
 pub mod commands;
+pub mod constraint_manager;
 pub mod creature;
 pub mod inspect;
 pub mod interpolation;
@@ -56,13 +57,18 @@ pub mod motion_error;
 pub mod motion_interp;
 pub mod motion_table;
 pub mod movement_manager;
+pub mod moveto_manager;
 pub mod part_array;
 pub mod physics_obj;
+pub mod position_helpers;
 pub mod position_manager;
 pub mod records;
 pub mod scenario;
 pub mod sequence;
+pub mod sticky_manager;
 pub mod table_manager;
+pub mod target_manager;
+pub mod world;
 
 pub use creature::{Creature, CreatureBuilder};
 pub use loader::{LoadError, Loader, MissingAnimations, MotionSet};
