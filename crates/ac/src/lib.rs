@@ -64,6 +64,7 @@ pub mod position_helpers;
 pub mod position_manager;
 pub mod records;
 pub mod scenario;
+pub mod scenario_world;
 pub mod sequence;
 pub mod sticky_manager;
 pub mod table_manager;

@@ -140,6 +140,20 @@ pub struct Setup {
     /// Extension: `"error"` (default) or `"empty"`.
     #[serde(default)]
     pub missing_animations: Option<MissingAnimations>,
+    /// Several-object extension: the main object's id (non-zero with `objects`).
+    #[serde(default)]
+    pub id: Option<Id>,
+    /// Several-object extension: the main object's Setup radius and height.
+    #[serde(default)]
+    pub radius: Option<Num>,
+    #[serde(default)]
+    pub height: Option<Num>,
+    /// Several-object extension: the initial world clock (seconds, default 100).
+    #[serde(default)]
+    pub clock: Option<Dt>,
+    /// Several-object extension: the other objects; its presence opts in.
+    #[serde(default)]
+    pub objects: Option<Vec<crate::scenario_world::ObjectSetup>>,
 }
 
 /// Optional motion fields of the command ops.
@@ -167,6 +181,9 @@ pub struct MotionArgs {
     pub action_stamp: Option<i32>,
     #[serde(default)]
     pub autonomous: Option<bool>,
+    /// Several-object extension: the object the op addresses.
+    #[serde(default)]
+    pub object: Option<Id>,
 }
 
 impl MotionArgs {
@@ -216,18 +233,27 @@ pub struct RawArgs {
 pub enum Step {
     Tick {
         dt: Dt,
+        #[serde(default)]
+        object: Option<Id>,
     },
     DoMotion(MotionArgs),
     StopMotion(MotionArgs),
     DoInterpretedMotion(MotionArgs),
     StopInterpretedMotion(MotionArgs),
-    StopCompletely,
+    StopCompletely {
+        #[serde(default)]
+        object: Option<Id>,
+    },
     MoveToState {
         raw: RawArgs,
         #[serde(default)]
         standing_long_jump: bool,
+        #[serde(default)]
+        object: Option<Id>,
     },
     SetState {
+        #[serde(default)]
+        object: Option<Id>,
         #[serde(default)]
         contact: Option<bool>,
         #[serde(default)]
@@ -236,6 +262,8 @@ pub enum Step {
         in_cell: Option<bool>,
     },
     InterpolateTo {
+        #[serde(default)]
+        object: Option<Id>,
         origin: [Num; 3],
         #[serde(default)]
         orientation: Option<[Num; 4]>,
@@ -243,6 +271,8 @@ pub enum Step {
         keep_heading: bool,
     },
     MoveOrTeleport {
+        #[serde(default)]
+        object: Option<Id>,
         origin: [Num; 3],
         #[serde(default)]
         orientation: Option<[Num; 4]>,
@@ -255,10 +285,96 @@ pub enum Step {
     },
     SetRunRate {
         rate: Num,
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    // ---- several-object extension (move-to, sticky, constraint, targets) ----
+    MoveToObject {
+        #[serde(default)]
+        object: Option<Id>,
+        target: Id,
+        #[serde(default)]
+        params: crate::scenario_world::ParamsArgs,
+        #[serde(default)]
+        radius: Option<Num>,
+        #[serde(default)]
+        height: Option<Num>,
+    },
+    MoveToPosition {
+        #[serde(default)]
+        object: Option<Id>,
+        origin: [Num; 3],
+        #[serde(default)]
+        orientation: Option<[Num; 4]>,
+        #[serde(default)]
+        params: crate::scenario_world::ParamsArgs,
+    },
+    TurnToObject {
+        #[serde(default)]
+        object: Option<Id>,
+        target: Id,
+        #[serde(default)]
+        params: crate::scenario_world::ParamsArgs,
+    },
+    TurnToHeading {
+        #[serde(default)]
+        object: Option<Id>,
+        #[serde(default)]
+        params: crate::scenario_world::ParamsArgs,
+    },
+    CancelMoveto {
+        #[serde(default)]
+        object: Option<Id>,
+        #[serde(default)]
+        error: Option<crate::scenario_world::ErrorName>,
+    },
+    StickTo {
+        #[serde(default)]
+        object: Option<Id>,
+        target: Id,
+        #[serde(default)]
+        radius: Option<Num>,
+        #[serde(default)]
+        height: Option<Num>,
+    },
+    Unstick {
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    ConstrainTo {
+        #[serde(default)]
+        object: Option<Id>,
+        origin: [Num; 3],
+        #[serde(default)]
+        orientation: Option<[Num; 4]>,
+        start: Num,
+        max: Num,
+    },
+    Unconstrain {
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    MoveObject {
+        #[serde(default)]
+        object: Option<Id>,
+        origin: [Num; 3],
+        #[serde(default)]
+        orientation: Option<[Num; 4]>,
+        #[serde(default)]
+        velocity: Option<[Num; 3]>,
+    },
+    HandleTargetting {
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    NotifyVoyeurs {
+        #[serde(default)]
+        object: Option<Id>,
+        status: crate::scenario_world::StatusName,
     },
 }
 
-fn frame_of(origin: &[Num; 3], orientation: Option<&[Num; 4]>) -> AFrame {
+pub(crate) fn frame_of(origin: &[Num; 3], orientation: Option<&[Num; 4]>) -> AFrame {
     let q = orientation.map_or(Quat::IDENTITY, |o| {
         Quat::new(o[0].0, o[1].0, o[2].0, o[3].0)
     });
@@ -277,10 +393,12 @@ pub fn load_table(
     crate::loader::load_parts(store, id, missing).map_err(ScenarioError::from)
 }
 
-/// The scenario driver: one object.
+/// The scenario driver: one object (plus, with `setup.objects`, the others).
 pub struct AcSim {
     pub obj: PhysicsObj,
     file: String,
+    /// The several-object extension's state (None without `setup.objects`).
+    pub ext: Option<crate::scenario_world::Extension>,
 }
 
 impl AcSim {
@@ -295,6 +413,10 @@ impl AcSim {
         let cell = setup.cell.map_or(DEFAULT_CELL, |c| c.0);
         let mut obj = PhysicsObj::new(Arc::new(anims), weenie, cell, frame);
         obj.correction = setup.correction.unwrap_or_default();
+        if setup.objects.is_some() {
+            // Before the movement manager exists: its constructor stamps the clock.
+            crate::scenario_world::identify_main(&mut obj, setup);
+        }
         obj.set_motion_table(Some(table));
         if setup.in_cell.unwrap_or(true) {
             obj.set_in_cell(true);
@@ -305,11 +427,16 @@ impl AcSim {
         AcSim {
             obj,
             file: String::new(),
+            ext: None,
         }
     }
 
-    fn line(&self, step: usize, op: &str, result: &str) -> Line {
-        snapshot(&self.obj, step, op, result)
+    pub(crate) fn line(&self, step: usize, op: &str, result: &str) -> Line {
+        let mut line = snapshot(&self.obj, step, op, result);
+        if let Some(ext) = &self.ext {
+            line.moveto = Some(ext.moveto_json(&self.obj));
+        }
+        line
     }
 }
 
@@ -330,6 +457,11 @@ impl Simulation for AcSim {
         )?;
         let mut sim = AcSim::from_parts(table, anims, &setup);
         sim.file = scenario.file.clone();
+        if let Some(objects) = &setup.objects {
+            sim.ext = Some(crate::scenario_world::Extension::load(
+                scenario, &mut store, &setup, objects, &sim.obj,
+            )?);
+        }
         Ok(sim)
     }
 
@@ -337,12 +469,15 @@ impl Simulation for AcSim {
         self.line(0, "setup", "None")
     }
 
-    fn apply(&mut self, index: usize, step: &Step, _at: &str) -> Result<Line, ScenarioError> {
+    fn apply(&mut self, index: usize, step: &Step, at: &str) -> Result<Line, ScenarioError> {
+        if self.ext.is_some() {
+            return crate::scenario_world::apply(self, index, step, at);
+        }
         let obj = &mut self.obj;
         obj.hook_log.clear();
         obj.motions_done.clear();
         let (op, result): (&str, String) = match step {
-            Step::Tick { dt } => {
+            Step::Tick { dt, .. } => {
                 obj.update_object_internal(dt.0);
                 ("tick", "None".into())
             }
@@ -367,13 +502,14 @@ impl Simulation for AcSim {
                 );
                 ("stop_interpreted_motion", r.name().into())
             }
-            Step::StopCompletely => {
+            Step::StopCompletely { .. } => {
                 let r = obj.stop_completely();
                 ("stop_completely", r.name().into())
             }
             Step::MoveToState {
                 raw,
                 standing_long_jump,
+                ..
             } => {
                 move_to_state(obj, raw, *standing_long_jump);
                 ("move_to_state", "None".into())
@@ -382,6 +518,7 @@ impl Simulation for AcSim {
                 contact,
                 on_walkable,
                 in_cell,
+                ..
             } => {
                 if let Some(c) = in_cell {
                     obj.set_in_cell(*c);
@@ -397,6 +534,7 @@ impl Simulation for AcSim {
                 origin,
                 orientation,
                 keep_heading,
+                ..
             } => {
                 let f = frame_of(origin, orientation.as_ref());
                 obj.interpolate_to(f, *keep_heading);
@@ -408,23 +546,37 @@ impl Simulation for AcSim {
                 timestamp,
                 contact,
                 player_distance,
+                ..
             } => {
                 let f = frame_of(origin, orientation.as_ref());
                 obj.player_distance = player_distance.map_or(f32::MAX, |n| n.0);
                 let ok = obj.move_or_teleport(f, *timestamp, contact.unwrap_or(true));
                 ("move_or_teleport", ok.to_string())
             }
-            Step::SetRunRate { rate } => {
+            Step::SetRunRate { rate, .. } => {
                 obj.weenie.run_rate = rate.0;
                 ("set_run_rate", "None".into())
             }
+            // The several-object ops exist only with `setup.objects`.
+            other => {
+                return Err(ScenarioError::new(
+                    &self.file,
+                    at,
+                    format!(
+                        "op {:?} needs the several-object extension (setup.objects)",
+                        crate::scenario_world::op_name(other)
+                    ),
+                ))
+            }
         };
+        // A lone object's requests to other objects reach nobody.
+        self.obj.outbox.clear();
         Ok(self.line(index, op, &result))
     }
 }
 
 /// `move_to_state`: the server method (ACE's `OnMoveToState_ServerMethod`).
-fn move_to_state(obj: &mut PhysicsObj, raw: &RawArgs, standing_long_jump: bool) {
+pub(crate) fn move_to_state(obj: &mut PhysicsObj, raw: &RawArgs, standing_long_jump: bool) {
     let id = |v: &Option<Command>| v.map_or(0, |i| i.0);
     let speed = |v: &Option<Num>| {
         let s = v.map_or(0.0, |n| n.0);
@@ -562,6 +714,9 @@ pub struct Line {
     pub interp_queue: Value,
     pub interp_mgr: Value,
     pub phys: PhysLine,
+    /// Several-object extension only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moveto: Option<Value>,
 }
 
 fn v3(v: Vec3) -> [F; 3] {
@@ -701,6 +856,7 @@ pub fn snapshot(obj: &PhysicsObj, step: usize, op: &str, result: &str) -> Line {
             in_cell: obj.in_cell,
             active: obj.active,
         },
+        moveto: None,
     }
 }
 

@@ -8,17 +8,52 @@ use std::path::Path;
 /// Write lines as compact JSON, each terminated by `\n`.
 pub fn write_trace<W: Write>(mut out: W, lines: &[Value]) -> std::io::Result<()> {
     for line in lines {
-        serde_json::to_writer(&mut out, line)?;
+        out.write_all(line_text(line).as_bytes())?;
         out.write_all(b"\n")?;
     }
     out.flush()
+}
+
+/// One line as compact JSON. Exponents are written without a `+` (`3.4028235e38`), the
+/// trace number format; serde_json would write `3.4028235e+38`.
+pub fn line_text(line: &Value) -> String {
+    let raw = line.to_string();
+    if !raw.contains("e+") {
+        return raw;
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut prev = ' ';
+    let mut prev2 = ' ';
+    for c in raw.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+        } else if c == '+' && prev == 'e' && prev2.is_ascii_digit() {
+            prev2 = prev;
+            prev = c;
+            continue;
+        }
+        out.push(c);
+        prev2 = prev;
+        prev = c;
+    }
+    out
 }
 
 /// Render lines as one JSON Lines string.
 pub fn to_jsonl(lines: &[Value]) -> String {
     let mut s = String::new();
     for line in lines {
-        s.push_str(&line.to_string());
+        s.push_str(&line_text(line));
         s.push('\n');
     }
     s
@@ -67,6 +102,12 @@ mod tests {
         let text = "{\"step\":0,\"b\":1.0,\"a\":0.05}\n{\"step\":1,\"b\":-0.0,\"a\":1e-7}\n";
         let lines = parse_trace(text, "t.jsonl").unwrap();
         assert_eq!(to_jsonl(&lines), text);
+    }
+
+    #[test]
+    fn exponents_are_written_without_a_plus_sign_outside_strings() {
+        let v: Value = serde_json::from_str(r#"{"a":3.4028235e38,"s":"1e+5","b":1e-7}"#).unwrap();
+        assert_eq!(line_text(&v), r#"{"a":3.4028235e38,"s":"1e+5","b":1e-7}"#);
     }
 
     #[test]
