@@ -4,6 +4,7 @@
 //! The main object is id 1 (radius 0.5, height 1.8) at the origin facing +Y; object 2
 //! (radius 0.5, height 1.0, no motion table) is the usual target.
 
+#![allow(clippy::approx_constant)] // trace literals such as 0.7071068 are printed f32 values, not constants
 use retroanim_ac::commands::{
     HoldKey, MovementParameters, TURN_LEFT, TURN_RIGHT, WALK_BACKWARDS, WALK_FORWARD,
 };
