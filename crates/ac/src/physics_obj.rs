@@ -98,6 +98,8 @@ pub struct PhysicsObj {
     pub(crate) unstick_pending: bool,
     /// The sticky target's live position for this tick (set by the world).
     pub(crate) sticky_live: Option<Position>,
+    /// `get_sticky_object()` for the interpolation manager during the offset step.
+    pub(crate) sticky_object: u32,
 }
 
 impl PhysicsObj {
@@ -151,6 +153,7 @@ impl PhysicsObj {
             last_move_completion: None,
             unstick_pending: false,
             sticky_live: None,
+            sticky_object: 0,
         }
     }
 
@@ -488,6 +491,9 @@ impl InterpHost for PhysicsObj {
     fn autonomy_blip_distance(&self) -> f64 {
         autonomy_blip_distance(self.cell, 0)
     }
+    fn has_sticky_target(&self) -> bool {
+        self.sticky_object != 0
+    }
 }
 
 impl TeleportHost for PhysicsObj {
@@ -535,6 +541,9 @@ impl PhysicsObj {
     /// `PositionManager.AdjustOffset` step of `UpdatePositionInternal`.
     fn position_manager_adjust_offset(&mut self, off: &mut AFrame, q: f64) {
         if let Some(mut m) = self.position_manager.take() {
+            // The interpolation manager asks get_sticky_object() while the position
+            // manager is held outside the object.
+            self.sticky_object = m.sticky.as_ref().map_or(0, |s| s.target_id);
             m.adjust_offset(off, q, self);
             self.position_manager = Some(m);
             let live = self.sticky_live;

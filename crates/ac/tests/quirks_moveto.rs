@@ -757,3 +757,35 @@ fn heading_helpers_match_the_worked_numbers() {
     assert_eq!(heading(&a, &east), 90.0);
     assert_eq!(heading(&a, &a), 0.0);
 }
+
+/// ACE's InterpolationManager skips its progress test while the object is stuck (its
+/// `get_sticky_object() != 0` term), so a stuck object never fails an interpolation node.
+#[test]
+fn a_sticky_target_exempts_interpolation_from_its_progress_test() {
+    // Target at exactly the sticky distance (1.3 − 1.0 − 0.3 = 0): the stick holds still;
+    // the node behind the object is never approached (ACE's correction is lost, Q48).
+    let interp = |stuck: bool| {
+        let mut st = Vec::new();
+        if stuck {
+            st.push(json!({"op": "stick_to", "target": "0x00000002"}));
+        }
+        st.push(json!({"op": "interpolate_to", "origin": [0.0, -5.0, 0.0]}));
+        st.extend(ticks(10, 0.1));
+        run([0.0, 1.3, 0.0], Value::Array(st))
+    };
+    let t = interp(true);
+    let last = t.last().unwrap();
+    assert_eq!(last["moveto"]["sticky"]["target"], "0x00000002");
+    assert_eq!(last["interp_mgr"]["node_fail_counter"], 0);
+    assert_eq!(last["interp_mgr"]["frame_counter"], 0);
+    // 1.3 − 1.0 − 0.3 rounds to one f32 ulp below 0: the stick nudges by −1.2e-7 only.
+    assert!(f(&last["frame"]["origin"][1]).abs() < 1e-6);
+    assert_eq!(last["interp_queue"].as_array().unwrap().len(), 1);
+    // Not stuck: the second five-frame window (ticks 6–10) shows no progress, the node
+    // fails and the object blips to the node, which the first correction rewrote to one
+    // step of 2 × 4 m/s × 0.1 s (Q48).
+    let t = interp(false);
+    let last = t.last().unwrap();
+    assert_eq!(last["frame"]["origin"], json!([0.0, -0.79999995, 0.0]));
+    assert_eq!(last["interp_queue"], json!([]));
+}
