@@ -42,6 +42,9 @@
 //!   Their methods return ACE's [`commands::WeenieError`] codes unchanged.
 //! * [`records`]: readers and writers of the MotionTable and Animation records and
 //!   of DAT containers; [`inspect`]: their text dumps.
+//! * Several objects: [`World`] ([`world`]) holds creatures by id and moves them to each
+//!   other through [`moveto_manager`], [`target_manager`], [`sticky_manager`] and
+//!   [`constraint_manager`].
 //! * [`scenario`]: the conformance runner behind `retroanim run` ([`AcSim`]);
 //!   [`mod@bench`]: the benchmark world.
 
@@ -75,3 +78,4 @@ pub use creature::{Creature, CreatureBuilder};
 pub use loader::{LoadError, Loader, MissingAnimations, MotionSet};
 pub use motion_error::MotionError;
 pub use scenario::AcSim;
+pub use world::World;

@@ -287,6 +287,26 @@ pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -
 }
 
 /// A front door for servers: many creatures in one world, moved to each other by id.
+///
+/// ```
+/// use retroanim_ac::commands::MovementParameters;
+/// use retroanim_ac::math::Vec3;
+/// use retroanim_ac::{Creature, Loader, World};
+///
+/// # let records = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/ac/records");
+/// let motions = Loader::from_dir(records).load(0x0900_0001)?;
+/// let mut world = World::new(100.0);
+/// world.add_creature(1, 0.5, 1.8, Creature::new(&motions));
+/// let prey = Creature::builder(&motions).origin(Vec3::new(0.0, 6.0, 0.0)).build();
+/// world.add_creature(2, 0.5, 1.8, prey);
+/// world.move_to_object(1, 2, MovementParameters::default());
+/// for _ in 0..60 {
+///     world.tick(0.1);
+/// }
+/// // Arrived: the move reported success (WeenieError::None).
+/// assert_eq!(world.get(1).unwrap().last_move_completion.map(|e| e.name()), Some("None"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct World {
     pub objects: Vec<PhysicsObj>,
     clock: f64,
@@ -315,6 +335,23 @@ impl World {
         obj.now = self.clock;
         self.objects.push(obj);
         true
+    }
+
+    /// Register a creature under `id` with its Setup radius and height. Its movement
+    /// manager restarts at the world's clock, as if the creature were created now.
+    pub fn add_creature(
+        &mut self,
+        id: u32,
+        radius: f32,
+        height: f32,
+        creature: crate::Creature,
+    ) -> bool {
+        let mut obj = creature.into_physics_obj();
+        obj.id = id;
+        obj.radius = radius;
+        obj.height = height;
+        obj.moveto = crate::moveto_manager::MoveToManager::new(self.clock);
+        self.add(obj)
     }
 
     pub fn get(&self, id: u32) -> Option<&PhysicsObj> {
