@@ -23,7 +23,7 @@ use std::path::Path;
 const MAX: f64 = 3.4028235e38;
 
 fn records() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/ac/records")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/humanoid")
 }
 
 /// Run a scenario whose `objects` are given, with `steps`; returns every trace line.
