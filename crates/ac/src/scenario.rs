@@ -396,7 +396,7 @@ pub fn load_table(
 /// The scenario driver: one object (plus, with `setup.objects`, the others).
 pub struct AcSim {
     pub obj: PhysicsObj,
-    file: String,
+    pub(crate) file: String,
     /// The several-object extension's state (None without `setup.objects`).
     pub ext: Option<crate::scenario_world::Extension>,
 }
@@ -472,6 +472,13 @@ impl Simulation for AcSim {
     fn apply(&mut self, index: usize, step: &Step, at: &str) -> Result<Line, ScenarioError> {
         if self.ext.is_some() {
             return crate::scenario_world::apply(self, index, step, at);
+        }
+        if crate::scenario_world::object_of(step).is_some() {
+            return Err(ScenarioError::new(
+                &self.file,
+                format!("{at}.object"),
+                "the object field needs the several-object extension (setup.objects)",
+            ));
         }
         let obj = &mut self.obj;
         obj.hook_log.clear();

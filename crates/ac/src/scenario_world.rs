@@ -267,7 +267,8 @@ pub fn op_name(step: &Step) -> &'static str {
     }
 }
 
-fn object_of(step: &Step) -> Option<Id> {
+/// The `object` field of any op.
+pub fn object_of(step: &Step) -> Option<Id> {
     match step {
         Step::DoMotion(a)
         | Step::StopMotion(a)
@@ -308,8 +309,9 @@ pub fn apply(
     step: &Step,
     at: &str,
 ) -> Result<crate::scenario::Line, ScenarioError> {
+    let file = sim.file.clone();
     let Some(ext) = sim.ext.as_mut() else {
-        return Err(ScenarioError::new("", at, "no several-object extension"));
+        return Err(ScenarioError::new(file, at, "no several-object extension"));
     };
     let main = &mut sim.obj;
     main.hook_log.clear();
@@ -326,7 +328,7 @@ pub fn apply(
         None => 0,
         Some(id) => w.find(id.0).ok_or_else(|| {
             ScenarioError::new(
-                "",
+                &file,
                 format!("{at}.object"),
                 format!("no object with id 0x{:08x}", id.0),
             )

@@ -163,6 +163,8 @@ pub struct TargetManager {
     /// `VoyeurTable` (None until the first voyeur).
     pub voyeurs: Option<VoyeurTable>,
     pub last_update_time: f64,
+    /// Reused snapshot buffer for the voyeur loops (steady ticks allocate nothing).
+    pub(crate) scratch: Vec<(u64, Voyeur)>,
 }
 
 impl TargetManager {
@@ -171,6 +173,7 @@ impl TargetManager {
             target_info: None,
             voyeurs: None,
             last_update_time: 0.0,
+            scratch: Vec::new(),
         }
     }
 }

@@ -165,13 +165,24 @@ fn send_voyeur_update(
     }
 }
 
-/// A snapshot of object `t`'s voyeur table in enumeration order.
-fn voyeur_snapshot(obj: &PhysicsObj) -> Vec<(u64, Voyeur)> {
-    obj.target_manager
-        .as_ref()
-        .and_then(|m| m.voyeurs.as_ref())
-        .map(|t| t.iter().copied().collect())
-        .unwrap_or_default()
+/// A snapshot of object `t`'s voyeur table in enumeration order, in the manager's reused
+/// buffer (give it back with [`return_snapshot`]).
+fn voyeur_snapshot(obj: &mut PhysicsObj) -> Vec<(u64, Voyeur)> {
+    let Some(tm) = obj.target_manager.as_mut() else {
+        return Vec::new();
+    };
+    let mut snap = std::mem::take(&mut tm.scratch);
+    snap.clear();
+    if let Some(t) = &tm.voyeurs {
+        snap.extend(t.iter().copied());
+    }
+    snap
+}
+
+fn return_snapshot(obj: &mut PhysicsObj, snap: Vec<(u64, Voyeur)>) {
+    if let Some(tm) = obj.target_manager.as_mut() {
+        tm.scratch = snap;
+    }
 }
 
 /// `TargetManager.HandleTargetting()` of object `t` (Q84).
@@ -191,7 +202,8 @@ pub fn handle_targetting(w: &mut impl Registry, t: usize) {
         .as_ref()
         .is_some_and(|v| v.iter().next().is_some())
     {
-        for (gen, v) in voyeur_snapshot(w.at(t)) {
+        let snap = voyeur_snapshot(w.at_mut(t));
+        for &(gen, v) in &snap {
             let obj = w.at(t);
             let mut p = obj.position();
             p.frame.origin = p
@@ -215,6 +227,7 @@ pub fn handle_targetting(w: &mut impl Registry, t: usize) {
                 send_voyeur_update(w, t, v.object_id, Some((gen, v)), p, TargetStatus::Ok);
             }
         }
+        return_snapshot(w.at_mut(t), snap);
     }
     if let Some(tm) = &mut w.at_mut(t).target_manager {
         tm.last_update_time = now;
@@ -235,9 +248,11 @@ fn notify_voyeurs_from(w: &mut impl Registry, t: usize, status: TargetStatus, po
     {
         return;
     }
-    for (gen, v) in voyeur_snapshot(w.at(t)) {
+    let snap = voyeur_snapshot(w.at_mut(t));
+    for &(gen, v) in &snap {
         send_voyeur_update(w, t, v.object_id, Some((gen, v)), pos, status);
     }
+    return_snapshot(w.at_mut(t), snap);
 }
 
 /// One world tick of object `i`: `UpdateObjectInternal(q)` with the target, move-to and
