@@ -377,8 +377,15 @@ impl World {
         self.objects.find(id).map(move |i| &mut self.objects[i])
     }
 
-    /// Advance the clock by `dt` seconds and update every object once.
+    /// Advance the clock by `dt` seconds and update every object once. Each object's
+    /// logs (`hook_log`, `motions_done`, `move_completions`) then hold this tick's only,
+    /// so a long-running world keeps no growing history.
     pub fn tick(&mut self, dt: f64) {
+        for o in &mut self.objects {
+            o.hook_log.clear();
+            o.motions_done.clear();
+            o.move_completions.clear();
+        }
         tick(&mut self.objects, &mut self.clock, dt);
     }
 

@@ -789,3 +789,30 @@ fn a_sticky_target_exempts_interpolation_from_its_progress_test() {
     assert_eq!(last["frame"]["origin"], json!([0.0, -0.79999995, 0.0]));
     assert_eq!(last["interp_queue"], json!([]));
 }
+
+/// With the several-object extension, `cancel_moveto` from the interpreter is real: a raw
+/// motion, a raw stop and a full stop each end a move in progress with ActionCancelled.
+#[test]
+fn cancel_moveto_runs_from_do_motion_stop_motion_and_stop_completely() {
+    for op in [
+        json!({"op": "do_motion", "motion": "0x45000005"}),
+        json!({"op": "stop_motion", "motion": "0x45000005"}),
+        json!({"op": "stop_completely"}),
+    ] {
+        let t = run(
+            [0.0, 10.0, 0.0],
+            json!([{"op": "move_to_object", "target": "0x00000002"}, op]),
+        );
+        assert_eq!(t[2]["moveto"]["weenie"], json!(["ActionCancelled"]));
+        assert_eq!(mgr(&t[2])["movement_type"], "Invalid");
+        assert_eq!(t[2]["moveto"]["target"]["info"], Value::Null);
+    }
+    // With cancel_moveto false the move survives the raw motion.
+    let t = run(
+        [0.0, 10.0, 0.0],
+        json!([{"op": "move_to_object", "target": "0x00000002"},
+               {"op": "do_motion", "motion": "0x45000005", "cancel_moveto": false}]),
+    );
+    assert_eq!(t[2]["moveto"]["weenie"], json!([]));
+    assert_eq!(mgr(&t[2])["movement_type"], "MoveToObject");
+}
