@@ -81,7 +81,10 @@ pub enum WeenieError {
     NoPhysicsObject = 0x08,
     YouCantJumpWhileInTheAir = 0x24,
     ActionCancelled = 0x36,
+    ObjectGone = 0x37,
+    NoObject = 0x38,
     ITeleported = 0x3C,
+    YouChargedTooFar = 0x3D,
     CantCrouchInCombat = 0x3F,
     CantSitInCombat = 0x40,
     CantLieDownInCombat = 0x41,
@@ -102,7 +105,10 @@ impl WeenieError {
             WeenieError::NoPhysicsObject => "NoPhysicsObject",
             WeenieError::YouCantJumpWhileInTheAir => "YouCantJumpWhileInTheAir",
             WeenieError::ActionCancelled => "ActionCancelled",
+            WeenieError::ObjectGone => "ObjectGone",
+            WeenieError::NoObject => "NoObject",
             WeenieError::ITeleported => "ITeleported",
+            WeenieError::YouChargedTooFar => "YouChargedTooFar",
             WeenieError::CantCrouchInCombat => "CantCrouchInCombat",
             WeenieError::CantSitInCombat => "CantSitInCombat",
             WeenieError::CantLieDownInCombat => "CantLieDownInCombat",
@@ -116,14 +122,66 @@ impl WeenieError {
     }
 }
 
+impl WeenieError {
+    /// Every code this runtime knows, for parsing names.
+    pub const ALL: [WeenieError; 18] = [
+        WeenieError::None,
+        WeenieError::NoAnimationTable,
+        WeenieError::NoPhysicsObject,
+        WeenieError::YouCantJumpWhileInTheAir,
+        WeenieError::ActionCancelled,
+        WeenieError::ObjectGone,
+        WeenieError::NoObject,
+        WeenieError::ITeleported,
+        WeenieError::YouChargedTooFar,
+        WeenieError::CantCrouchInCombat,
+        WeenieError::CantSitInCombat,
+        WeenieError::CantLieDownInCombat,
+        WeenieError::CantChatEmoteInCombat,
+        WeenieError::NoMtableData,
+        WeenieError::TooManyActions,
+        WeenieError::GeneralMovementFailure,
+        WeenieError::YouCantJumpFromThisPosition,
+        WeenieError::CantJumpLoadedDown,
+    ];
+
+    /// The code named `s` (ACE's enum name, exact case).
+    pub fn parse(s: &str) -> Option<WeenieError> {
+        WeenieError::ALL.into_iter().find(|e| e.name() == s)
+    }
+}
+
 /// `MovementType`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MovementType {
+    Invalid = 0,
     RawCommand = 1,
     InterpretedCommand = 2,
     StopRawCommand = 3,
     StopInterpretedCommand = 4,
     StopCompletely = 5,
+    MoveToObject = 6,
+    MoveToPosition = 7,
+    TurnToObject = 8,
+    TurnToHeading = 9,
+}
+
+impl MovementType {
+    /// ACE's enum name, as the `moveto` trace prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MovementType::Invalid => "Invalid",
+            MovementType::RawCommand => "RawCommand",
+            MovementType::InterpretedCommand => "InterpretedCommand",
+            MovementType::StopRawCommand => "StopRawCommand",
+            MovementType::StopInterpretedCommand => "StopInterpretedCommand",
+            MovementType::StopCompletely => "StopCompletely",
+            MovementType::MoveToObject => "MoveToObject",
+            MovementType::MoveToPosition => "MoveToPosition",
+            MovementType::TurnToObject => "TurnToObject",
+            MovementType::TurnToHeading => "TurnToHeading",
+        }
+    }
 }
 
 /// `MovementParameters` (the fields the motion system reads; ACE's `Anim/MovementParameters.cs`).
@@ -193,6 +251,33 @@ impl Default for MovementParameters {
 }
 
 impl MovementParameters {
+    /// The packed `MovementParamFlags` (bit order of ACE's enum, CanWalk = bit 0).
+    pub fn flags(&self) -> u32 {
+        let bits = [
+            self.can_walk,
+            self.can_run,
+            self.can_sidestep,
+            self.can_walk_backwards,
+            self.can_charge,
+            self.fail_walk,
+            self.use_final_heading,
+            self.sticky,
+            self.move_away,
+            self.move_towards,
+            self.use_spheres,
+            self.set_hold_key,
+            self.autonomous,
+            self.modify_raw_state,
+            self.modify_interpreted_state,
+            self.cancel_moveto,
+            self.stop_completely,
+            self.disable_jump_during_link,
+        ];
+        bits.iter()
+            .enumerate()
+            .fold(0, |acc, (i, &b)| if b { acc | (1 << i) } else { acc })
+    }
+
     /// `new MovementParameters()` followed by `CopySome(src)` (Q35: context id, action
     /// stamp, autonomous and disable-jump keep the constructor defaults).
     pub fn copy_some(src: &MovementParameters) -> MovementParameters {

@@ -121,6 +121,16 @@ impl Creature {
         Creature::builder(motions).build()
     }
 
+    /// The physics object behind the creature (ACE's structure, for [`crate::World`]).
+    pub fn physics_obj(&self) -> &PhysicsObj {
+        &self.obj
+    }
+
+    /// Give up the creature for its physics object (to place it in a [`crate::World`]).
+    pub fn into_physics_obj(self) -> PhysicsObj {
+        self.obj
+    }
+
     fn begin(&mut self) {
         // The logs hold what the last call did, so they never grow across calls.
         self.obj.hook_log.clear();

@@ -42,11 +42,15 @@
 //!   Their methods return ACE's [`commands::WeenieError`] codes unchanged.
 //! * [`records`]: readers and writers of the MotionTable and Animation records and
 //!   of DAT containers; [`inspect`]: their text dumps.
+//! * Several objects: [`World`] ([`world`]) holds creatures by id and moves them to each
+//!   other through [`moveto_manager`], [`target_manager`], [`sticky_manager`] and
+//!   [`constraint_manager`].
 //! * [`scenario`]: the conformance runner behind `retroanim run` ([`AcSim`]);
 //!   [`mod@bench`]: the benchmark world.
 
 pub mod bench;
 pub mod commands;
+pub mod constraint_manager;
 pub mod creature;
 pub mod inspect;
 pub mod interpolation;
@@ -56,15 +60,22 @@ pub mod motion_error;
 pub mod motion_interp;
 pub mod motion_table;
 pub mod movement_manager;
+pub mod moveto_manager;
 pub mod part_array;
 pub mod physics_obj;
+pub mod position_helpers;
 pub mod position_manager;
 pub mod records;
 pub mod scenario;
+pub mod scenario_world;
 pub mod sequence;
+pub mod sticky_manager;
 pub mod table_manager;
+pub mod target_manager;
+pub mod world;
 
 pub use creature::{Creature, CreatureBuilder};
 pub use loader::{LoadError, Loader, MissingAnimations, MotionSet};
 pub use motion_error::MotionError;
 pub use scenario::AcSim;
+pub use world::World;

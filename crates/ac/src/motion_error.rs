@@ -37,6 +37,12 @@ pub enum MotionError {
     YouCantJumpFromThisPosition,
     #[error("CantJumpLoadedDown")]
     CantJumpLoadedDown,
+    #[error("ObjectGone: the target left the world or teleported")]
+    ObjectGone,
+    #[error("NoObject: the target could not be found")]
+    NoObject,
+    #[error("YouChargedTooFar: the move went past its fail distance")]
+    YouChargedTooFar,
 }
 
 impl MotionError {
@@ -58,6 +64,9 @@ impl MotionError {
             WeenieError::GeneralMovementFailure => MotionError::GeneralMovementFailure,
             WeenieError::YouCantJumpFromThisPosition => MotionError::YouCantJumpFromThisPosition,
             WeenieError::CantJumpLoadedDown => MotionError::CantJumpLoadedDown,
+            WeenieError::ObjectGone => MotionError::ObjectGone,
+            WeenieError::NoObject => MotionError::NoObject,
+            WeenieError::YouChargedTooFar => MotionError::YouChargedTooFar,
         })
     }
 
@@ -78,6 +87,9 @@ impl MotionError {
             MotionError::GeneralMovementFailure => WeenieError::GeneralMovementFailure,
             MotionError::YouCantJumpFromThisPosition => WeenieError::YouCantJumpFromThisPosition,
             MotionError::CantJumpLoadedDown => WeenieError::CantJumpLoadedDown,
+            MotionError::ObjectGone => WeenieError::ObjectGone,
+            MotionError::NoObject => WeenieError::NoObject,
+            MotionError::YouChargedTooFar => WeenieError::YouChargedTooFar,
         }
     }
 

@@ -549,6 +549,9 @@ impl PhysicsObj {
             MovementType::StopRawCommand => self.mi_stop_motion(motion, params),
             MovementType::StopInterpretedCommand => self.mi_stop_interpreted_motion(motion, params),
             MovementType::StopCompletely => self.mi_stop_completely(),
+            // The move-to types never reach the interpreter (MovementManager routes them
+            // to the MoveToManager); ACE's default case.
+            _ => WeenieError::GeneralMovementFailure,
         };
         self.check_for_completed_motions();
         result
@@ -681,7 +684,9 @@ impl PhysicsObj {
 
     /// `MotionInterp.MotionDone`: positional pop (Q26).
     pub fn mi_motion_done(&mut self, _success: bool) {
-        mi_motion_done(&mut self.minterp, &mut self.is_animating);
+        if mi_motion_done(&mut self.minterp, &mut self.is_animating) {
+            self.unstick_from_object();
+        }
     }
 
     /// `MotionInterp.HitGround`.
@@ -842,13 +847,19 @@ impl PhysicsObj {
 }
 
 /// The body of `MotionInterp.MotionDone`, usable while the table manager is borrowed.
-pub fn mi_motion_done(mi: &mut MotionInterp, is_animating: &mut bool) {
+///
+/// Returns whether the completed motion was an Action (ACE then calls
+/// `unstick_from_object`; the caller does so once the table manager is released).
+pub fn mi_motion_done(mi: &mut MotionInterp, is_animating: &mut bool) -> bool {
+    let mut was_action = false;
     if let Some(h) = mi.pending_motions.front() {
         if h.motion & ACTION != 0 {
+            was_action = true;
             mi.interpreted.remove_action();
             mi.raw.remove_action();
         }
         mi.pending_motions.pop_front();
         *is_animating = !mi.pending_motions.is_empty();
     }
+    was_action
 }

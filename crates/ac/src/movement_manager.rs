@@ -1,6 +1,6 @@
 //! `MovementManager` (`Mgr/MovementManager.cs`): the dispatcher
-//! between `PhysicsObj` and the `MotionInterp` it owns. The move-to manager is out of
-//! scope, so only the motion types are dispatched.
+//! between `PhysicsObj` and the `MotionInterp` and `MoveToManager` it owns. The
+//! move-to types are dispatched by `PhysicsObj::perform_movement_struct`.
 
 use crate::commands::{MovementParameters, MovementType, WeenieError};
 use crate::physics_obj::PhysicsObj;
@@ -27,10 +27,11 @@ impl PhysicsObj {
         }
     }
 
-    /// `MovementManager.HitGround` (the move-to manager's part is out of scope).
+    /// `MovementManager.HitGround`: the interpreter, then the MoveToManager (Q77).
     pub fn movement_hit_ground(&mut self) {
         if self.has_movement_manager {
             self.mi_hit_ground();
+            self.mt_hit_ground();
         }
     }
 

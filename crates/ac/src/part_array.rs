@@ -13,12 +13,14 @@ pub(crate) struct ObjSink<'a> {
     is_animating: &'a mut bool,
     has_movement_manager: bool,
     log: &'a mut Vec<(u32, bool)>,
+    /// An Action completed: `unstick_from_object` runs when the manager is released.
+    unstick: &'a mut bool,
 }
 
 impl MotionDoneSink for ObjSink<'_> {
     fn motion_done(&mut self, _motion: u32, _success: bool) {
-        if self.has_movement_manager {
-            mi_motion_done(self.minterp, self.is_animating);
+        if self.has_movement_manager && mi_motion_done(self.minterp, self.is_animating) {
+            *self.unstick = true;
         }
     }
     fn on_motion_done(&mut self, motion: u32, success: bool) {
@@ -38,8 +40,13 @@ impl PhysicsObj {
             is_animating: &mut self.is_animating,
             has_movement_manager: self.has_movement_manager,
             log: &mut self.motions_done,
+            unstick: &mut self.unstick_pending,
         };
-        Some(f(tm, &mut self.sequence, &mut sink))
+        let r = f(tm, &mut self.sequence, &mut sink);
+        if std::mem::take(&mut self.unstick_pending) {
+            self.unstick_from_object();
+        }
+        Some(r)
     }
 
     /// `PartArray.InitializeMotionTables` → `initialize_state`.

@@ -10,9 +10,11 @@ use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, P
 use crate::math::{AFrame, Vec3, EPSILON};
 use crate::motion_interp::{MotionInterp, Weenie};
 use crate::motion_table::MotionTableData;
+use crate::moveto_manager::MoveToManager;
 use crate::position_manager::{self as pm, PositionManager, TeleportHost};
 use crate::sequence::{AnimSource, FiredHook, Sequence, HOOK_ANIMATION_DONE};
 use crate::table_manager::MotionTableManager;
+use crate::target_manager::{Remote, TargetManager, TargetStatus};
 use std::sync::Arc;
 
 /// `PhysicsGlobals` constants the tick uses.
@@ -77,6 +79,28 @@ pub struct PhysicsObj {
     pub correction: CorrectionMode,
     /// `UpdateTime` (seconds) for [`PhysicsObj::update_object`].
     pub update_time: f64,
+    /// `PhysicsObj.ID` (0 for a lone object).
+    pub id: u32,
+    /// The Setup's radius and height (`GetRadius`/`GetHeight` at scale 1).
+    pub radius: f32,
+    pub height: f32,
+    /// The world clock `PhysicsTimer.CurrentTime` as this object last saw it.
+    pub now: f64,
+    /// The `MoveToManager` (meaningful only while `has_movement_manager`).
+    pub moveto: MoveToManager,
+    pub target_manager: Option<TargetManager>,
+    /// Requests to other objects, carried out by the world after each call.
+    pub outbox: Vec<Remote>,
+    /// Every weenie `OnMoveComplete` since the log was last cleared (trace `moveto.weenie`).
+    pub move_completions: Vec<WeenieError>,
+    /// The last `OnMoveComplete` status since creation.
+    pub last_move_completion: Option<WeenieError>,
+    /// An Action completed inside the table manager: unstick once it is released.
+    pub(crate) unstick_pending: bool,
+    /// The sticky target's live position for this tick (set by the world).
+    pub(crate) sticky_live: Option<Position>,
+    /// `get_sticky_object()` for the interpolation manager during the offset step.
+    pub(crate) sticky_object: u32,
 }
 
 impl PhysicsObj {
@@ -119,6 +143,18 @@ impl PhysicsObj {
             position_manager: None,
             correction: CorrectionMode::Ace,
             update_time: 0.0,
+            id: 0,
+            radius: 0.0,
+            height: 0.0,
+            now: 0.0,
+            moveto: MoveToManager::new(0.0),
+            target_manager: None,
+            outbox: Vec::with_capacity(8),
+            move_completions: Vec::with_capacity(4),
+            last_move_completion: None,
+            unstick_pending: false,
+            sticky_live: None,
+            sticky_object: 0,
         }
     }
 
@@ -140,6 +176,7 @@ impl PhysicsObj {
         }
         self.has_movement_manager = false;
         self.minterp = MotionInterp::default();
+        self.moveto = MoveToManager::new(self.now);
         if id != 0 {
             self.has_movement_manager = true;
             self.mi_enter_default_state();
@@ -183,8 +220,10 @@ impl PhysicsObj {
         self.in_cell = in_cell;
     }
 
-    /// `cancel_moveto`: no move-to manager exists here.
-    pub fn cancel_moveto(&mut self) {}
+    /// `cancel_moveto`: cancels a move in progress with ActionCancelled.
+    pub fn cancel_moveto(&mut self) {
+        self.mt_cancel_move_to(WeenieError::ActionCancelled);
+    }
 
     /// `PhysicsObj.DoMotion`.
     pub fn do_motion(&mut self, motion: u32, params: &MovementParameters) -> WeenieError {
@@ -320,8 +359,23 @@ impl PhysicsObj {
 
     /// `UpdateObjectInternal(q)` as the conformance tick fixes it (no collision world; docs/ac.md "Tick").
     pub fn update_object_internal(&mut self, q: f64) {
-        if !self.active || !self.in_cell {
+        if !self.tick_position_step(q) {
             return;
+        }
+        // TargetManager.HandleTargetting needs the world (a lone object has no voyeurs).
+        self.mt_use_time();
+        // PartArray.HandleMovement:
+        self.check_for_completed_motions();
+        self.position_manager_use_time();
+        // A lone object's requests to others have nobody to reach.
+        self.outbox.clear();
+    }
+
+    /// The first half of `UpdateObjectInternal`: the new position and cached velocity.
+    /// False when the object does not move at all (inactive or outside every cell).
+    pub(crate) fn tick_position_step(&mut self, q: f64) -> bool {
+        if !self.active || !self.in_cell {
+            return false;
         }
         let old = self.frame;
         let new_frame = self.update_position_internal(q);
@@ -334,9 +388,7 @@ impl PhysicsObj {
             self.cached_velocity = new_frame.origin.sub(old.origin).div(q as f32);
         }
         self.frame = new_frame;
-        // MovementManager.UseTime: no move-to manager; PartArray.HandleMovement:
-        self.check_for_completed_motions();
-        self.position_manager_use_time();
+        true
     }
 
     /// `UpdatePositionInternal(q, ref newFrame)`.
@@ -440,6 +492,9 @@ impl InterpHost for PhysicsObj {
     fn autonomy_blip_distance(&self) -> f64 {
         autonomy_blip_distance(self.cell, 0)
     }
+    fn has_sticky_target(&self) -> bool {
+        self.sticky_object != 0
+    }
 }
 
 impl TeleportHost for PhysicsObj {
@@ -455,6 +510,25 @@ impl TeleportHost for PhysicsObj {
     fn position_manager_created(&mut self) {
         self.set_active(true);
     }
+    fn is_moving_to(&self) -> bool {
+        self.has_movement_manager && self.moveto.is_moving_to()
+    }
+    fn teleport_hook(&mut self, pm: &mut Option<PositionManager>) {
+        self.mt_cancel_move_to(WeenieError::ITeleported);
+        // Unstick and unconstrain need the manager back on the object.
+        self.position_manager = pm.take();
+        self.unstick_from_object();
+        // StopInterpolating comes next in ACE; move_or_teleport does it right after
+        // this hook, and nothing in between reads the interpolation state.
+        self.unconstrain();
+        *pm = self.position_manager.take();
+        self.clear_target();
+        let position = self.position();
+        self.outbox.push(Remote::Notify {
+            status: TargetStatus::Teleported,
+            position,
+        });
+    }
 }
 
 impl PhysicsObj {
@@ -468,16 +542,23 @@ impl PhysicsObj {
     /// `PositionManager.AdjustOffset` step of `UpdatePositionInternal`.
     fn position_manager_adjust_offset(&mut self, off: &mut AFrame, q: f64) {
         if let Some(mut m) = self.position_manager.take() {
+            // The interpolation manager asks get_sticky_object() while the position
+            // manager is held outside the object.
+            self.sticky_object = m.sticky.as_ref().map_or(0, |s| s.target_id);
             m.adjust_offset(off, q, self);
             self.position_manager = Some(m);
+            let live = self.sticky_live;
+            self.sticky_adjust_offset(off, q, live);
+            self.constraint_adjust_offset(off);
         }
     }
 
     /// `PositionManager.UseTime` step of `UpdateObjectInternal`.
-    fn position_manager_use_time(&mut self) {
+    pub(crate) fn position_manager_use_time(&mut self) {
         if let Some(mut m) = self.position_manager.take() {
             m.use_time(self);
             self.position_manager = Some(m);
+            self.sticky_use_time();
         }
     }
 

@@ -1,6 +1,7 @@
 //! `PositionManager` and the `PhysicsObj` entry points that feed it: `InterpolateTo`,
-//! `MoveOrTeleport` (ACE's `Mgr/PositionManager.cs`, `PhysicsObj.MoveOrTeleport`). Only the interpolation part
-//! exists here: sticky and constraint managers are out of scope.
+//! `MoveOrTeleport` (ACE's `Mgr/PositionManager.cs`, `PhysicsObj.MoveOrTeleport`). It owns
+//! the interpolation, sticky and constraint managers; the object applies their offsets
+//! in ACE's order (interpolation, sticky, constraint), see `PhysicsObj`'s tick.
 //!
 //! Call points in the physics tick (the owner keeps an `Option<PositionManager>`, created
 //! by [`interpolate_to`]):
@@ -14,17 +15,26 @@ use crate::interpolation::{
 };
 use crate::math::AFrame;
 
-/// `PositionManager` (interpolation only).
+/// `PositionManager`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PositionManager {
     mode: CorrectionMode,
     interp: Option<InterpolationManager>,
+    /// Created by the first `StickTo`.
+    pub sticky: Option<crate::sticky_manager::StickyManager>,
+    /// Created by the first `ConstrainTo`.
+    pub constraint: Option<crate::constraint_manager::ConstraintManager>,
 }
 
 impl PositionManager {
     /// `PositionManager.Create`: no interpolation manager until the first `interpolate_to`.
     pub fn new(mode: CorrectionMode) -> PositionManager {
-        PositionManager { mode, interp: None }
+        PositionManager {
+            mode,
+            interp: None,
+            sticky: None,
+            constraint: None,
+        }
     }
 
     pub fn mode(&self) -> CorrectionMode {
@@ -36,14 +46,15 @@ impl PositionManager {
         self.interp.as_ref()
     }
 
-    /// `PositionManager.AdjustOffset(frame, quantum)`.
+    /// The interpolation part of `PositionManager.AdjustOffset(frame, quantum)` (the
+    /// sticky and constraint parts follow it on the object).
     pub fn adjust_offset(&mut self, offset: &mut AFrame, quantum: f64, host: &mut impl InterpHost) {
         if let Some(im) = &mut self.interp {
             im.adjust_offset(offset, quantum, host);
         }
     }
 
-    /// `PositionManager.UseTime()`.
+    /// The interpolation part of `PositionManager.UseTime()`.
     pub fn use_time(&mut self, host: &mut impl InterpHost) {
         if let Some(im) = &mut self.interp {
             im.use_time(host);
@@ -106,13 +117,14 @@ pub trait TeleportHost: InterpHost {
     fn in_cell(&self) -> bool;
     /// `PlayerDistance`.
     fn player_distance(&self) -> f32;
-    /// `IsMovingTo()` (the MoveToManager is out of scope: false).
+    /// `IsMovingTo()`.
     fn is_moving_to(&self) -> bool {
         false
     }
     /// The rest of `teleport_hook(true)`: cancel move-to, unstick, unconstrain, clear
-    /// target (interpolation is stopped by [`move_or_teleport`] itself).
-    fn teleport_hook(&mut self) {}
+    /// target, notify voyeurs (interpolation is stopped by [`move_or_teleport`] itself).
+    /// `pm` is the object's position manager, held outside the object meanwhile.
+    fn teleport_hook(&mut self, _pm: &mut Option<PositionManager>) {}
     /// `SetPosition(pos, Teleport | DontCreateCells)` (enters the cell if outside one).
     fn set_position_teleport(&mut self, p: &Position);
     /// `MakePositionManager` created the manager: mark the object active unless static.
@@ -163,7 +175,7 @@ pub fn move_or_teleport(
         return false;
     }
     if !host.in_cell() || is_newer(stamp, timestamp) {
-        host.teleport_hook();
+        host.teleport_hook(pm);
         if let Some(pm) = pm {
             pm.stop_interpolating();
         }

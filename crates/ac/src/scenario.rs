@@ -177,6 +177,28 @@ impl<'de> Deserialize<'de> for Dt {
     }
 }
 
+/// Largest world clock a several-object scenario may start at (limit L1b): about 31
+/// years of seconds, far past any server's uptime, while an f64 clock still resolves
+/// microseconds there.
+pub const MAX_CLOCK: f64 = 1.0e9;
+
+/// The world clock of `setup.clock`: finite, within ±[`MAX_CLOCK`] seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock(pub f64);
+
+impl<'de> Deserialize<'de> for Clock {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Clock, D::Error> {
+        let v = f64::deserialize(d)?;
+        if !v.is_finite() || v.abs() > MAX_CLOCK {
+            return Err(D::Error::custom(format!(
+                "{} is out of range: the world clock lies within \u{b1}1e9 s",
+                shown(v)
+            )));
+        }
+        Ok(Clock(v))
+    }
+}
+
 pub use crate::loader::MissingAnimations;
 
 /// The `setup` block, plus the documented extensions.
@@ -206,6 +228,20 @@ pub struct Setup {
     /// Extension: `"error"` (default) or `"empty"`.
     #[serde(default)]
     pub missing_animations: Option<MissingAnimations>,
+    /// Several-object extension: the main object's id (non-zero with `objects`).
+    #[serde(default)]
+    pub id: Option<Id>,
+    /// Several-object extension: the main object's Setup radius and height.
+    #[serde(default)]
+    pub radius: Option<Num>,
+    #[serde(default)]
+    pub height: Option<Num>,
+    /// Several-object extension: the initial world clock (seconds, default 100).
+    #[serde(default)]
+    pub clock: Option<Clock>,
+    /// Several-object extension: the other objects; its presence opts in.
+    #[serde(default)]
+    pub objects: Option<Vec<crate::scenario_world::ObjectSetup>>,
 }
 
 /// Optional motion fields of the command ops.
@@ -233,6 +269,9 @@ pub struct MotionArgs {
     pub action_stamp: Option<i32>,
     #[serde(default)]
     pub autonomous: Option<bool>,
+    /// Several-object extension: the object the op addresses.
+    #[serde(default)]
+    pub object: Option<Id>,
 }
 
 impl MotionArgs {
@@ -282,18 +321,27 @@ pub struct RawArgs {
 pub enum Step {
     Tick {
         dt: Dt,
+        #[serde(default)]
+        object: Option<Id>,
     },
     DoMotion(MotionArgs),
     StopMotion(MotionArgs),
     DoInterpretedMotion(MotionArgs),
     StopInterpretedMotion(MotionArgs),
-    StopCompletely,
+    StopCompletely {
+        #[serde(default)]
+        object: Option<Id>,
+    },
     MoveToState {
         raw: RawArgs,
         #[serde(default)]
         standing_long_jump: bool,
+        #[serde(default)]
+        object: Option<Id>,
     },
     SetState {
+        #[serde(default)]
+        object: Option<Id>,
         #[serde(default)]
         contact: Option<bool>,
         #[serde(default)]
@@ -302,6 +350,8 @@ pub enum Step {
         in_cell: Option<bool>,
     },
     InterpolateTo {
+        #[serde(default)]
+        object: Option<Id>,
         origin: [Num; 3],
         #[serde(default)]
         orientation: Option<Orientation>,
@@ -309,6 +359,8 @@ pub enum Step {
         keep_heading: bool,
     },
     MoveOrTeleport {
+        #[serde(default)]
+        object: Option<Id>,
         origin: [Num; 3],
         #[serde(default)]
         orientation: Option<Orientation>,
@@ -321,10 +373,96 @@ pub enum Step {
     },
     SetRunRate {
         rate: Num,
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    // ---- several-object extension (move-to, sticky, constraint, targets) ----
+    MoveToObject {
+        #[serde(default)]
+        object: Option<Id>,
+        target: Id,
+        #[serde(default)]
+        params: crate::scenario_world::ParamsArgs,
+        #[serde(default)]
+        radius: Option<Num>,
+        #[serde(default)]
+        height: Option<Num>,
+    },
+    MoveToPosition {
+        #[serde(default)]
+        object: Option<Id>,
+        origin: [Num; 3],
+        #[serde(default)]
+        orientation: Option<Orientation>,
+        #[serde(default)]
+        params: crate::scenario_world::ParamsArgs,
+    },
+    TurnToObject {
+        #[serde(default)]
+        object: Option<Id>,
+        target: Id,
+        #[serde(default)]
+        params: crate::scenario_world::ParamsArgs,
+    },
+    TurnToHeading {
+        #[serde(default)]
+        object: Option<Id>,
+        #[serde(default)]
+        params: crate::scenario_world::ParamsArgs,
+    },
+    CancelMoveto {
+        #[serde(default)]
+        object: Option<Id>,
+        #[serde(default)]
+        error: Option<crate::scenario_world::ErrorName>,
+    },
+    StickTo {
+        #[serde(default)]
+        object: Option<Id>,
+        target: Id,
+        #[serde(default)]
+        radius: Option<Num>,
+        #[serde(default)]
+        height: Option<Num>,
+    },
+    Unstick {
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    ConstrainTo {
+        #[serde(default)]
+        object: Option<Id>,
+        origin: [Num; 3],
+        #[serde(default)]
+        orientation: Option<Orientation>,
+        start: Num,
+        max: Num,
+    },
+    Unconstrain {
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    MoveObject {
+        #[serde(default)]
+        object: Option<Id>,
+        origin: [Num; 3],
+        #[serde(default)]
+        orientation: Option<Orientation>,
+        #[serde(default)]
+        velocity: Option<[Num; 3]>,
+    },
+    HandleTargetting {
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    NotifyVoyeurs {
+        #[serde(default)]
+        object: Option<Id>,
+        status: crate::scenario_world::StatusName,
     },
 }
 
-fn frame_of(origin: &[Num; 3], orientation: Option<&Orientation>) -> AFrame {
+pub(crate) fn frame_of(origin: &[Num; 3], orientation: Option<&Orientation>) -> AFrame {
     let q = orientation.map_or(Quat::IDENTITY, |Orientation(o)| {
         Quat::new(o[0].0, o[1].0, o[2].0, o[3].0)
     });
@@ -343,10 +481,12 @@ pub fn load_table(
     crate::loader::load_parts(store, id, missing).map_err(ScenarioError::from)
 }
 
-/// The scenario driver: one object.
+/// The scenario driver: one object (plus, with `setup.objects`, the others).
 pub struct AcSim {
     pub obj: PhysicsObj,
-    file: String,
+    pub(crate) file: String,
+    /// The several-object extension's state (None without `setup.objects`).
+    pub ext: Option<crate::scenario_world::Extension>,
 }
 
 impl AcSim {
@@ -361,6 +501,10 @@ impl AcSim {
         let cell = setup.cell.map_or(DEFAULT_CELL, |c| c.0);
         let mut obj = PhysicsObj::new(Arc::new(anims), weenie, cell, frame);
         obj.correction = setup.correction.unwrap_or_default();
+        if setup.objects.is_some() {
+            // Before the movement manager exists: its constructor stamps the clock.
+            crate::scenario_world::identify_main(&mut obj, setup);
+        }
         obj.set_motion_table(Some(table));
         if setup.in_cell.unwrap_or(true) {
             obj.set_in_cell(true);
@@ -371,11 +515,16 @@ impl AcSim {
         AcSim {
             obj,
             file: String::new(),
+            ext: None,
         }
     }
 
-    fn line(&self, step: usize, op: &str, result: &str) -> Line {
-        snapshot(&self.obj, step, op, result)
+    pub(crate) fn line(&self, step: usize, op: &str, result: &str) -> Line {
+        let mut line = snapshot(&self.obj, step, op, result);
+        if let Some(ext) = &self.ext {
+            line.moveto = Some(ext.moveto_json(&self.obj));
+        }
+        line
     }
 }
 
@@ -410,6 +559,11 @@ impl Simulation for AcSim {
                 format!("the initial state would hold {v} at {at} (from the records); refused"),
             ));
         }
+        if let Some(objects) = &setup.objects {
+            sim.ext = Some(crate::scenario_world::Extension::load(
+                scenario, &mut store, &setup, objects, &sim.obj,
+            )?);
+        }
         Ok(sim)
     }
 
@@ -420,21 +574,21 @@ impl Simulation for AcSim {
     /// A step that runs into a work limit or would put NaN/Infinity in its trace line
     /// is refused and leaves the object as it was before the step.
     fn apply(&mut self, index: usize, step: &Step, at: &str) -> Result<Line, ScenarioError> {
+        if self.ext.is_some() {
+            return self.apply_extension(index, step, at);
+        }
+        if crate::scenario_world::object_of(step).is_some() {
+            return Err(ScenarioError::new(
+                &self.file,
+                format!("{at}.object"),
+                "the object field needs the several-object extension (setup.objects)",
+            ));
+        }
         let before = self.obj.clone();
         self.obj.sequence.overrun = None;
-        let line = self.apply_unchecked(index, step);
+        let line = self.apply_unchecked(index, step, at)?;
         let refusal = if let Some(limit) = self.obj.sequence.overrun {
-            Some(match limit {
-                WorkLimit::Crossings => format!(
-                    "the tick would cross more than {} frame boundaries and animation nodes; \
-                     refused (use a smaller dt or a lower speed)",
-                    crate::sequence::MAX_CROSSINGS_PER_UPDATE
-                ),
-                WorkLimit::Hooks => format!(
-                    "the tick would fire more than {} animation hooks; refused (use a smaller dt)",
-                    crate::sequence::MAX_HOOKS_PER_UPDATE
-                ),
-            })
+            Some(work_limit_message(limit))
         } else if let Some((name, max)) = list_overflow(&self.obj) {
             Some(format!(
                 "the step would grow {name} past {max} entries; refused (tick to let it drain)"
@@ -451,6 +605,21 @@ impl Simulation for AcSim {
                 Err(ScenarioError::new(&self.file, at, message))
             }
         }
+    }
+}
+
+/// What a refused step says when one update ran into a work limit (L2, L3).
+fn work_limit_message(limit: WorkLimit) -> String {
+    match limit {
+        WorkLimit::Crossings => format!(
+            "the tick would cross more than {} frame boundaries and animation nodes; \
+             refused (use a smaller dt or a lower speed)",
+            crate::sequence::MAX_CROSSINGS_PER_UPDATE
+        ),
+        WorkLimit::Hooks => format!(
+            "the tick would fire more than {} animation hooks; refused (use a smaller dt)",
+            crate::sequence::MAX_HOOKS_PER_UPDATE
+        ),
     }
 }
 
@@ -536,12 +705,55 @@ pub fn non_finite_in(line: &Line) -> Option<(String, &'static str)> {
 }
 
 impl AcSim {
-    fn apply_unchecked(&mut self, index: usize, step: &Step) -> Line {
+    /// The several-object form of [`Simulation::apply`], under the same limits: a step
+    /// that overruns a work limit in any object, grows any object's queues past their
+    /// limit or would print NaN/Infinity is refused and leaves every object as it was.
+    fn apply_extension(
+        &mut self,
+        index: usize,
+        step: &Step,
+        at: &str,
+    ) -> Result<Line, ScenarioError> {
+        let before = (self.obj.clone(), self.ext.clone());
+        self.obj.sequence.overrun = None;
+        if let Some(e) = self.ext.as_mut() {
+            e.others.iter_mut().for_each(|o| o.sequence.overrun = None);
+        }
+        let line = crate::scenario_world::apply(self, index, step, at)?;
+        let all: Vec<&PhysicsObj> = std::iter::once(&self.obj)
+            .chain(self.ext.iter().flat_map(|e| e.others.iter()))
+            .collect();
+        let refusal = if let Some(limit) = all.iter().find_map(|o| o.sequence.overrun) {
+            Some(work_limit_message(limit))
+        } else if let Some((name, max)) = all.iter().find_map(|o| list_overflow(o)) {
+            Some(format!(
+                "the step would grow {name} past {max} entries; refused (tick to let it drain)"
+            ))
+        } else {
+            non_finite_in(&line).map(|(path, v)| {
+                format!("the step would put {v} at {path} in its trace line; refused")
+            })
+        };
+        match refusal {
+            None => Ok(line),
+            Some(message) => {
+                (self.obj, self.ext) = before;
+                Err(ScenarioError::new(&self.file, at, message))
+            }
+        }
+    }
+
+    fn apply_unchecked(
+        &mut self,
+        index: usize,
+        step: &Step,
+        at: &str,
+    ) -> Result<Line, ScenarioError> {
         let obj = &mut self.obj;
         obj.hook_log.clear();
         obj.motions_done.clear();
         let (op, result): (&str, String) = match step {
-            Step::Tick { dt } => {
+            Step::Tick { dt, .. } => {
                 obj.update_object_internal(dt.0);
                 ("tick", "None".into())
             }
@@ -566,13 +778,14 @@ impl AcSim {
                 );
                 ("stop_interpreted_motion", r.name().into())
             }
-            Step::StopCompletely => {
+            Step::StopCompletely { .. } => {
                 let r = obj.stop_completely();
                 ("stop_completely", r.name().into())
             }
             Step::MoveToState {
                 raw,
                 standing_long_jump,
+                ..
             } => {
                 move_to_state(obj, raw, *standing_long_jump);
                 ("move_to_state", "None".into())
@@ -581,6 +794,7 @@ impl AcSim {
                 contact,
                 on_walkable,
                 in_cell,
+                ..
             } => {
                 if let Some(c) = in_cell {
                     obj.set_in_cell(*c);
@@ -596,6 +810,7 @@ impl AcSim {
                 origin,
                 orientation,
                 keep_heading,
+                ..
             } => {
                 let f = frame_of(origin, orientation.as_ref());
                 obj.interpolate_to(f, *keep_heading);
@@ -607,23 +822,37 @@ impl AcSim {
                 timestamp,
                 contact,
                 player_distance,
+                ..
             } => {
                 let f = frame_of(origin, orientation.as_ref());
                 obj.player_distance = player_distance.map_or(f32::MAX, |n| n.0);
                 let ok = obj.move_or_teleport(f, *timestamp, contact.unwrap_or(true));
                 ("move_or_teleport", ok.to_string())
             }
-            Step::SetRunRate { rate } => {
+            Step::SetRunRate { rate, .. } => {
                 obj.weenie.run_rate = rate.0;
                 ("set_run_rate", "None".into())
             }
+            // The several-object ops exist only with `setup.objects`.
+            other => {
+                return Err(ScenarioError::new(
+                    &self.file,
+                    at,
+                    format!(
+                        "op {:?} needs the several-object extension (setup.objects)",
+                        crate::scenario_world::op_name(other)
+                    ),
+                ))
+            }
         };
-        self.line(index, op, &result)
+        // A lone object's requests to other objects reach nobody.
+        self.obj.outbox.clear();
+        Ok(self.line(index, op, &result))
     }
 }
 
 /// `move_to_state`: the server method (ACE's `OnMoveToState_ServerMethod`).
-fn move_to_state(obj: &mut PhysicsObj, raw: &RawArgs, standing_long_jump: bool) {
+pub(crate) fn move_to_state(obj: &mut PhysicsObj, raw: &RawArgs, standing_long_jump: bool) {
     let id = |v: &Option<Command>| v.map_or(0, |i| i.0);
     let speed = |v: &Option<Num>| {
         let s = v.map_or(0.0, |n| n.0);
@@ -761,6 +990,9 @@ pub struct Line {
     pub interp_queue: Value,
     pub interp_mgr: Value,
     pub phys: PhysLine,
+    /// Several-object extension only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moveto: Option<Value>,
 }
 
 fn v3(v: Vec3) -> [F; 3] {
@@ -900,6 +1132,7 @@ pub fn snapshot(obj: &PhysicsObj, step: usize, op: &str, result: &str) -> Line {
             in_cell: obj.in_cell,
             active: obj.active,
         },
+        moveto: None,
     }
 }
 

@@ -21,7 +21,7 @@ fn suite() -> Suite<'static> {
         diff: DiffOptions::default(),
         exact_text: false,
         bless_var: "AC_BLESS",
-        typed_in: &["example"],
+        typed_in: &["example", "moveto_sticky_handoff"],
     }
 }
 
@@ -32,6 +32,19 @@ fn check(name: &str) -> Result<(), String> {
 #[test]
 fn worked_example_of_the_conformance_spec_reproduces() {
     check("example").unwrap();
+}
+
+/// The several-object worked example (a move-to ending in a sticky hand-off) is
+/// reproduced byte for byte, not only within the comparison tolerance.
+#[test]
+fn moveto_worked_example_reproduces_byte_for_byte() {
+    check("moveto_sticky_handoff").unwrap();
+    let scenario =
+        retroanim_core::Scenario::from_file(&root().join("scenarios/moveto_sticky_handoff.json"))
+            .unwrap();
+    let got = run_scenario::<AcSim>(&scenario).unwrap();
+    let want = std::fs::read_to_string(root().join("traces/moveto_sticky_handoff.jsonl")).unwrap();
+    assert_eq!(retroanim_core::trace::to_jsonl(&got), want);
 }
 
 #[test]

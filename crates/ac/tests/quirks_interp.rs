@@ -193,6 +193,7 @@ fn q40_apply_raw_movement_reissues_everything() {
     let step = Step::MoveToState {
         raw: RawArgs::default(),
         standing_long_jump: false,
+        object: None,
     };
     sim.apply(1, &step, "steps[0]").unwrap();
     // Same style and same idle substate still queue a zero-count pair each.

@@ -249,7 +249,7 @@ impl Session {
     }
 
     fn record(&mut self, line: Value) {
-        let text = line.to_string();
+        let text = retroanim_core::trace::line_text(&line);
         self.bytes += text.len();
         self.lines.push(text);
         self.last = line;

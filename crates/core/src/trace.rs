@@ -37,7 +37,7 @@ impl<W: Write> TraceWriter<W> {
 
 impl<W: Write> TraceSink for TraceWriter<W> {
     fn line(&mut self, line: &Value) -> std::io::Result<()> {
-        serde_json::to_writer(&mut self.out, line)?;
+        write_line(&mut self.out, line)?;
         self.out.write_all(b"\n")?;
         self.lines += 1;
         Ok(())
@@ -167,17 +167,55 @@ fn parse_line(raw: &[u8], file: &str, line_no: usize) -> Result<Value, ScenarioE
 /// Write lines as compact JSON, each terminated by `\n`.
 pub fn write_trace<W: Write>(mut out: W, lines: &[Value]) -> std::io::Result<()> {
     for line in lines {
-        serde_json::to_writer(&mut out, line)?;
+        write_line(&mut out, line)?;
         out.write_all(b"\n")?;
     }
     out.flush()
+}
+
+/// One line as compact JSON. Exponents are written without a `+` (`3.4028235e38`), the
+/// trace number format; serde_json would write `3.4028235e+38`.
+pub fn line_text(line: &Value) -> String {
+    let mut buf = Vec::new();
+    write_line(&mut buf, line).expect("writing to a Vec cannot fail");
+    String::from_utf8(buf).expect("serde_json writes UTF-8")
+}
+
+/// Write one line as compact JSON in the trace number format (see [`line_text`]),
+/// without the trailing newline.
+pub fn write_line<W: Write + ?Sized>(out: &mut W, line: &Value) -> std::io::Result<()> {
+    use serde::Serialize;
+    let mut ser = serde_json::Serializer::with_formatter(out, TraceNumbers);
+    line.serialize(&mut ser).map_err(std::io::Error::from)
+}
+
+/// serde_json's compact output, but exponents without a `+`.
+struct TraceNumbers;
+
+impl serde_json::ser::Formatter for TraceNumbers {
+    fn write_f64<W: ?Sized + Write>(&mut self, w: &mut W, v: f64) -> std::io::Result<()> {
+        write_exponent_plain(w, ryu::Buffer::new().format_finite(v))
+    }
+    fn write_f32<W: ?Sized + Write>(&mut self, w: &mut W, v: f32) -> std::io::Result<()> {
+        write_exponent_plain(w, ryu::Buffer::new().format_finite(v))
+    }
+}
+
+fn write_exponent_plain<W: ?Sized + Write>(w: &mut W, s: &str) -> std::io::Result<()> {
+    match s.find("e+") {
+        Some(i) => {
+            w.write_all(&s.as_bytes()[..=i])?;
+            w.write_all(&s.as_bytes()[i + 2..])
+        }
+        None => w.write_all(s.as_bytes()),
+    }
 }
 
 /// Render lines as one JSON Lines string.
 pub fn to_jsonl(lines: &[Value]) -> String {
     let mut s = String::new();
     for line in lines {
-        s.push_str(&line.to_string());
+        s.push_str(&line_text(line));
         s.push('\n');
     }
     s
@@ -214,6 +252,12 @@ mod tests {
         let text = "{\"step\":0,\"b\":1.0,\"a\":0.05}\n{\"step\":1,\"b\":-0.0,\"a\":1e-7}\n";
         let lines = parse_trace(text, "t.jsonl").unwrap();
         assert_eq!(to_jsonl(&lines), text);
+    }
+
+    #[test]
+    fn exponents_are_written_without_a_plus_sign_outside_strings() {
+        let v: Value = serde_json::from_str(r#"{"a":3.4028235e38,"s":"1e+5","b":1e-7}"#).unwrap();
+        assert_eq!(line_text(&v), r#"{"a":3.4028235e38,"s":"1e+5","b":1e-7}"#);
     }
 
     #[test]

@@ -156,9 +156,9 @@ pub fn parse_id(s: &str) -> Option<u32> {
 }
 
 fn motion_id(s: &str, at: &str) -> Result<u32, String> {
-    command_id(s)
-        .or_else(|| parse_id(s))
-        .ok_or_else(|| format!("{at}: unknown command '{s}' (an ACE motion command name or a hex id)"))
+    command_id(s).or_else(|| parse_id(s)).ok_or_else(|| {
+        format!("{at}: unknown command '{s}' (an ACE motion command name or a hex id)")
+    })
 }
 
 /// `(style << 16) | (motion & 0xFFFFFF)` in u32 (ACE's table key).

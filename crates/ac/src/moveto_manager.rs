@@ -1,0 +1,827 @@
+//! `MoveToManager` (`Mgr/MoveToManager.cs`): the steering layer that walks, runs and
+//! turns an object towards another object, a position or a heading, by issuing
+//! interpreted motions to its `MotionInterp`. It is driven by target reports (see
+//! [`crate::target_manager`]) and by `UseTime` each tick, and may end in a sticky
+//! hand-off (Q78).
+//!
+//! The manager's methods live on [`PhysicsObj`] because every one of them issues motions
+//! on the object. Effects on *other* objects (voyeur tables) are queued in the object's
+//! outbox and carried out by the world right after the call returns (see
+//! [`crate::world`]).
+
+use crate::commands::*;
+use crate::interpolation::Position;
+use crate::math::{AFrame, EPSILON};
+use crate::motion_interp::adjust_motion;
+use crate::physics_obj::PhysicsObj;
+use crate::position_helpers::{cylinder_distance, heading, norm};
+use crate::target_manager::{TargetInfo, TargetStatus};
+use std::collections::VecDeque;
+
+/// `MovementNode`: only MoveToPosition and TurnToHeading nodes are ever queued.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MovementNode {
+    pub kind: MovementType,
+    pub heading: f32,
+}
+
+/// `MovementStruct` as the move-to types use it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MovementStruct {
+    pub kind: MovementType,
+    pub motion: u32,
+    pub object_id: u32,
+    pub top_level_id: u32,
+    pub radius: f32,
+    pub height: f32,
+    pub position: Position,
+    pub params: MovementParameters,
+}
+
+impl MovementStruct {
+    /// A struct of `kind` with every other field zero / default.
+    pub fn new(kind: MovementType, params: MovementParameters) -> MovementStruct {
+        MovementStruct {
+            kind,
+            motion: 0,
+            object_id: 0,
+            top_level_id: 0,
+            radius: 0.0,
+            height: 0.0,
+            position: FRESH,
+            params,
+        }
+    }
+}
+
+/// A fresh `Position()`: cell 0, identity frame.
+pub const FRESH: Position = Position::new(0, AFrame::IDENTITY);
+
+/// The manager's fields (ACE's names in snake case).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveToManager {
+    pub movement_type: MovementType,
+    pub sought_position: Position,
+    pub current_target_position: Position,
+    pub starting_position: Option<Position>,
+    pub movement_params: MovementParameters,
+    pub previous_heading: f32,
+    pub previous_distance: f32,
+    pub previous_distance_time: f64,
+    pub original_distance: f32,
+    pub original_distance_time: f64,
+    pub fail_progress_count: i32,
+    pub sought_object_id: u32,
+    pub top_level_object_id: u32,
+    pub sought_object_radius: f32,
+    pub sought_object_height: f32,
+    pub current_command: u32,
+    pub aux_command: u32,
+    pub moving_away: bool,
+    pub initialized: bool,
+    pub pending_actions: VecDeque<MovementNode>,
+}
+
+impl MoveToManager {
+    /// The constructor's `Init` + `InitializeLocalVars` at world time `now`.
+    pub fn new(now: f64) -> MoveToManager {
+        let mut m = MoveToManager {
+            movement_type: MovementType::Invalid,
+            sought_position: FRESH,
+            current_target_position: FRESH,
+            starting_position: None,
+            movement_params: MovementParameters::default(),
+            previous_heading: 0.0,
+            previous_distance: 0.0,
+            previous_distance_time: now,
+            original_distance: 0.0,
+            original_distance_time: now,
+            fail_progress_count: 0,
+            sought_object_id: 0,
+            top_level_object_id: 0,
+            sought_object_radius: 0.0,
+            sought_object_height: 0.0,
+            current_command: 0,
+            aux_command: 0,
+            moving_away: false,
+            initialized: false,
+            pending_actions: VecDeque::with_capacity(4),
+        };
+        m.initialize_local_vars(now);
+        m
+    }
+
+    /// `InitializeLocalVars`: resets only some fields (Q93).
+    pub fn initialize_local_vars(&mut self, now: f64) {
+        self.movement_type = MovementType::Invalid;
+        self.movement_params.distance_to_object = 0.0;
+        self.movement_params.context_id = 0;
+        self.previous_heading = 0.0;
+        self.previous_distance_time = now;
+        self.original_distance_time = now;
+        self.fail_progress_count = 0;
+        self.current_command = 0;
+        self.aux_command = 0;
+        self.moving_away = false;
+        self.initialized = false;
+        self.sought_position = FRESH;
+        self.current_target_position = FRESH;
+        self.sought_object_id = 0;
+        self.top_level_object_id = 0;
+        self.sought_object_radius = 0.0;
+        self.sought_object_height = 0.0;
+    }
+
+    /// `is_moving_to`.
+    pub fn is_moving_to(&self) -> bool {
+        self.movement_type != MovementType::Invalid
+    }
+}
+
+/// `heading_diff(h1, h2, motion)`: clockwise angle from `h2` to `h1` for TurnRight,
+/// counter-clockwise otherwise, in [0, 360).
+pub fn heading_diff(h1: f32, h2: f32, motion: u32) -> f32 {
+    let mut r = norm(h1 - h2);
+    if r > EPSILON && motion != TURN_RIGHT {
+        r = 360.0 - r;
+    }
+    r
+}
+
+/// `heading_greater(h1, h2, motion)`: has `h1` reached or passed `h2` turning that way
+/// (TurnRight equality is not passed, TurnLeft equality is, Q67).
+pub fn heading_greater(h1: f32, h2: f32, motion: u32) -> bool {
+    let d = (h1 - h2).abs();
+    let mut result = if d <= 180.0 { h1 > h2 } else { h2 > h1 };
+    if motion != TURN_RIGHT {
+        result = !result;
+    }
+    result
+}
+
+/// What `MovementParameters.get_command` decides: motion (0 = none), hold key, away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Command {
+    pub motion: u32,
+    pub hold_key: HoldKey,
+    pub moving_away: bool,
+}
+
+/// `MovementParameters.get_command(dist, heading, …)` (the heading is unused, Q76).
+pub fn get_command(p: &MovementParameters, dist: f32) -> Command {
+    let mut c = Command {
+        motion: 0,
+        hold_key: HoldKey::Invalid,
+        moving_away: false,
+    };
+    if p.move_towards || !p.move_away {
+        if p.move_away {
+            // towards_and_away
+            if dist > p.distance_to_object {
+                c.motion = WALK_FORWARD;
+                c.moving_away = false;
+            } else if dist - p.min_distance < EPSILON {
+                c.motion = WALK_BACKWARDS;
+                c.moving_away = true;
+            }
+        } else if dist > p.distance_to_object {
+            c.motion = WALK_FORWARD;
+            c.moving_away = false;
+        }
+    } else if dist < p.min_distance {
+        c.motion = WALK_FORWARD;
+        c.moving_away = true;
+    }
+    c.hold_key = if p.can_run && (!p.can_walk || dist - p.distance_to_object > p.walk_run_threshold)
+    {
+        HoldKey::Run
+    } else {
+        HoldKey::None
+    };
+    c
+}
+
+/// `MovementParameters.get_desired_heading(motion, movingAway)`.
+pub fn get_desired_heading(motion: u32, moving_away: bool) -> f32 {
+    match (motion, moving_away) {
+        (RUN_FORWARD | WALK_FORWARD, true) | (WALK_BACKWARDS, false) => 180.0,
+        _ => 0.0,
+    }
+}
+
+/// The fresh `MovementParameters()` the layer builds for its own motion calls.
+fn motion_params(speed: f32, hold_key: HoldKey) -> MovementParameters {
+    MovementParameters {
+        cancel_moveto: false,
+        speed,
+        hold_key_to_apply: hold_key,
+        ..MovementParameters::default()
+    }
+}
+
+impl PhysicsObj {
+    /// `GetRadius()` (the Setup radius at scale 1).
+    pub fn get_radius(&self) -> f32 {
+        self.radius * self.scale
+    }
+
+    /// `GetHeight()`.
+    pub fn get_height(&self) -> f32 {
+        self.height * self.scale
+    }
+
+    /// `MovementManager.PerformMovement` for every `MovementType`: the motion types go
+    /// to the interpreter, the move-to types (6–9) to the MoveToManager. An object
+    /// without a movement manager answers `NoAnimationTable` (ACE would dereference
+    /// null for MoveToPosition, Q87).
+    pub fn perform_movement_struct(&mut self, mvs: &MovementStruct) -> WeenieError {
+        match mvs.kind {
+            MovementType::MoveToObject
+            | MovementType::MoveToPosition
+            | MovementType::TurnToObject
+            | MovementType::TurnToHeading => {
+                if !self.has_movement_manager {
+                    return WeenieError::NoAnimationTable;
+                }
+                self.set_active(true);
+                self.mt_perform_movement(mvs)
+            }
+            MovementType::Invalid => WeenieError::GeneralMovementFailure,
+            kind => self.perform_movement(kind, mvs.motion, &mvs.params),
+        }
+    }
+
+    /// `MoveToManager.PerformMovement`: cancel the old move (reported, Q58), unstick,
+    /// start the new one; always `None`.
+    fn mt_perform_movement(&mut self, mvs: &MovementStruct) -> WeenieError {
+        self.mt_cancel_move_to(WeenieError::ActionCancelled);
+        self.unstick_from_object();
+        match mvs.kind {
+            MovementType::MoveToObject => self.mt_move_to_object(
+                mvs.object_id,
+                mvs.top_level_id,
+                mvs.radius,
+                mvs.height,
+                &mvs.params,
+            ),
+            MovementType::MoveToPosition => self.mt_move_to_position(mvs.position, &mvs.params),
+            MovementType::TurnToObject => {
+                self.mt_turn_to_object(mvs.object_id, mvs.top_level_id, &mvs.params)
+            }
+            MovementType::TurnToHeading => self.mt_turn_to_heading(&mvs.params),
+            _ => {}
+        }
+        WeenieError::None
+    }
+
+    /// `PhysicsObj.StopCompletely(false)` as the move-to layer calls it.
+    fn mt_stop_completely(&mut self) {
+        self.stop_completely();
+    }
+
+    fn mt_move_to_object(
+        &mut self,
+        object_id: u32,
+        top_level_id: u32,
+        radius: f32,
+        height: f32,
+        params: &MovementParameters,
+    ) {
+        // Q59: always stops, whatever params.stop_completely says.
+        self.mt_stop_completely();
+        let pos = self.position();
+        let m = &mut self.moveto;
+        m.starting_position = Some(pos);
+        m.sought_object_id = object_id;
+        m.sought_object_radius = radius;
+        m.sought_object_height = height;
+        m.movement_type = MovementType::MoveToObject;
+        m.top_level_object_id = top_level_id;
+        m.movement_params = *params;
+        m.initialized = false;
+        if self.id != top_level_id {
+            self.set_target(0, top_level_id, 0.5, 0.0);
+        } else {
+            // Q86: moving to oneself ends without a callback.
+            self.mt_clean_up();
+            self.mt_stop_completely();
+        }
+    }
+
+    fn mt_move_to_position(&mut self, position: Position, params: &MovementParameters) {
+        self.mt_stop_completely();
+        self.moveto.current_target_position = position;
+        self.moveto.sought_object_radius = 0.0;
+        // Q61: the distance uses the previous move's UseSpheres.
+        let distance = self.mt_get_current_distance();
+        let here = self.position();
+        let bearing = heading(&here, &position);
+        let cmd = get_command(params, distance);
+        let m = &mut self.moveto;
+        if cmd.motion != 0 {
+            m.pending_actions.push_back(MovementNode {
+                kind: MovementType::TurnToHeading,
+                heading: bearing,
+            });
+            m.pending_actions.push_back(MovementNode {
+                kind: MovementType::MoveToPosition,
+                heading: 0.0,
+            });
+        }
+        // Q61: the final turn is added iff the previous params asked for one.
+        if m.movement_params.use_final_heading {
+            m.pending_actions.push_back(MovementNode {
+                kind: MovementType::TurnToHeading,
+                heading: params.desired_heading,
+            });
+        }
+        m.sought_position = position;
+        m.starting_position = Some(here);
+        m.movement_type = MovementType::MoveToPosition;
+        m.movement_params = *params;
+        m.movement_params.sticky = false;
+        self.mt_begin_next_node();
+    }
+
+    fn mt_turn_to_object(
+        &mut self,
+        object_id: u32,
+        top_level_id: u32,
+        params: &MovementParameters,
+    ) {
+        if params.stop_completely {
+            self.mt_stop_completely();
+        }
+        let m = &mut self.moveto;
+        m.movement_type = MovementType::TurnToObject;
+        m.sought_object_id = object_id;
+        // Q63: written where TurnToObject_Internal overwrites it before reading.
+        m.current_target_position
+            .frame
+            .set_heading(params.desired_heading);
+        m.top_level_object_id = top_level_id;
+        m.movement_params = *params;
+        if self.id != top_level_id {
+            self.moveto.initialized = false;
+            self.set_target(0, top_level_id, 0.5, 0.0);
+        } else {
+            self.mt_clean_up();
+            self.mt_stop_completely();
+        }
+    }
+
+    fn mt_turn_to_heading(&mut self, params: &MovementParameters) {
+        if params.stop_completely {
+            self.mt_stop_completely();
+        }
+        let m = &mut self.moveto;
+        m.movement_params = *params;
+        m.movement_params.sticky = false;
+        m.sought_position.frame.set_heading(params.desired_heading);
+        m.movement_type = MovementType::TurnToHeading;
+        m.pending_actions.push_back(MovementNode {
+            kind: MovementType::TurnToHeading,
+            heading: params.desired_heading,
+        });
+        // Q64: no BeginNextNode; the first UseTime on the ground starts the turn.
+    }
+
+    /// `MoveToObject_Internal(targetPos, interpPos)`: the first report builds the nodes.
+    fn mt_move_to_object_internal(&mut self, target: Position, interp: Position) {
+        self.moveto.sought_position = interp;
+        self.moveto.current_target_position = target;
+        let here = self.position();
+        let i_heading = heading(&here, &interp);
+        let dist = self.mt_get_current_distance();
+        let m = &mut self.moveto;
+        let cmd = get_command(&m.movement_params, dist);
+        if cmd.motion != 0 {
+            m.pending_actions.push_back(MovementNode {
+                kind: MovementType::TurnToHeading,
+                heading: i_heading,
+            });
+            m.pending_actions.push_back(MovementNode {
+                kind: MovementType::MoveToPosition,
+                heading: 0.0,
+            });
+        }
+        if m.movement_params.use_final_heading {
+            // Q62: relative to the initial bearing.
+            let mut d = i_heading + m.movement_params.desired_heading;
+            if d >= 360.0 {
+                d -= 360.0;
+            }
+            m.pending_actions.push_back(MovementNode {
+                kind: MovementType::TurnToHeading,
+                heading: d,
+            });
+        }
+        m.initialized = true;
+        self.mt_begin_next_node();
+    }
+
+    /// `TurnToObject_Internal(targetPos)`.
+    fn mt_turn_to_object_internal(&mut self, target: Position) {
+        self.moveto.current_target_position = target;
+        let here = self.position();
+        let th = heading(&here, &target);
+        let m = &mut self.moveto;
+        let sh = m.sought_position.frame.get_heading();
+        let h = (th + sh) % 360.0;
+        m.sought_position.frame.set_heading(h);
+        m.pending_actions.push_back(MovementNode {
+            kind: MovementType::TurnToHeading,
+            heading: h,
+        });
+        m.initialized = true;
+        self.mt_begin_next_node();
+    }
+
+    /// `MoveToManager.HandleUpdateTarget(info)`.
+    pub(crate) fn mt_handle_update_target(&mut self, info: &TargetInfo) {
+        let now = self.now;
+        let here = self.position();
+        let id = self.id;
+        let m = &mut self.moveto;
+        if m.top_level_object_id != info.object_id {
+            return;
+        }
+        if m.initialized {
+            if info.status == TargetStatus::Ok {
+                if m.movement_type == MovementType::MoveToObject {
+                    m.sought_position = info.interpolated_position.unwrap_or(FRESH);
+                    m.current_target_position = info.target_position.unwrap_or(FRESH);
+                    // Q73: both progress references restart from f32::MAX.
+                    m.previous_distance = f32::MAX;
+                    m.previous_distance_time = now;
+                    m.original_distance = f32::MAX;
+                    m.original_distance_time = now;
+                }
+            } else {
+                self.mt_cancel_move_to(WeenieError::ObjectGone);
+            }
+        } else if m.top_level_object_id == id {
+            m.sought_position = here;
+            m.current_target_position = here;
+            self.mt_clean_up_and_call_weenie(WeenieError::None);
+        } else if info.status == TargetStatus::Ok {
+            let target = info.target_position.unwrap_or(FRESH);
+            match m.movement_type {
+                MovementType::MoveToObject => {
+                    let interp = info.interpolated_position.unwrap_or(FRESH);
+                    self.mt_move_to_object_internal(target, interp);
+                }
+                MovementType::TurnToObject => self.mt_turn_to_object_internal(target),
+                _ => {}
+            }
+        } else {
+            self.mt_cancel_move_to(WeenieError::NoObject);
+        }
+    }
+
+    /// `BeginNextNode`.
+    fn mt_begin_next_node(&mut self) {
+        let m = &mut self.moveto;
+        if let Some(node) = m.pending_actions.front() {
+            match node.kind {
+                MovementType::MoveToPosition => self.mt_begin_move_forward(),
+                MovementType::TurnToHeading => self.mt_begin_turn_to_heading(),
+                _ => {}
+            }
+        } else if m.movement_params.sticky {
+            let r = m.sought_object_radius;
+            let h = m.sought_object_height;
+            let t = m.top_level_object_id;
+            // Q78: the weenie hears "done" before the stick starts.
+            self.mt_clean_up_and_call_weenie(WeenieError::None);
+            self.stick_to(t, r, h);
+        } else {
+            self.mt_clean_up_and_call_weenie(WeenieError::None);
+        }
+    }
+
+    /// `BeginMoveForward`: walk or run is decided here, once per leg (Q68).
+    fn mt_begin_move_forward(&mut self) {
+        let dist = self.mt_get_current_distance();
+        let m = &self.moveto;
+        let cmd = get_command(&m.movement_params, dist);
+        if cmd.motion == 0 {
+            self.moveto.pending_actions.pop_front();
+            self.mt_begin_next_node();
+            return;
+        }
+        let mut mp = motion_params(m.movement_params.speed, cmd.hold_key);
+        let r = self.mt_do_motion(cmd.motion, &mut mp);
+        if r != WeenieError::None {
+            self.mt_cancel_move_to(r);
+            return;
+        }
+        let now = self.now;
+        let m = &mut self.moveto;
+        m.current_command = cmd.motion;
+        m.moving_away = cmd.moving_away;
+        m.movement_params.hold_key_to_apply = cmd.hold_key;
+        m.previous_distance = dist;
+        m.previous_distance_time = now;
+        m.original_distance = dist;
+        m.original_distance_time = now;
+    }
+
+    /// `HandleMoveToPosition`: one step of a forward leg.
+    fn mt_handle_move_to_position(&mut self) {
+        let cur = self.position();
+        let m = &self.moveto;
+        let mut mp = motion_params(m.movement_params.speed, m.movement_params.hold_key_to_apply);
+        if !self.is_animating {
+            let mut h = get_desired_heading(m.current_command, m.moving_away)
+                + heading(&cur, &m.current_target_position);
+            if h >= 360.0 {
+                h -= 360.0;
+            }
+            let diff = norm(h - self.frame.get_heading());
+            // Q70: a ±20° dead band, snapped when the correction turn ends.
+            if diff > 20.0 && diff < 340.0 {
+                let turn = if diff >= 180.0 { TURN_LEFT } else { TURN_RIGHT };
+                if turn != self.moveto.aux_command {
+                    self.mt_do_motion(turn, &mut mp);
+                    self.moveto.aux_command = turn;
+                }
+            } else if self.moveto.aux_command != 0 {
+                self.set_heading(h);
+                self.mt_stop_aux_command(&mut mp);
+            }
+        } else {
+            self.mt_stop_aux_command(&mut mp);
+        }
+        let dist = self.mt_get_current_distance();
+        if !self.mt_check_progress_made(dist) {
+            if !self.is_interpolating() && !self.is_animating {
+                self.moveto.fail_progress_count += 1;
+            }
+        } else {
+            let now = self.now;
+            let here = self.position();
+            let m = &mut self.moveto;
+            let mut in_range = false;
+            if !m.movement_params.use_spheres {
+                // Q72: overshoot arrival; the progress window never opens.
+                in_range = dist < 1.0 && m.previous_distance < dist;
+                m.previous_distance = dist;
+                m.previous_distance_time = now;
+            }
+            m.fail_progress_count = 0;
+            let p = &m.movement_params;
+            if (m.moving_away && dist >= p.min_distance)
+                || (!m.moving_away && dist <= p.distance_to_object)
+                || in_range
+            {
+                m.pending_actions.pop_front();
+                let cmd = m.current_command;
+                self.mt_stop_motion(cmd, &mut mp);
+                self.moveto.current_command = 0;
+                self.mt_stop_aux_command(&mut mp);
+                self.mt_begin_next_node();
+            } else {
+                let start = m.starting_position.unwrap_or(FRESH);
+                // Q92: straight-line from the start, only on progress ticks.
+                if start.distance(&here) > m.movement_params.fail_distance {
+                    self.mt_cancel_move_to(WeenieError::YouChargedTooFar);
+                }
+            }
+        }
+        let m = &self.moveto;
+        if m.top_level_object_id != 0 && m.movement_type != MovementType::Invalid {
+            let v = self.cached_velocity.length();
+            if v > 0.1 {
+                let t = dist / v;
+                // Q85: the mover tunes its target's prediction horizon.
+                if (t as f64 - self.get_target_quantum()).abs() > 1.0 {
+                    self.set_target_quantum(t as f64);
+                }
+            }
+        }
+    }
+
+    /// `CheckProgressMade(d)`: judged at most once per window of more than 1 s (Q71).
+    fn mt_check_progress_made(&mut self, d: f32) -> bool {
+        let now = self.now;
+        let m = &mut self.moveto;
+        let dt = now - m.previous_distance_time;
+        if dt > 1.0 {
+            let gain = if m.moving_away {
+                d - m.previous_distance
+            } else {
+                m.previous_distance - d
+            };
+            if gain as f64 / dt < 0.25 {
+                return false;
+            }
+            m.previous_distance = d;
+            m.previous_distance_time = now;
+            let total = if m.moving_away {
+                d - m.original_distance
+            } else {
+                m.original_distance - d
+            };
+            if total as f64 / (now - m.original_distance_time) < 0.25 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `BeginTurnToHeading`: waits while any motion is pending (Q65).
+    fn mt_begin_turn_to_heading(&mut self) {
+        if self.is_animating {
+            return;
+        }
+        let Some(node) = self.moveto.pending_actions.front().copied() else {
+            return;
+        };
+        let hd = heading_diff(node.heading, self.frame.get_heading(), TURN_RIGHT);
+        let turn = if hd <= 180.0 {
+            if hd > EPSILON {
+                TURN_RIGHT
+            } else {
+                self.moveto.pending_actions.pop_front();
+                self.mt_begin_next_node();
+                return;
+            }
+        } else if hd + EPSILON <= 360.0 {
+            TURN_LEFT
+        } else {
+            self.moveto.pending_actions.pop_front();
+            self.mt_begin_next_node();
+            return;
+        };
+        let p = &self.moveto.movement_params;
+        let mut mp = motion_params(p.speed, p.hold_key_to_apply);
+        let r = self.mt_do_motion(turn, &mut mp);
+        if r != WeenieError::None {
+            self.mt_cancel_move_to(r);
+            return;
+        }
+        self.moveto.current_command = turn;
+        // Q66: a difference, later compared as if it were a heading.
+        self.moveto.previous_heading = hd;
+    }
+
+    /// `HandleTurnToHeading`: overshoot, then snap to the node's heading (Q67).
+    fn mt_handle_turn_to_heading(&mut self) {
+        let cc = self.moveto.current_command;
+        if cc != TURN_RIGHT && cc != TURN_LEFT {
+            self.mt_begin_turn_to_heading();
+            return;
+        }
+        let Some(node) = self.moveto.pending_actions.front().copied() else {
+            return;
+        };
+        let h = self.frame.get_heading();
+        if heading_greater(h, node.heading, cc) {
+            self.moveto.fail_progress_count = 0;
+            self.set_heading(node.heading);
+            self.moveto.pending_actions.pop_front();
+            let mut mp = motion_params(1.0, self.moveto.movement_params.hold_key_to_apply);
+            self.mt_stop_motion(cc, &mut mp);
+            self.moveto.current_command = 0;
+            self.mt_begin_next_node();
+            return;
+        }
+        let d = heading_diff(h, self.moveto.previous_heading, cc);
+        if d > EPSILON && d < 180.0 {
+            self.moveto.fail_progress_count = 0;
+            self.moveto.previous_heading = h;
+        } else {
+            self.moveto.previous_heading = h;
+            if !self.is_interpolating() && !self.is_animating {
+                self.moveto.fail_progress_count += 1;
+            }
+        }
+    }
+
+    /// `MoveToManager.UseTime`: only on the ground and with nodes pending.
+    pub fn mt_use_time(&mut self) {
+        if !self.has_movement_manager || !self.contact {
+            return;
+        }
+        let Some(node) = self.moveto.pending_actions.front() else {
+            return;
+        };
+        match node.kind {
+            MovementType::MoveToPosition => self.mt_handle_move_to_position(),
+            MovementType::TurnToHeading => self.mt_handle_turn_to_heading(),
+            _ => {}
+        }
+    }
+
+    /// `MoveToManager.HitGround`: restart the current node (Q77).
+    pub fn mt_hit_ground(&mut self) {
+        if self.moveto.movement_type != MovementType::Invalid {
+            self.mt_begin_next_node();
+        }
+    }
+
+    /// `GetCurrentDistance`.
+    pub fn mt_get_current_distance(&self) -> f32 {
+        let m = &self.moveto;
+        let here = self.position();
+        if !m.movement_params.use_spheres {
+            return here.distance(&m.current_target_position);
+        }
+        cylinder_distance(
+            self.get_radius(),
+            self.get_height(),
+            &here,
+            m.sought_object_radius,
+            m.sought_object_height,
+            &m.current_target_position,
+        ) as f32
+    }
+
+    /// `_DoMotion`: `adjust_motion` (mutating `mp.speed`) then the interpreted motion;
+    /// RawState is never touched (Q69).
+    fn mt_do_motion(&mut self, motion: u32, mp: &mut MovementParameters) -> WeenieError {
+        let mut m = motion;
+        adjust_motion(
+            &self.weenie,
+            self.minterp.raw.current_hold_key,
+            &mut m,
+            &mut mp.speed,
+            mp.hold_key_to_apply,
+        );
+        self.mi_do_interpreted_motion(m, mp)
+    }
+
+    /// `_StopMotion`.
+    fn mt_stop_motion(&mut self, motion: u32, mp: &mut MovementParameters) -> WeenieError {
+        let mut m = motion;
+        adjust_motion(
+            &self.weenie,
+            self.minterp.raw.current_hold_key,
+            &mut m,
+            &mut mp.speed,
+            mp.hold_key_to_apply,
+        );
+        self.mi_stop_interpreted_motion(m, mp)
+    }
+
+    fn mt_stop_aux_command(&mut self, mp: &mut MovementParameters) {
+        let aux = self.moveto.aux_command;
+        if aux != 0 {
+            self.mt_stop_motion(aux, mp);
+            self.moveto.aux_command = 0;
+        }
+    }
+
+    /// `CleanUp`: stop the move's motions, drop the target; the node list stays.
+    fn mt_clean_up(&mut self) {
+        let mut mp = MovementParameters {
+            hold_key_to_apply: self.moveto.movement_params.hold_key_to_apply,
+            cancel_moveto: false,
+            ..MovementParameters::default()
+        };
+        let cc = self.moveto.current_command;
+        if cc != 0 {
+            self.mt_stop_motion(cc, &mut mp);
+        }
+        let aux = self.moveto.aux_command;
+        if aux != 0 {
+            self.mt_stop_motion(aux, &mut mp);
+        }
+        let m = &self.moveto;
+        if m.top_level_object_id != 0 && m.movement_type != MovementType::Invalid {
+            self.clear_target();
+        }
+        let now = self.now;
+        self.moveto.initialize_local_vars(now);
+    }
+
+    /// `CleanUpAndCallWeenie(status)`.
+    fn mt_clean_up_and_call_weenie(&mut self, status: WeenieError) {
+        self.mt_clean_up();
+        self.mt_stop_completely();
+        self.on_move_complete(status);
+    }
+
+    /// `CancelMoveTo(err)`: nothing without a move in progress.
+    pub fn mt_cancel_move_to(&mut self, err: WeenieError) {
+        if !self.has_movement_manager || self.moveto.movement_type == MovementType::Invalid {
+            return;
+        }
+        self.moveto.pending_actions.clear();
+        self.mt_clean_up_and_call_weenie(err);
+    }
+
+    /// The harness weenie's `OnMoveComplete(status)`.
+    fn on_move_complete(&mut self, status: WeenieError) {
+        self.move_completions.push(status);
+        self.last_move_completion = Some(status);
+    }
+
+    /// `IsInterpolating()`.
+    pub fn is_interpolating(&self) -> bool {
+        self.position_manager
+            .as_ref()
+            .is_some_and(|p| p.is_interpolating())
+    }
+}

@@ -1,0 +1,301 @@
+//! `TargetManager` (`Mgr/TargetManager.cs`, with `Combat/TargetInfo.cs` and
+//! `Combat/TargettedVoyeurInfo.cs`): what an object watches (one target slot, shared by
+//! the MoveToManager and the StickyManager, Q79) and who watches it (voyeurs, each sent
+//! a report when the object's predicted position drifts, Q84).
+//!
+//! The watcher's side (`SetTarget`, `ReceiveUpdate`, `ClearTarget`) runs on the
+//! watcher alone; the parts that reach another object are queued as [`Remote`]
+//! requests and carried out by [`crate::world`] (`AddVoyeur`, `SendVoyeurUpdate`,
+//! `HandleTargetting`, `NotifyVoyeurOfEvent`).
+
+use crate::interpolation::Position;
+use crate::math::Vec3;
+use crate::physics_obj::PhysicsObj;
+
+/// `TargetStatus`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetStatus {
+    Undefined = 0,
+    Ok = 1,
+    ExitWorld = 2,
+    Teleported = 3,
+    Contained = 4,
+    Parented = 5,
+    TimedOut = 6,
+}
+
+impl TargetStatus {
+    const ALL: [TargetStatus; 7] = [
+        TargetStatus::Undefined,
+        TargetStatus::Ok,
+        TargetStatus::ExitWorld,
+        TargetStatus::Teleported,
+        TargetStatus::Contained,
+        TargetStatus::Parented,
+        TargetStatus::TimedOut,
+    ];
+
+    /// ACE's enum name (`"OK"` for Ok).
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetStatus::Undefined => "Undefined",
+            TargetStatus::Ok => "OK",
+            TargetStatus::ExitWorld => "ExitWorld",
+            TargetStatus::Teleported => "Teleported",
+            TargetStatus::Contained => "Contained",
+            TargetStatus::Parented => "Parented",
+            TargetStatus::TimedOut => "TimedOut",
+        }
+    }
+
+    /// The status named `s`.
+    pub fn parse(s: &str) -> Option<TargetStatus> {
+        TargetStatus::ALL.into_iter().find(|t| t.name() == s)
+    }
+}
+
+/// `TargetInfo` (the heading and velocity it also carries are never read by this
+/// layer; the velocity is kept because traces print it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TargetInfo {
+    pub context_id: u32,
+    pub object_id: u32,
+    pub radius: f32,
+    pub quantum: f64,
+    pub target_position: Option<Position>,
+    pub interpolated_position: Option<Position>,
+    pub velocity: Vec3,
+    pub status: TargetStatus,
+    pub last_update_time: f64,
+}
+
+impl TargetInfo {
+    /// The 4-argument constructor: positions null, status Undefined, stamped `now`.
+    pub fn new(context_id: u32, object_id: u32, radius: f32, quantum: f64, now: f64) -> TargetInfo {
+        TargetInfo {
+            context_id,
+            object_id,
+            radius,
+            quantum,
+            target_position: None,
+            interpolated_position: None,
+            velocity: Vec3::ZERO,
+            status: TargetStatus::Undefined,
+            last_update_time: now,
+        }
+    }
+}
+
+/// `TargettedVoyeurInfo`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Voyeur {
+    pub object_id: u32,
+    pub quantum: f64,
+    pub radius: f32,
+    pub last_sent_position: Option<Position>,
+}
+
+/// The voyeur table with .NET `Dictionary` enumeration order: insertion order, except
+/// that an insertion reuses the most recently freed slot.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VoyeurTable {
+    slots: Vec<Option<(u64, Voyeur)>>,
+    free: Vec<usize>,
+    next_gen: u64,
+}
+
+impl VoyeurTable {
+    pub fn get_mut(&mut self, id: u32) -> Option<&mut Voyeur> {
+        self.slots
+            .iter_mut()
+            .flatten()
+            .find(|(_, v)| v.object_id == id)
+            .map(|(_, v)| v)
+    }
+
+    /// The entry of `id` with its generation (a re-inserted entry is a new object).
+    pub fn get_gen_mut(&mut self, id: u32, gen: u64) -> Option<&mut Voyeur> {
+        self.slots
+            .iter_mut()
+            .flatten()
+            .find(|(g, v)| v.object_id == id && *g == gen)
+            .map(|(_, v)| v)
+    }
+
+    pub fn contains(&self, id: u32) -> bool {
+        self.slots.iter().flatten().any(|(_, v)| v.object_id == id)
+    }
+
+    pub fn insert(&mut self, v: Voyeur) {
+        let gen = self.next_gen;
+        self.next_gen += 1;
+        match self.free.pop() {
+            Some(slot) => self.slots[slot] = Some((gen, v)),
+            None => self.slots.push(Some((gen, v))),
+        }
+    }
+
+    pub fn remove(&mut self, id: u32) -> bool {
+        let found = self
+            .slots
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|(_, v)| v.object_id == id));
+        match found {
+            Some(i) => {
+                self.slots[i] = None;
+                self.free.push(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The entries in enumeration order, with their generation.
+    pub fn iter(&self) -> impl Iterator<Item = &(u64, Voyeur)> {
+        self.slots.iter().flatten()
+    }
+}
+
+/// `TargetManager`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TargetManager {
+    pub target_info: Option<TargetInfo>,
+    /// `VoyeurTable` (None until the first voyeur).
+    pub voyeurs: Option<VoyeurTable>,
+    pub last_update_time: f64,
+    /// Reused snapshot buffer for the voyeur loops (steady ticks allocate nothing).
+    pub(crate) scratch: Vec<(u64, Voyeur)>,
+}
+
+impl TargetManager {
+    pub fn new() -> TargetManager {
+        TargetManager {
+            target_info: None,
+            voyeurs: None,
+            last_update_time: 0.0,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+impl Default for TargetManager {
+    fn default() -> Self {
+        TargetManager::new()
+    }
+}
+
+/// A request from one object to another, carried out by the world in order right after
+/// the call that made it returns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Remote {
+    /// `GetObjectA(target)?.remove_voyeur(self)`.
+    RemoveVoyeur { target: u32 },
+    /// `GetObjectA(target)?.add_voyeur(self, radius, quantum)` (reports to a new voyeur).
+    AddVoyeur {
+        target: u32,
+        radius: f32,
+        quantum: f64,
+    },
+    /// `NotifyVoyeurOfEvent(status)` of this object, sent from `position`.
+    Notify {
+        status: TargetStatus,
+        position: Position,
+    },
+}
+
+impl PhysicsObj {
+    /// `set_target(ctx, id, radius, quantum)` → `TargetManager.SetTarget`.
+    pub fn set_target(&mut self, ctx: u32, object_id: u32, radius: f32, quantum: f64) {
+        if self.target_manager.is_none() {
+            self.target_manager = Some(TargetManager::new());
+        }
+        self.clear_target();
+        if object_id == 0 {
+            let mut info = TargetInfo::new(ctx, 0, 0.0, 0.0, self.now);
+            info.status = TargetStatus::TimedOut;
+            self.handle_update_target(&info);
+            return;
+        }
+        let now = self.now;
+        if let Some(tm) = &mut self.target_manager {
+            tm.target_info = Some(TargetInfo::new(ctx, object_id, radius, quantum, now));
+        }
+        self.outbox.push(Remote::AddVoyeur {
+            target: object_id,
+            radius,
+            quantum,
+        });
+    }
+
+    /// `clear_target` → `TargetManager.ClearTarget`.
+    pub fn clear_target(&mut self) {
+        let Some(tm) = &mut self.target_manager else {
+            return;
+        };
+        if let Some(info) = tm.target_info.take() {
+            self.outbox.push(Remote::RemoveVoyeur {
+                target: info.object_id,
+            });
+        }
+    }
+
+    /// `set_target_quantum(q)`: also updates (or re-creates) this object's entry on the
+    /// target (Q85).
+    pub fn set_target_quantum(&mut self, q: f64) {
+        let Some(info) = self
+            .target_manager
+            .as_mut()
+            .and_then(|tm| tm.target_info.as_mut())
+        else {
+            return;
+        };
+        info.quantum = q;
+        let (target, radius) = (info.object_id, info.radius);
+        self.outbox.push(Remote::AddVoyeur {
+            target,
+            radius,
+            quantum: q,
+        });
+    }
+
+    /// `get_target_quantum()`.
+    pub fn get_target_quantum(&self) -> f64 {
+        self.target_manager
+            .as_ref()
+            .and_then(|tm| tm.target_info.as_ref())
+            .map_or(0.0, |i| i.quantum)
+    }
+
+    /// `receive_target_update(info)` → `TargetManager.ReceiveUpdate`: reports about an
+    /// object this one no longer watches are dropped.
+    pub fn receive_target_update(&mut self, update: &TargetInfo) {
+        let now = self.now;
+        let Some(tm) = &mut self.target_manager else {
+            return;
+        };
+        match &tm.target_info {
+            Some(i) if i.object_id == update.object_id => {}
+            _ => return,
+        }
+        let mut info = *update;
+        info.last_update_time = now;
+        tm.target_info = Some(info);
+        self.handle_update_target(&info);
+        if update.status == TargetStatus::ExitWorld {
+            self.clear_target();
+        }
+    }
+
+    /// `PhysicsObj.HandleUpdateTarget(info)`: MoveToManager first, then StickyManager.
+    pub fn handle_update_target(&mut self, info: &TargetInfo) {
+        if info.context_id != 0 {
+            return;
+        }
+        if self.has_movement_manager {
+            self.mt_handle_update_target(info);
+        }
+        if self.position_manager.is_some() {
+            self.sticky_handle_update_target(info);
+        }
+    }
+}

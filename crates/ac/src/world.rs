@@ -1,0 +1,471 @@
+//! Several objects addressed by id (`ServerObjectManager`'s registry), the voyeur
+//! hand-shake between them and the world tick: the clock advances once, then every
+//! object is updated in order, reports re-entering their watchers synchronously (Q89).
+//!
+//! Each object's own code queues what it asks of other objects (`Remote`); the world
+//! carries each request out right after the call that made it returns, so requests run
+//! in ACE's order: a nested report is handled before the outer caller continues.
+
+use crate::commands::{MovementParameters, MovementType, WeenieError};
+use crate::interpolation::Position;
+use crate::math::AFrame;
+use crate::moveto_manager::MovementStruct;
+use crate::physics_obj::PhysicsObj;
+use crate::target_manager::{Remote, TargetInfo, TargetManager, TargetStatus, Voyeur, VoyeurTable};
+
+/// The objects of a world, by index; ids are looked up by scanning.
+pub trait Registry {
+    fn count(&self) -> usize;
+    fn at(&self, i: usize) -> &PhysicsObj;
+    fn at_mut(&mut self, i: usize) -> &mut PhysicsObj;
+    /// `GetObjectA(id)`: the index of the registered object with this id.
+    fn find(&self, id: u32) -> Option<usize> {
+        (0..self.count()).find(|&i| self.at(i).id == id)
+    }
+}
+
+impl Registry for Vec<PhysicsObj> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn at(&self, i: usize) -> &PhysicsObj {
+        &self[i]
+    }
+    fn at_mut(&mut self, i: usize) -> &mut PhysicsObj {
+        &mut self[i]
+    }
+}
+
+/// A main object plus others (index 0 is the main object).
+pub struct MainAndOthers<'a> {
+    pub main: &'a mut PhysicsObj,
+    pub others: &'a mut Vec<PhysicsObj>,
+}
+
+impl Registry for MainAndOthers<'_> {
+    fn count(&self) -> usize {
+        1 + self.others.len()
+    }
+    fn at(&self, i: usize) -> &PhysicsObj {
+        if i == 0 {
+            self.main
+        } else {
+            &self.others[i - 1]
+        }
+    }
+    fn at_mut(&mut self, i: usize) -> &mut PhysicsObj {
+        if i == 0 {
+            self.main
+        } else {
+            &mut self.others[i - 1]
+        }
+    }
+}
+
+/// Carry out object `i`'s queued requests made since its outbox held `start` entries.
+pub fn flush_from(w: &mut impl Registry, i: usize, start: usize) {
+    while w.at(i).outbox.len() > start {
+        let r = w.at_mut(i).outbox.remove(start);
+        let me = w.at(i).id;
+        match r {
+            Remote::RemoveVoyeur { target } => {
+                if let Some(t) = w.find(target) {
+                    if let Some(v) = w
+                        .at_mut(t)
+                        .target_manager
+                        .as_mut()
+                        .and_then(|m| m.voyeurs.as_mut())
+                    {
+                        v.remove(me);
+                    }
+                }
+            }
+            Remote::AddVoyeur {
+                target,
+                radius,
+                quantum,
+            } => {
+                if let Some(t) = w.find(target) {
+                    add_voyeur(w, t, me, radius, quantum);
+                }
+            }
+            Remote::Notify { status, position } => notify_voyeurs_from(w, i, status, position),
+        }
+    }
+}
+
+/// Carry out every queued request of object `i`.
+pub fn flush(w: &mut impl Registry, i: usize) {
+    flush_from(w, i, 0);
+}
+
+/// `AddVoyeur(id, radius, quantum)` on object `t`: an existing entry is updated without
+/// a report; a new one is sent the current position at once.
+pub fn add_voyeur(w: &mut impl Registry, t: usize, id: u32, radius: f32, quantum: f64) {
+    let obj = w.at_mut(t);
+    let tm = obj.target_manager.get_or_insert_with(TargetManager::new);
+    let table = tm.voyeurs.get_or_insert_with(VoyeurTable::default);
+    if let Some(v) = table.get_mut(id) {
+        v.radius = radius;
+        v.quantum = quantum;
+        return;
+    }
+    let v = Voyeur {
+        object_id: id,
+        quantum,
+        radius,
+        last_sent_position: None,
+    };
+    table.insert(v);
+    let pos = obj.position();
+    send_voyeur_update(w, t, id, None, pos, TargetStatus::Ok);
+}
+
+/// `SendVoyeurUpdate(voyeur, pos, status)` from object `t`. `gen` names the table entry
+/// of a snapshot (None = the current entry); a snapshot entry that has since been removed
+/// is updated nowhere.
+fn send_voyeur_update(
+    w: &mut impl Registry,
+    t: usize,
+    voyeur: u32,
+    snapshot: Option<(u64, Voyeur)>,
+    pos: Position,
+    status: TargetStatus,
+) {
+    let now = w.at(t).now;
+    let obj = w.at_mut(t);
+    let table = obj.target_manager.as_mut().and_then(|m| m.voyeurs.as_mut());
+    let (radius, quantum) = match (table, snapshot) {
+        (Some(table), Some((gen, snap))) => match table.get_gen_mut(voyeur, gen) {
+            Some(v) => {
+                v.last_sent_position = Some(pos);
+                (v.radius, v.quantum)
+            }
+            None => (snap.radius, snap.quantum),
+        },
+        (Some(table), None) => match table.get_mut(voyeur) {
+            Some(v) => {
+                v.last_sent_position = Some(pos);
+                (v.radius, v.quantum)
+            }
+            None => return,
+        },
+        (None, Some((_, snap))) => (snap.radius, snap.quantum),
+        (None, None) => return,
+    };
+    let mut info = TargetInfo::new(0, obj.id, radius, quantum, now);
+    info.target_position = Some(obj.position());
+    info.interpolated_position = Some(pos);
+    info.velocity = obj.cached_velocity;
+    info.status = status;
+    if let Some(v) = w.find(voyeur) {
+        let start = w.at(v).outbox.len();
+        w.at_mut(v).receive_target_update(&info);
+        flush_from(w, v, start);
+    }
+}
+
+/// A snapshot of object `t`'s voyeur table in enumeration order, in the manager's reused
+/// buffer (give it back with [`return_snapshot`]).
+fn voyeur_snapshot(obj: &mut PhysicsObj) -> Vec<(u64, Voyeur)> {
+    let Some(tm) = obj.target_manager.as_mut() else {
+        return Vec::new();
+    };
+    let mut snap = std::mem::take(&mut tm.scratch);
+    snap.clear();
+    if let Some(t) = &tm.voyeurs {
+        snap.extend(t.iter().copied());
+    }
+    snap
+}
+
+fn return_snapshot(obj: &mut PhysicsObj, snap: Vec<(u64, Voyeur)>) {
+    if let Some(tm) = obj.target_manager.as_mut() {
+        tm.scratch = snap;
+    }
+}
+
+/// `TargetManager.HandleTargetting()` of object `t` (Q84).
+pub fn handle_targetting(w: &mut impl Registry, t: usize) {
+    let now = w.at(t).now;
+    let Some(tm) = &w.at(t).target_manager else {
+        return;
+    };
+    if now - tm.last_update_time < 0.5 {
+        return;
+    }
+    if tm.target_info.is_some_and(|i| i.target_position.is_none()) {
+        return;
+    }
+    if tm
+        .voyeurs
+        .as_ref()
+        .is_some_and(|v| v.iter().next().is_some())
+    {
+        let snap = voyeur_snapshot(w.at_mut(t));
+        for &(gen, v) in &snap {
+            let obj = w.at(t);
+            let mut p = obj.position();
+            p.frame.origin = p
+                .frame
+                .origin
+                .add(obj.cached_velocity.scale(v.quantum as f32));
+            let last = v.last_sent_position.unwrap_or(crate::moveto_manager::FRESH);
+            // The snapshot entry may have been updated since (its own last position).
+            let current_last = obj
+                .target_manager
+                .as_ref()
+                .and_then(|m| m.voyeurs.as_ref())
+                .and_then(|tb| {
+                    tb.iter()
+                        .find(|(g, e)| *g == gen && e.object_id == v.object_id)
+                })
+                .map_or(last, |(_, e)| {
+                    e.last_sent_position.unwrap_or(crate::moveto_manager::FRESH)
+                });
+            if p.distance(&current_last) > v.radius {
+                send_voyeur_update(w, t, v.object_id, Some((gen, v)), p, TargetStatus::Ok);
+            }
+        }
+        return_snapshot(w.at_mut(t), snap);
+    }
+    if let Some(tm) = &mut w.at_mut(t).target_manager {
+        tm.last_update_time = now;
+    }
+}
+
+/// `NotifyVoyeurOfEvent(status)` of object `t`, from its current position.
+pub fn notify_voyeurs(w: &mut impl Registry, t: usize, status: TargetStatus) {
+    let pos = w.at(t).position();
+    notify_voyeurs_from(w, t, status, pos);
+}
+
+fn notify_voyeurs_from(w: &mut impl Registry, t: usize, status: TargetStatus, pos: Position) {
+    if w.at(t)
+        .target_manager
+        .as_ref()
+        .is_none_or(|m| m.voyeurs.is_none())
+    {
+        return;
+    }
+    let snap = voyeur_snapshot(w.at_mut(t));
+    for &(gen, v) in &snap {
+        send_voyeur_update(w, t, v.object_id, Some((gen, v)), pos, status);
+    }
+    return_snapshot(w.at_mut(t), snap);
+}
+
+/// One world tick of object `i`: `UpdateObjectInternal(q)` with the target, move-to and
+/// position managers in ACE's order.
+pub fn update_object(w: &mut impl Registry, i: usize, q: f64) {
+    let live = {
+        let o = w.at(i);
+        o.position_manager
+            .as_ref()
+            .and_then(|p| p.sticky.as_ref())
+            .filter(|s| s.target_id != 0)
+            .and_then(|s| w.find(s.target_id))
+            .map(|t| w.at(t).position())
+    };
+    w.at_mut(i).sticky_live = live;
+    let moved = w.at_mut(i).tick_position_step(q);
+    w.at_mut(i).sticky_live = None;
+    flush(w, i);
+    if !moved {
+        return;
+    }
+    handle_targetting(w, i);
+    w.at_mut(i).mt_use_time();
+    flush(w, i);
+    w.at_mut(i).check_for_completed_motions();
+    flush(w, i);
+    w.at_mut(i).position_manager_use_time();
+    flush(w, i);
+}
+
+/// `tick {dt}`: the clock advances once, then every object is updated in order.
+pub fn tick(w: &mut impl Registry, clock: &mut f64, dt: f64) {
+    *clock += dt;
+    for i in 0..w.count() {
+        w.at_mut(i).now = *clock;
+    }
+    for i in 0..w.count() {
+        update_object(w, i, dt);
+    }
+}
+
+/// Object `i` performs a movement (any `MovementType`), then its requests run.
+pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -> WeenieError {
+    let r = w.at_mut(i).perform_movement_struct(mvs);
+    flush(w, i);
+    r
+}
+
+/// A front door for servers: many creatures in one world, moved to each other by id.
+///
+/// ```
+/// use retroanim_ac::commands::MovementParameters;
+/// use retroanim_ac::math::Vec3;
+/// use retroanim_ac::{Creature, Loader, World};
+///
+/// # let records = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/ac/records");
+/// let motions = Loader::from_dir(records).load(0x0900_0001)?;
+/// let mut world = World::new(100.0);
+/// world.add_creature(1, 0.5, 1.8, Creature::new(&motions));
+/// let prey = Creature::builder(&motions).origin(Vec3::new(0.0, 6.0, 0.0)).build();
+/// world.add_creature(2, 0.5, 1.8, prey);
+/// world.move_to_object(1, 2, MovementParameters::default());
+/// for _ in 0..60 {
+///     world.tick(0.1);
+/// }
+/// // Arrived: the move reported success (WeenieError::None).
+/// assert_eq!(world.get(1).unwrap().last_move_completion.map(|e| e.name()), Some("None"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct World {
+    pub objects: Vec<PhysicsObj>,
+    clock: f64,
+}
+
+impl World {
+    /// An empty world whose clock reads `clock` seconds.
+    pub fn new(clock: f64) -> World {
+        World {
+            objects: Vec::new(),
+            clock,
+        }
+    }
+
+    /// The world clock (`PhysicsTimer.CurrentTime`).
+    pub fn clock(&self) -> f64 {
+        self.clock
+    }
+
+    /// Register an object under its id (its clock is set to the world's). Returns false
+    /// and changes nothing when the id is 0 or already taken.
+    pub fn add(&mut self, mut obj: PhysicsObj) -> bool {
+        if obj.id == 0 || self.objects.find(obj.id).is_some() {
+            return false;
+        }
+        obj.now = self.clock;
+        self.objects.push(obj);
+        true
+    }
+
+    /// Register a creature under `id` with its Setup radius and height. Its movement
+    /// manager restarts at the world's clock, as if the creature were created now.
+    pub fn add_creature(
+        &mut self,
+        id: u32,
+        radius: f32,
+        height: f32,
+        creature: crate::Creature,
+    ) -> bool {
+        let mut obj = creature.into_physics_obj();
+        obj.id = id;
+        obj.radius = radius;
+        obj.height = height;
+        obj.moveto = crate::moveto_manager::MoveToManager::new(self.clock);
+        self.add(obj)
+    }
+
+    pub fn get(&self, id: u32) -> Option<&PhysicsObj> {
+        self.objects.find(id).map(|i| &self.objects[i])
+    }
+
+    pub fn get_mut(&mut self, id: u32) -> Option<&mut PhysicsObj> {
+        self.objects.find(id).map(move |i| &mut self.objects[i])
+    }
+
+    /// Advance the clock by `dt` seconds and update every object once. Each object's
+    /// logs (`hook_log`, `motions_done`, `move_completions`) then hold this tick's only,
+    /// so a long-running world keeps no growing history.
+    pub fn tick(&mut self, dt: f64) {
+        for o in &mut self.objects {
+            o.hook_log.clear();
+            o.motions_done.clear();
+            o.move_completions.clear();
+        }
+        tick(&mut self.objects, &mut self.clock, dt);
+    }
+
+    fn perform(&mut self, id: u32, mvs: MovementStruct) -> Option<WeenieError> {
+        let i = self.objects.find(id)?;
+        Some(perform_movement(&mut self.objects, i, &mvs))
+    }
+
+    /// `mover` walks or runs to `target` (MoveToObject with the target's radius/height).
+    pub fn move_to_object(
+        &mut self,
+        mover: u32,
+        target: u32,
+        params: MovementParameters,
+    ) -> Option<WeenieError> {
+        let (radius, height) = self
+            .get(target)
+            .map_or((0.0, 0.0), |t| (t.get_radius(), t.get_height()));
+        let mut mvs = MovementStruct::new(MovementType::MoveToObject, params);
+        mvs.object_id = target;
+        mvs.top_level_id = target;
+        mvs.radius = radius;
+        mvs.height = height;
+        self.perform(mover, mvs)
+    }
+
+    /// `mover` walks or runs to a frame in its own cell.
+    pub fn move_to_position(
+        &mut self,
+        mover: u32,
+        frame: AFrame,
+        params: MovementParameters,
+    ) -> Option<WeenieError> {
+        let cell = self.get(mover)?.cell;
+        let mut mvs = MovementStruct::new(MovementType::MoveToPosition, params);
+        mvs.position = Position::new(cell, frame);
+        self.perform(mover, mvs)
+    }
+
+    /// `mover` turns to face `target`.
+    pub fn turn_to_object(
+        &mut self,
+        mover: u32,
+        target: u32,
+        params: MovementParameters,
+    ) -> Option<WeenieError> {
+        let mut mvs = MovementStruct::new(MovementType::TurnToObject, params);
+        mvs.object_id = target;
+        mvs.top_level_id = target;
+        self.perform(mover, mvs)
+    }
+
+    /// `mover` turns to `params.desired_heading`.
+    pub fn turn_to_heading(
+        &mut self,
+        mover: u32,
+        params: MovementParameters,
+    ) -> Option<WeenieError> {
+        self.perform(
+            mover,
+            MovementStruct::new(MovementType::TurnToHeading, params),
+        )
+    }
+
+    /// Cancel `mover`'s move with `error` (reported to it if one was in progress).
+    pub fn cancel_moveto(&mut self, mover: u32, error: WeenieError) {
+        if let Some(i) = self.objects.find(mover) {
+            self.objects[i].mt_cancel_move_to(error);
+            flush(&mut self.objects, i);
+        }
+    }
+
+    /// `mover` sticks to `target` for one second (Q80).
+    pub fn stick_to(&mut self, mover: u32, target: u32) {
+        let (radius, height) = self
+            .get(target)
+            .map_or((0.0, 0.0), |t| (t.get_radius(), t.get_height()));
+        if let Some(i) = self.objects.find(mover) {
+            self.objects[i].stick_to(target, radius, height);
+            flush(&mut self.objects, i);
+        }
+    }
+}
