@@ -1,0 +1,57 @@
+//! The C example (examples/c/play_scenario.c) built with the system C compiler against
+//! the static library: its output is byte for byte what `retroanim run` prints, and it
+//! runs clean under valgrind (no leak, no invalid access).
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::Command;
+use support::*;
+
+fn build_example() -> Option<PathBuf> {
+    if !have("gcc", "--version") {
+        return None;
+    }
+    let root = repo_root();
+    let exe = scratch("c_example").join("play_scenario");
+    run_ok(
+        Command::new("gcc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-g", "-I"])
+            .arg(root.join("crates/ffi/include"))
+            .arg(root.join("examples/c/play_scenario.c"))
+            .arg(lib_dir().join("libretroanim_ffi.a"))
+            .args(["-lpthread", "-ldl", "-lm", "-o"])
+            .arg(&exe),
+    );
+    Some(exe)
+}
+
+fn walk_to_run() -> PathBuf {
+    repo_root().join("assets/ac/scenarios/walk_to_run.json")
+}
+
+#[test]
+fn c_example_prints_the_walk_to_run_trace_retroanim_run_prints() {
+    let Some(exe) = build_example() else { return };
+    let printed = run_ok(Command::new(&exe).arg(walk_to_run()));
+    let expected = reference_trace(&walk_to_run());
+    assert_eq!(printed.lines().count(), 30, "the setup line and 29 steps");
+    assert!(
+        printed == expected,
+        "the C example's trace differs from `retroanim run`"
+    );
+}
+
+#[test]
+fn c_example_runs_clean_under_valgrind() {
+    let Some(exe) = build_example() else { return };
+    if !have("valgrind", "--version") {
+        return;
+    }
+    run_ok(
+        Command::new("valgrind")
+            .args(["-q", "--leak-check=full", "--error-exitcode=1"])
+            .arg(&exe)
+            .arg(walk_to_run()),
+    );
+}
