@@ -8,12 +8,13 @@ use std::path::PathBuf;
 use std::process::Command;
 use support::*;
 
-fn build_example() -> Option<PathBuf> {
+/// Each test builds into its own folder: tests run in parallel.
+fn build_example(name: &str) -> Option<PathBuf> {
     if !have("gcc", "--version") {
         return None;
     }
     let root = repo_root();
-    let exe = scratch("c_example").join("play_scenario");
+    let exe = scratch(name).join("play_scenario");
     run_ok(
         Command::new("gcc")
             .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-g", "-I"])
@@ -32,7 +33,7 @@ fn walk_to_run() -> PathBuf {
 
 #[test]
 fn c_example_prints_the_walk_to_run_trace_retroanim_run_prints() {
-    let Some(exe) = build_example() else { return };
+    let Some(exe) = build_example("c_trace") else { return };
     let printed = run_ok(Command::new(&exe).arg(walk_to_run()));
     let expected = reference_trace(&walk_to_run());
     assert_eq!(printed.lines().count(), 30, "the setup line and 29 steps");
@@ -44,7 +45,7 @@ fn c_example_prints_the_walk_to_run_trace_retroanim_run_prints() {
 
 #[test]
 fn c_example_runs_clean_under_valgrind() {
-    let Some(exe) = build_example() else { return };
+    let Some(exe) = build_example("c_valgrind") else { return };
     if !have("valgrind", "--version") {
         return;
     }
