@@ -33,7 +33,9 @@ fn walk_to_run() -> PathBuf {
 
 #[test]
 fn c_example_prints_the_walk_to_run_trace_retroanim_run_prints() {
-    let Some(exe) = build_example("c_trace") else { return };
+    let Some(exe) = build_example("c_trace") else {
+        return;
+    };
     let printed = run_ok(Command::new(&exe).arg(walk_to_run()));
     let expected = reference_trace(&walk_to_run());
     assert_eq!(printed.lines().count(), 30, "the setup line and 29 steps");
@@ -45,7 +47,9 @@ fn c_example_prints_the_walk_to_run_trace_retroanim_run_prints() {
 
 #[test]
 fn c_example_runs_clean_under_valgrind() {
-    let Some(exe) = build_example("c_valgrind") else { return };
+    let Some(exe) = build_example("c_valgrind") else {
+        return;
+    };
     if !have("valgrind", "--version") {
         return;
     }

@@ -54,7 +54,9 @@ fn sample(dir: &Path, scenario: &Path) -> Command {
 
 #[test]
 fn dotnet_sample_prints_retroanim_run_traces_for_every_bundled_scenario() {
-    let Some(dir) = build("dotnet_traces") else { return };
+    let Some(dir) = build("dotnet_traces") else {
+        return;
+    };
     let scenarios = bundled_scenarios();
     // 4 AC, 7 HERC, 3 actor scenarios are bundled.
     assert_eq!(scenarios.len(), 14);
@@ -71,7 +73,9 @@ fn dotnet_sample_prints_retroanim_run_traces_for_every_bundled_scenario() {
 
 #[test]
 fn dotnet_exception_carries_the_last_error_naming_the_file() {
-    let Some(dir) = build("dotnet_errors") else { return };
+    let Some(dir) = build("dotnet_errors") else {
+        return;
+    };
     let missing = dir.join("no_such_scenario.json");
     let out = sample(&dir, &missing).output().expect("mono runs");
     assert_eq!(out.status.code(), Some(1));
