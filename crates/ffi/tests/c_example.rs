@@ -10,16 +10,20 @@ use support::*;
 
 /// Each test builds into its own folder: tests run in parallel.
 fn build_example(name: &str) -> Option<PathBuf> {
+    build_c(name, "play_scenario")
+}
+
+fn build_c(name: &str, program: &str) -> Option<PathBuf> {
     if !have("gcc", "--version") {
         return None;
     }
     let root = repo_root();
-    let exe = scratch(name).join("play_scenario");
+    let exe = scratch(name).join(program);
     run_ok(
         Command::new("gcc")
             .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-g", "-I"])
             .arg(root.join("crates/ffi/include"))
-            .arg(root.join("examples/c/play_scenario.c"))
+            .arg(root.join(format!("examples/c/{program}.c")))
             .arg(lib_dir().join("libretroanim_ffi.a"))
             .args(["-lpthread", "-ldl", "-lm", "-o"])
             .arg(&exe),
@@ -59,4 +63,25 @@ fn c_example_runs_clean_under_valgrind() {
             .arg(&exe)
             .arg(walk_to_run()),
     );
+}
+
+#[test]
+fn c_bench_builds_and_ticks_a_small_world_through_the_batch_call() {
+    let Some(exe) = build_c("c_bench", "bench_ac") else {
+        return;
+    };
+    let out = run_ok(
+        Command::new(&exe)
+            .arg(repo_root().join("assets/ac/records"))
+            .args(["45", "60"]),
+    );
+    assert!(out.starts_with("entities: 45\nticks: 60\n"), "{out}");
+    // After 60 ticks of walking and running, the creatures have moved along +Y.
+    let sum: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("sum_y: "))
+        .expect("sum_y line")
+        .parse()
+        .expect("number");
+    assert!(sum > 0.0, "{out}");
 }
