@@ -95,10 +95,8 @@ fn ac_walk_then_hold_run_through_the_typed_calls() {
     assert_eq!(s, RaStatus::Ok);
     assert_eq!(c, 0);
     // SAFETY: null params means defaults.
-    assert_eq!(
-        unsafe { ra_ac_do_motion(w, c, WALK_FORWARD, ptr::null()) },
-        RaStatus::Ok
-    );
+    let s = unsafe { ra_ac_do_motion(w, c, WALK_FORWARD, ptr::null()) };
+    assert_eq!(s, RaStatus::Ok);
     for _ in 0..30 {
         assert_eq!(ra_ac_world_tick(w, 1.0 / 30.0), RaStatus::Ok);
     }
@@ -169,10 +167,8 @@ fn ac_missing_table_fails_the_add_naming_its_id() {
     );
     let mut n = 9;
     // SAFETY: `n` is writable.
-    assert_eq!(
-        unsafe { ra_ac_world_creature_count(w, &mut n) },
-        RaStatus::Ok
-    );
+    let s = unsafe { ra_ac_world_creature_count(w, &mut n) };
+    assert_eq!(s, RaStatus::Ok);
     assert_eq!(n, 0);
     assert_eq!(ra_ac_world_free(w), RaStatus::Ok);
 }
@@ -211,10 +207,8 @@ fn herc_walk_moves_the_machine_and_poses_every_part() {
     assert_eq!(s, RaStatus::BufferTooSmall);
     let mut m = vec![RaHercMatrix::default(); n];
     // SAFETY: `m` holds `n` writable entries.
-    assert_eq!(
-        unsafe { ra_herc_part_matrices(h, m.as_mut_ptr(), n, &mut n) },
-        RaStatus::Ok
-    );
+    let s = unsafe { ra_herc_part_matrices(h, m.as_mut_ptr(), n, &mut n) };
+    assert_eq!(s, RaStatus::Ok);
     // Every rotation row of a pose is a Q14 unit vector (16384 = 1.0), give or take
     // rounding: no part is left all zero.
     assert!(m.iter().all(|x| x.m.iter().any(|v| *v != 0)));
@@ -255,10 +249,8 @@ fn actor_forced_wave_plays_group_one() {
     }
     let mut f = RaActorFrame::default();
     // SAFETY: valid C string, writable out.
-    assert_eq!(
-        unsafe { ra_actor_frame(st, c"flag_a".as_ptr(), &mut f) },
-        RaStatus::Ok
-    );
+    let s = unsafe { ra_actor_frame(st, c"flag_a".as_ptr(), &mut f) };
+    assert_eq!(s, RaStatus::Ok);
     assert_eq!(f.group, 1);
     assert_eq!(f.has_frame, 1);
     assert_eq!(ra_actor_stage_free(st), RaStatus::Ok);
