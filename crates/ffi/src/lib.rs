@@ -4,8 +4,8 @@
 //! (handles, ownership, errors). docs/embedding.md has the quick starts.
 //!
 //! This is the only crate of the workspace that may use `unsafe`: every raw pointer
-//! the host hands in is read or written in [`args`], and each block says why it is
-//! sound. Handles are numbers checked against a table ([`handle`]), never pointers.
+//! the host hands in is read or written in the `args` module, and each block says why it is
+//! sound. Handles are numbers checked against a table (the `handle` module), never pointers.
 
 // The header's preamble states the pointer contract every function shares; a
 // `# Safety` section on each of them would repeat it.
