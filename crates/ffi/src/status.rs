@@ -81,10 +81,11 @@ fn record(message: &str, code: u32) {
     // A message never holds NUL in practice; if one did, cut it there rather than lose it.
     let text = message.split('\0').next().unwrap_or_default();
     let c = CString::new(text).unwrap_or_default();
-    LAST.with(|l| {
-        let mut l = l.borrow_mut();
-        l.message = c;
-        l.code = code;
+    let _ = LAST.try_with(|l| {
+        if let Ok(mut l) = l.try_borrow_mut() {
+            l.message = c;
+            l.code = code;
+        }
     });
 }
 
@@ -116,7 +117,12 @@ pub(crate) fn guard(body: impl FnOnce() -> Result<()>) -> RaStatus {
 /// that fails on the same thread; copy it if you need it longer. Never free it.
 #[no_mangle]
 pub extern "C" fn ra_last_error() -> *const c_char {
-    LAST.with(|l| l.borrow().message.as_ptr())
+    // `try_with` and `try_borrow`: during thread teardown, or re-entered, it answers
+    // the empty string instead of panicking.
+    LAST.try_with(|l| l.try_borrow().map(|m| m.message.as_ptr()).ok())
+        .ok()
+        .flatten()
+        .unwrap_or(c"".as_ptr())
 }
 
 /// The engine's numeric code for the most recent failed call on the calling thread:
@@ -124,5 +130,31 @@ pub extern "C" fn ra_last_error() -> *const c_char {
 /// otherwise.
 #[no_mangle]
 pub extern "C" fn ra_last_error_code() -> u32 {
-    LAST.with(|l| l.borrow().code)
+    LAST.try_with(|l| l.try_borrow().map(|m| m.code).unwrap_or(0))
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    #[test]
+    fn panic_inside_an_entry_point_becomes_internal_with_its_message() {
+        let s = guard(|| panic!("boom"));
+        assert_eq!(s, RaStatus::Internal);
+        // SAFETY: ra_last_error returns a valid NUL-terminated string.
+        let msg = unsafe { CStr::from_ptr(ra_last_error()) };
+        assert_eq!(msg.to_str().unwrap(), "internal error (caught panic): boom");
+    }
+
+    #[test]
+    fn success_leaves_the_last_error_as_it_was() {
+        let s = guard(|| Err(Error::invalid("first")));
+        assert_eq!(s, RaStatus::InvalidArgument);
+        assert_eq!(guard(|| Ok(())), RaStatus::Ok);
+        // SAFETY: ra_last_error returns a valid NUL-terminated string.
+        let msg = unsafe { CStr::from_ptr(ra_last_error()) };
+        assert_eq!(msg.to_str().unwrap(), "first");
+    }
 }
