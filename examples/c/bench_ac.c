@@ -3,7 +3,8 @@
  * humanoid table, each issuing walk, run, turn, stop-turn, stop and stop-completely
  * commands at staggered times (one every 45 ticks), the whole world ticked at 30 Hz by
  * the batch call ra_ac_world_tick, every position read back each tick with
- * ra_ac_world_positions. Prints entity-ticks per second.
+ * ra_ac_world_positions, after the same untimed warm-up ticks. Prints entity-ticks
+ * per second.
  *
  *   cargo build --release -p retroanim-ffi
  *   cc -O2 -I crates/ffi/include examples/c/bench_ac.c \
@@ -22,6 +23,8 @@
 #define RUN_FORWARD 0x44000007u
 #define TURN_RIGHT 0x6500000Du
 #define PERIOD 45u
+/* Untimed ticks first, as `retroanim bench` does: the first commands allocate. */
+#define WARMUP_TICKS 50u
 
 static void check(RaStatus s, const char *what) {
   if (s != RA_STATUS_OK) {
@@ -71,8 +74,9 @@ int main(int argc, char **argv) {
   RaAcPosition *pos = malloc(sizeof *pos * (n ? n : 1));
   size_t count = 0;
 
-  double start = now();
-  for (uint64_t t = 0; t < ticks; t++) {
+  double start = 0;
+  for (uint64_t t = 0; t < WARMUP_TICKS + ticks; t++) {
+    if (t == WARMUP_TICKS) start = now();
     for (uint32_t i = 0; i < n; i++) {
       uint64_t phase = t + i % PERIOD;
       if (phase % PERIOD == 0) command(w, i, phase / PERIOD + i, &run);
