@@ -154,6 +154,16 @@ impl AnimatedShape {
         Ok(())
     }
 
+    /// Forget `thread`'s pending request (DropRequest, H4c): it stays where it is and
+    /// holds there as if it had arrived. The pose does not change.
+    pub fn drop_request(&mut self, thread: ThreadId) -> Result<(), ControlError> {
+        self.check_thread(thread)?;
+        if let Some(th) = self.shape.thread_mut(thread.0) {
+            th.drop_request();
+        }
+        Ok(())
+    }
+
     /// One simulation step of `ms` elapsed milliseconds (the game steps every 40 ms):
     /// advance every thread, move the machine by the root motion, pose every part.
     pub fn step_ms(&mut self, ms: i64) -> Result<(), ControlError> {

@@ -1,0 +1,156 @@
+using System;
+
+namespace Retroanim
+{
+    /// <summary>An AC world: motion tables from a record source and creatures on them.</summary>
+    public sealed class AcWorld : IDisposable
+    {
+        readonly AcWorldHandle h = new AcWorldHandle();
+
+        AcWorld() { }
+
+        /// <summary>Records from a folder of &lt;id&gt;.bin files.</summary>
+        public static AcWorld FromDirectory(string dir)
+        {
+            var w = new AcWorld();
+            ulong v;
+            Native.Check(Native.ra_ac_world_new_dir(Native.Utf8z(dir), out v));
+            w.h.Set(v);
+            return w;
+        }
+
+        /// <summary>Records from a DAT container.</summary>
+        public static AcWorld FromDat(string path)
+        {
+            var w = new AcWorld();
+            ulong v;
+            Native.Check(Native.ra_ac_world_new_dat(Native.Utf8z(path), out v));
+            w.h.Set(v);
+            return w;
+        }
+
+        /// <summary>A creature with every default on motion table tableId; its index.</summary>
+        public uint AddCreature(uint tableId)
+        {
+            uint i;
+            Native.Check(Native.ra_ac_world_add_creature(h.Value, tableId, IntPtr.Zero, out i));
+            return i;
+        }
+
+        public int CreatureCount
+        {
+            get { uint n; Native.Check(Native.ra_ac_world_creature_count(h.Value, out n)); return (int)n; }
+        }
+
+        public void DoMotion(uint creature, uint command) { Native.Check(Native.ra_ac_do_motion(h.Value, creature, command, IntPtr.Zero)); }
+        public void StopMotion(uint creature, uint command) { Native.Check(Native.ra_ac_stop_motion(h.Value, creature, command, IntPtr.Zero)); }
+        public void StopCompletely(uint creature) { Native.Check(Native.ra_ac_stop_completely(h.Value, creature)); }
+        public void SetHoldRun(uint creature, bool run) { Native.Check(Native.ra_ac_set_hold_run(h.Value, creature, (byte)(run ? 1 : 0))); }
+        public void SetRunRate(uint creature, float rate) { Native.Check(Native.ra_ac_set_run_rate(h.Value, creature, rate)); }
+        public void Tick(uint creature, double quantum) { Native.Check(Native.ra_ac_tick(h.Value, creature, quantum)); }
+
+        /// <summary>One quantum for every creature (the batch call).</summary>
+        public void TickAll(double quantum) { Native.Check(Native.ra_ac_world_tick(h.Value, quantum)); }
+
+        public AcState State(uint creature)
+        {
+            AcState s;
+            Native.Check(Native.ra_ac_state(h.Value, creature, out s));
+            return s;
+        }
+
+        /// <summary>Every creature's position into a caller-owned array (sized to
+        /// CreatureCount); the number written.</summary>
+        public int Positions(AcPosition[] output)
+        {
+            UIntPtr n;
+            Native.Check(Native.ra_ac_world_positions(h.Value, output, new UIntPtr((uint)output.Length), out n));
+            return (int)n.ToUInt64();
+        }
+
+        public void Dispose() { h.Dispose(); }
+    }
+
+    /// <summary>A HERC shape instance with its animation threads.</summary>
+    public sealed class HercShape : IDisposable
+    {
+        readonly HercShapeHandle h = new HercShapeHandle();
+
+        HercShape() { }
+
+        public static HercShape FromJsonFile(string path)
+        {
+            var s = new HercShape();
+            ulong v;
+            Native.Check(Native.ra_herc_shape_new_json_file(Native.Utf8z(path), out v));
+            s.h.Set(v);
+            return s;
+        }
+
+        public short SequenceNamed(string name)
+        {
+            short seq;
+            Native.Check(Native.ra_herc_sequence_named(h.Value, Native.Utf8z(name), out seq));
+            return seq;
+        }
+
+        public uint AddThread(short seq) { uint t; Native.Check(Native.ra_herc_add_thread(h.Value, seq, out t)); return t; }
+        /// <summary>frame -1: wherever the transitions lead.</summary>
+        public void Request(uint thread, short seq, short frame, bool stopOnArrival) { Native.Check(Native.ra_herc_request(h.Value, thread, seq, frame, (byte)(stopOnArrival ? 1 : 0))); }
+        public void Seek(uint thread, short seq, int pos) { Native.Check(Native.ra_herc_seek(h.Value, thread, seq, pos)); }
+        public void SetRate(uint thread, short rate) { Native.Check(Native.ra_herc_set_rate(h.Value, thread, rate)); }
+        public void DropRequest(uint thread) { Native.Check(Native.ra_herc_drop_request(h.Value, thread)); }
+        public void StepMs(long ms) { Native.Check(Native.ra_herc_step_ms(h.Value, ms)); }
+
+        /// <summary>Every part's Q14 world matrix, indexed by node.</summary>
+        public HercMatrix[] PartMatrices()
+        {
+            UIntPtr n;
+            var st = Native.ra_herc_part_matrices(h.Value, null, UIntPtr.Zero, out n);
+            if (st != Status.BufferTooSmall) Native.Check(st);
+            var output = new HercMatrix[(int)n.ToUInt64()];
+            if (output.Length > 0)
+                Native.Check(Native.ra_herc_part_matrices(h.Value, output, n, out n));
+            return output;
+        }
+
+        public void Dispose() { h.Dispose(); }
+    }
+
+    /// <summary>A placed actor set being played (default options).</summary>
+    public sealed class ActorStage : IDisposable
+    {
+        readonly ActorStageHandle h = new ActorStageHandle();
+
+        ActorStage() { }
+
+        public static ActorStage FromFile(string path)
+        {
+            var s = new ActorStage();
+            ulong v;
+            Native.Check(Native.ra_actor_stage_new_file(Native.Utf8z(path), IntPtr.Zero, out v));
+            s.h.Set(v);
+            return s;
+        }
+
+        /// <summary>An ordinary request; the RaActorOutcome (0 accepted, ...).</summary>
+        public int Request(string actor, byte group, byte modifier) { int o; Native.Check(Native.ra_actor_request(h.Value, Native.Utf8z(actor), group, modifier, out o)); return o; }
+        public int ForceRequest(string actor, byte group, byte modifier) { int o; Native.Check(Native.ra_actor_force_request(h.Value, Native.Utf8z(actor), group, modifier, out o)); return o; }
+        /// <summary>group -1 clears the state default.</summary>
+        public void SetDefault(string actor, int group) { Native.Check(Native.ra_actor_set_default(h.Value, Native.Utf8z(actor), group)); }
+        public void Update() { Native.Check(Native.ra_actor_update(h.Value)); }
+
+        public ActorFrame[] Frames()
+        {
+            UIntPtr n;
+            var st = Native.ra_actor_frames(h.Value, null, UIntPtr.Zero, out n);
+            if (st != Status.BufferTooSmall) Native.Check(st);
+            var output = new ActorFrame[(int)n.ToUInt64()];
+            if (output.Length > 0)
+                Native.Check(Native.ra_actor_frames(h.Value, output, n, out n));
+            return output;
+        }
+
+        public void Dispose() { h.Dispose(); }
+    }
+}

@@ -1,0 +1,149 @@
+// P/Invoke declarations of the retroanim C ABI (crates/ffi/include/retroanim.h).
+// Plain C# that both Mono's mcs and .NET 8 compile: byte arrays for strings (UTF-8
+// both ways), IntPtr for returned strings, ulong for handles.
+using System;
+using System.Runtime.InteropServices;
+
+namespace Retroanim
+{
+    /// <summary>What a native call did (RaStatus).</summary>
+    public enum Status
+    {
+        Ok = 0,
+        NullArgument = 1,
+        BadHandle = 2,
+        InvalidArgument = 3,
+        Load = 4,
+        Refused = 5,
+        BufferTooSmall = 6,
+        Internal = 7,
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Vec3 { public float X, Y, Z; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Quat { public float W, X, Y, Z; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcFrame { public Vec3 Origin; public Quat Orientation; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcPosition { public uint Cell; public AcFrame Frame; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcState
+    {
+        public AcPosition Position;
+        public Vec3 Velocity;
+        public uint Style;
+        public uint Motion;
+        public uint TableSubstate;
+        public uint Animation;
+        public float FrameNumber;
+        public uint PartCount;
+        public byte Active;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct HercMatrix
+    {
+        [MarshalAs(UnmanagedType.ByValArray, SizeConst = 9)] public short[] M;
+        [MarshalAs(UnmanagedType.ByValArray, SizeConst = 3)] public int[] T;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct ActorFrame
+    {
+        public byte HasFrame;
+        public ushort Model;
+        public ushort Frame;
+        public short Group;
+    }
+
+    internal static class Native
+    {
+        const string Lib = "retroanim_ffi";
+
+        [DllImport(Lib)] internal static extern IntPtr ra_last_error();
+        [DllImport(Lib)] internal static extern uint ra_last_error_code();
+        [DllImport(Lib)] internal static extern void ra_string_free(IntPtr s);
+
+        [DllImport(Lib)] internal static extern Status ra_session_open(byte[] path, out ulong session);
+        [DllImport(Lib)] internal static extern Status ra_session_new(byte[] json, UIntPtr len, byte[] label, byte[] baseDir, out ulong session);
+        [DllImport(Lib)] internal static extern Status ra_session_free(ulong session);
+        [DllImport(Lib)] internal static extern Status ra_session_engine(ulong session, out IntPtr text);
+        [DllImport(Lib)] internal static extern Status ra_session_step_count(ulong session, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_session_step_json(ulong session, UIntPtr index, out IntPtr text);
+        [DllImport(Lib)] internal static extern Status ra_session_snapshot_json(ulong session, out IntPtr text);
+        [DllImport(Lib)] internal static extern Status ra_session_apply_json(ulong session, byte[] step, UIntPtr len, out IntPtr text);
+
+        [DllImport(Lib)] internal static extern Status ra_ac_world_new_dir(byte[] dir, out ulong world);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_new_dat(byte[] path, out ulong world);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_free(ulong world);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_add_creature(ulong world, uint tableId, IntPtr desc, out uint index);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_creature_count(ulong world, out uint count);
+        [DllImport(Lib)] internal static extern Status ra_ac_do_motion(ulong world, uint creature, uint command, IntPtr parameters);
+        [DllImport(Lib)] internal static extern Status ra_ac_stop_motion(ulong world, uint creature, uint command, IntPtr parameters);
+        [DllImport(Lib)] internal static extern Status ra_ac_stop_completely(ulong world, uint creature);
+        [DllImport(Lib)] internal static extern Status ra_ac_set_hold_run(ulong world, uint creature, byte run);
+        [DllImport(Lib)] internal static extern Status ra_ac_set_run_rate(ulong world, uint creature, float rate);
+        [DllImport(Lib)] internal static extern Status ra_ac_tick(ulong world, uint creature, double quantum);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_tick(ulong world, double quantum);
+        [DllImport(Lib)] internal static extern Status ra_ac_state(ulong world, uint creature, out AcState state);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_positions(ulong world, [Out] AcPosition[] output, UIntPtr cap, out UIntPtr count);
+
+        [DllImport(Lib)] internal static extern Status ra_herc_shape_new_json_file(byte[] path, out ulong shape);
+        [DllImport(Lib)] internal static extern Status ra_herc_shape_free(ulong shape);
+        [DllImport(Lib)] internal static extern Status ra_herc_sequence_named(ulong shape, byte[] name, out short seq);
+        [DllImport(Lib)] internal static extern Status ra_herc_add_thread(ulong shape, short seq, out uint thread);
+        [DllImport(Lib)] internal static extern Status ra_herc_request(ulong shape, uint thread, short seq, short frame, byte stopOnArrival);
+        [DllImport(Lib)] internal static extern Status ra_herc_seek(ulong shape, uint thread, short seq, int pos);
+        [DllImport(Lib)] internal static extern Status ra_herc_set_rate(ulong shape, uint thread, short rate);
+        [DllImport(Lib)] internal static extern Status ra_herc_drop_request(ulong shape, uint thread);
+        [DllImport(Lib)] internal static extern Status ra_herc_step_ms(ulong shape, long ms);
+        [DllImport(Lib)] internal static extern Status ra_herc_part_matrices(ulong shape, [Out] HercMatrix[] output, UIntPtr cap, out UIntPtr count);
+
+        [DllImport(Lib)] internal static extern Status ra_actor_stage_new_file(byte[] path, IntPtr options, out ulong stage);
+        [DllImport(Lib)] internal static extern Status ra_actor_stage_free(ulong stage);
+        [DllImport(Lib)] internal static extern Status ra_actor_request(ulong stage, byte[] actor, byte group, byte modifier, out int outcome);
+        [DllImport(Lib)] internal static extern Status ra_actor_force_request(ulong stage, byte[] actor, byte group, byte modifier, out int outcome);
+        [DllImport(Lib)] internal static extern Status ra_actor_set_default(ulong stage, byte[] actor, int group);
+        [DllImport(Lib)] internal static extern Status ra_actor_update(ulong stage);
+        [DllImport(Lib)] internal static extern Status ra_actor_frames(ulong stage, [Out] ActorFrame[] output, UIntPtr cap, out UIntPtr count);
+
+        /// <summary>NUL-terminated UTF-8 for a string argument; null stays null.</summary>
+        internal static byte[] Utf8z(string s)
+        {
+            if (s == null) return null;
+            var n = System.Text.Encoding.UTF8.GetByteCount(s);
+            var b = new byte[n + 1];
+            System.Text.Encoding.UTF8.GetBytes(s, 0, s.Length, b, 0);
+            return b;
+        }
+
+        internal static string ReadUtf8(IntPtr p)
+        {
+            if (p == IntPtr.Zero) return "";
+            int n = 0;
+            while (Marshal.ReadByte(p, n) != 0) n++;
+            var b = new byte[n];
+            Marshal.Copy(p, b, 0, n);
+            return System.Text.Encoding.UTF8.GetString(b);
+        }
+
+        /// <summary>Take ownership of a returned string: copy it, then free it.</summary>
+        internal static string TakeString(IntPtr p)
+        {
+            try { return ReadUtf8(p); }
+            finally { ra_string_free(p); }
+        }
+
+        /// <summary>Throw the thread's last error when a call failed.</summary>
+        internal static void Check(Status s)
+        {
+            if (s != Status.Ok)
+                throw new RetroanimException(s, ReadUtf8(ra_last_error()), ra_last_error_code());
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! retroanim-ffi: the C ABI of retroanim, for C, C++, C# and any host that can call C.
+//!
+//! The generated header is `include/retroanim.h`; its preamble states the rules
+//! (handles, ownership, errors). docs/embedding.md has the quick starts.
+//!
+//! This is the only crate of the workspace that may use `unsafe`: every raw pointer
+//! the host hands in is read or written in the `args` module, and each block says why it is
+//! sound. Handles are numbers checked against a table (the `handle` module), never pointers.
+
+// The header's preamble states the pointer contract every function shares; a
+// `# Safety` section on each of them would repeat it.
+#![allow(clippy::missing_safety_doc)]
+
+pub mod ac;
+pub mod actor;
+mod args;
+mod handle;
+pub mod herc;
+pub mod session;
+pub mod status;
+
+pub use args::ra_string_free;
+pub use status::{ra_last_error, ra_last_error_code, RaStatus};

@@ -1,0 +1,91 @@
+//! What the host-language tests share: where the built library is, the reference
+//! trace (what `retroanim run` prints), and the missing-tool policy.
+
+#![allow(dead_code)]
+
+use retroanim_core::trace::to_jsonl;
+use retroanim_core::{Scenario, ScenarioError};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// target/<profile>/: the test executable lives in its deps/ folder, and cargo builds
+/// the crate's staticlib and cdylib next to that folder for the integration tests.
+pub fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// A scratch folder for built programs.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Whether `tool --version` (or `tool` with `arg`) runs. When it does not, the test
+/// fails under RETROANIM_NO_SKIP (CI) and otherwise says loudly that it did not run.
+pub fn have(tool: &str, arg: &str) -> bool {
+    let ok = Command::new(tool)
+        .arg(arg)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !ok {
+        assert!(
+            std::env::var_os("RETROANIM_NO_SKIP").is_none(),
+            "`{tool}` is missing and RETROANIM_NO_SKIP is set (.ci/run installs it)"
+        );
+        eprintln!("NOT RUN: `{tool}` is not installed (CI sets RETROANIM_NO_SKIP, which makes this a failure)");
+    }
+    ok
+}
+
+/// The trace `retroanim run` prints for a scenario, made by the engines' own
+/// whole-trace runners (the CLI's tests hold them equal to its streamed output).
+pub fn reference_trace(path: &Path) -> String {
+    let scenario = Scenario::from_file(path).expect("scenario reads");
+    let lines: Result<Vec<serde_json::Value>, ScenarioError> = match scenario.engine.as_str() {
+        "ac" => retroanim_core::run_scenario::<retroanim_ac::AcSim>(&scenario),
+        "herc" => retroanim_herc::scenario::run(&scenario),
+        "actor" => retroanim_actor::run_scenario(&scenario),
+        other => panic!("unknown engine {other}"),
+    };
+    to_jsonl(&lines.expect("scenario runs"))
+}
+
+/// Every bundled scenario: assets/{ac,herc,actor}/scenarios/*.json, sorted.
+pub fn bundled_scenarios() -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    for engine in ["ac", "herc", "actor"] {
+        let dir = repo_root().join("assets").join(engine).join("scenarios");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("scenario folder")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        all.extend(files);
+    }
+    all
+}
+
+/// Run a command, insisting it succeeds; its stdout.
+pub fn run_ok(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
