@@ -12,6 +12,8 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
+  // A page written by `retroanim export-site` runs the engines itself (wasm-api.js).
+  if (globalThis.RETROANIM_WASM) return (await import('./wasm-api.js')).api(method, path, body);
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
