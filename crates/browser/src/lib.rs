@@ -17,6 +17,8 @@ mod static_files;
 pub use engines::{EngineDef, ExtraPathsFn, InfoFn, LoadFn, ENGINES};
 pub use error::ApiError;
 pub use paths::Kind as AssetKind;
+/// The page's files, for `retroanim export-site` (a static copy of the page).
+pub use static_files::{FILES as STATIC_FILES, INDEX as INDEX_HTML};
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
