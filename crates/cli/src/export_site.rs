@@ -25,7 +25,10 @@ const FLAG: &str = "<script>globalThis.RETROANIM_WASM = true;</script>\n";
 pub fn export(dir: &Path, wasm: Option<&Path>) -> anyhow::Result<usize> {
     let wasm_path = wasm.map_or_else(|| PathBuf::from(DEFAULT_WASM), Path::to_path_buf);
     let module = std::fs::read(&wasm_path).map_err(|e| {
-        anyhow::anyhow!("cannot read the wasm module {}: {e}; {BUILD_HINT}", wasm_path.display())
+        anyhow::anyhow!(
+            "cannot read the wasm module {}: {e}; {BUILD_HINT}",
+            wasm_path.display()
+        )
     })?;
     if !module.starts_with(b"\0asm") {
         bail!(

@@ -120,3 +120,23 @@ fn asset_paths_outside_the_engine_folder_are_refused() {
         "{body}"
     );
 }
+
+#[test]
+fn the_embedding_quick_start_walks_the_default_ac_creature() {
+    let mut api = Api::default();
+    let s = json_of(api.handle("POST", "/sessions", Some(json!({ "engine": "ac" }))));
+    let id = s["id"].as_str().unwrap();
+    let r = json_of(api.handle(
+        "POST",
+        &format!("/sessions/{id}/steps"),
+        Some(json!({ "steps": [{ "op": "do_motion", "motion": "0x45000005" }, { "op": "tick", "dt": 0.04 }] })),
+    ));
+    assert_eq!(r["step_count"], 2);
+    assert_eq!(r["lines"][0]["table"]["substate"], "0x45000005");
+    assert_eq!(r["lines"][1]["op"], "tick");
+    let gone = api.handle("DELETE", &format!("/sessions/{id}"), None);
+    assert_eq!(gone, Answer::Empty);
+    let Answer::Json(404, _) = api.handle("GET", &format!("/sessions/{id}"), None) else {
+        panic!("a deleted session is gone");
+    };
+}
