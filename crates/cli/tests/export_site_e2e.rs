@@ -1,3 +1,253 @@
+//! The static site in a real (headless) Chromium: builds `retroanim-wasm` for
+//! `wasm32-unknown-unknown`, runs `retroanim export-site`, serves the folder with a
+//! plain static file server (no API behind it), and runs the browser's own e2e
+//! checks (`crates/browser/e2e/e2e.mjs`) against it with the wasm transport. Each
+//! view's exported trace must then equal `retroanim run` on its exported scenario.
+//!
+//! Needs the wasm32 target, `node`, `/usr/bin/chromium` (or `$CHROMIUM`) and `npm ci`
+//! in crates/browser/e2e. With `RETROANIM_NO_SKIP` or `CI` set a missing piece is a
+//! failure; otherwise the test says what is missing and does nothing else.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(300);
+
+fn strict() -> bool {
+    std::env::var_os("RETROANIM_NO_SKIP").is_some() || std::env::var_os("CI").is_some()
+}
+
+fn missing(what: &str) {
+    if strict() {
+        panic!("static-site e2e test cannot run: {what}");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "NOTICE: skipping the static-site e2e test: {what}"
+    );
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_retroanim")
+}
+
+/// A plain file server: GET of a path under `dir`, nothing else.
+fn serve(listener: TcpListener, dir: PathBuf) {
+    for stream in listener.incoming().flatten() {
+        let dir = dir.clone();
+        std::thread::spawn(move || answer(stream, &dir));
+    }
+}
+
+fn answer(mut stream: TcpStream, dir: &Path) {
+    let Ok(read_half) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(read_half);
+    let mut first = String::new();
+    if reader.read_line(&mut first).is_err() {
+        return;
+    }
+    let mut header = String::new();
+    while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+        header.clear();
+    }
+    let path = first.split_whitespace().nth(1).unwrap_or("/");
+    let path = path.split(['?', '#']).next().unwrap_or("/");
+    let rel = if path == "/" {
+        "index.html"
+    } else {
+        path.trim_start_matches('/')
+    };
+    let file = if rel.contains("..") {
+        None
+    } else {
+        std::fs::read(dir.join(rel)).ok()
+    };
+    let (status, mime, body) = match file {
+        Some(b) => {
+            let mime = match rel.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js") => "text/javascript; charset=utf-8",
+                Some("css") => "text/css; charset=utf-8",
+                Some("wasm") => "application/wasm",
+                _ => "application/octet-stream",
+            };
+            ("200 OK", mime, b)
+        }
+        None => ("404 Not Found", "text/plain", b"not found".to_vec()),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {mime}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&body);
+}
+
+/// `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release` into a
+/// target folder of its own (the outer build holds the workspace's lock).
+fn build_wasm() -> Option<PathBuf> {
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wasm-target");
+    let out = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--target",
+            "wasm32-unknown-unknown",
+            "-p",
+            "retroanim-wasm",
+            "--release",
+        ])
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .current_dir(root())
+        .output()
+        .expect("cargo starts");
+    if !out.status.success() {
+        missing(&format!(
+            "cannot build the wasm module (rustup target add wasm32-unknown-unknown?): {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        ));
+        return None;
+    }
+    Some(target_dir.join("wasm32-unknown-unknown/release/retroanim_wasm.wasm"))
+}
+
+fn node_ready(e2e: &Path) -> bool {
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !chromium.exists() {
+        missing(&format!(
+            "{} not found (apt-get install -y chromium)",
+            chromium.display()
+        ));
+        return false;
+    }
+    let node = Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status();
+    if !node.is_ok_and(|s| s.success()) {
+        missing("node not found (apt-get install -y nodejs npm)");
+        return false;
+    }
+    if !e2e.join("node_modules/playwright-core").is_dir() {
+        missing("crates/browser/e2e/node_modules missing (cd crates/browser/e2e && npm ci)");
+        return false;
+    }
+    true
+}
+
+#[test]
+fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
+    let e2e = root().join("crates/browser/e2e");
+    if !node_ready(&e2e) {
+        return;
+    }
+    let Some(wasm) = build_wasm() else { return };
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-site-e2e");
+    let _ = std::fs::remove_dir_all(&work);
+    let site = work.join("site");
+    let exports = work.join("exports");
+    std::fs::create_dir_all(&exports).unwrap();
+    let out = Command::new(bin())
+        .arg("export-site")
+        .arg(&site)
+        .arg("--wasm")
+        .arg(&wasm)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "export-site: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let served = site.clone();
+    std::thread::spawn(move || serve(listener, served));
+
+    let mut child = Command::new("node")
+        .arg(e2e.join("e2e.mjs"))
+        .arg(&url)
+        .env("RETROANIM_E2E_WASM", "1")
+        .env("RETROANIM_E2E_EXPORTS", &exports)
+        .current_dir(&e2e)
+        .stdout(Stdio::inherit())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start node");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait for node") {
+            break s;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            panic!("the static-site e2e run took longer than {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(
+        status.success(),
+        "the browser checks failed on the static site (see the output above)"
+    );
+
+    // The exported scenarios name their assets as if they sat in the engine folder's
+    // scenarios/: replay each from a copy of that folder.
+    for engine in ["herc", "ac", "actor"] {
+        let trace = std::fs::read_to_string(exports.join(format!("{engine}.jsonl")))
+            .unwrap_or_else(|e| panic!("{engine}: no exported trace: {e}"));
+        let folder = work.join("replay").join(engine);
+        copy_dir(&root().join("assets").join(engine), &folder);
+        let scenario = folder.join("scenarios/exported.json");
+        std::fs::copy(exports.join(format!("{engine}.json")), &scenario).unwrap();
+        let run = Command::new(bin())
+            .arg("run")
+            .arg(&scenario)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{engine}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(
+            trace.lines().count() >= 3,
+            "{engine}: the export holds steps"
+        );
+        assert_eq!(
+            trace,
+            String::from_utf8(run.stdout).unwrap(),
+            "{engine}: the static page's trace differs from retroanim run"
+        );
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
 #[test]
 fn export_site_without_the_module_names_the_command_that_builds_it() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-site-no-module");
