@@ -12,7 +12,7 @@
 // Exit status 0 = all checks passed; the last line reads "N passed, M failed".
 
 import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,10 @@ page.on('console', (m) => {
 });
 
 async function api(path) {
+  // A page exported by `retroanim export-site` has no server: ask its in-page engines.
+  if (process.env.RETROANIM_E2E_WASM === '1') {
+    return page.evaluate((p) => import('/static/wasm-api.js').then((m) => m.api('GET', p)), path);
+  }
   const r = await page.request.get(new URL('/api' + path, url).toString());
   return r.json();
 }
@@ -280,6 +284,29 @@ async function actor() {
   await screenshot('actor');
 }
 
+// Each view's exported trace and scenario, after two more steps, into `dir` as
+// VIEW.jsonl and VIEW.json (the caller replays the scenario with `retroanim run`).
+async function saveExports(dir) {
+  for (const view of ['herc', 'ac', 'actor']) {
+    await page.goto(new URL(`#${view}`, url).toString());
+    await page.waitForFunction((v) => document.getElementById(`view-${v}`).dataset.ready, view, { timeout: 20000 });
+    if ((await page.getAttribute(`#view-${view}`, 'data-ready')) !== 'yes') continue;
+    const count = async () => parseInt(await page.textContent(`#${view}-step-count`), 10);
+    const n = await count();
+    for (let i = 0; i < 2; i++) await page.click(`#${view}-step`);
+    await page.waitForFunction(([v, m]) => parseInt(document.getElementById(`${v}-step-count`).textContent, 10) === m, [view, n + 2]);
+    writeFileSync(join(dir, `${view}.jsonl`), await downloadText(`#${view}-export-trace`));
+    writeFileSync(join(dir, `${view}.json`), await downloadText(`#${view}-export-scenario`));
+    check(true, `${view}: exported the trace and scenario after ${n + 2} steps`);
+  }
+}
+
+// The `retroanim bench ac` workload (10,000 creatures) through the in-page module.
+async function benchInPage(ticks) {
+  const r = await page.evaluate((t) => import('/static/wasm-api.js').then((m) => m.benchAc(10000, t)), Number(ticks));
+  console.log(`     wasm bench ac: ${r.entities} entities x ${r.ticks} ticks in ${r.seconds.toFixed(3)} s = ${Math.round(r.rate)} entity-ticks/s (checksum ${r.checksum})`);
+}
+
 try {
   for (const view of [herc, ac, actor]) {
     try {
@@ -288,6 +315,8 @@ try {
       check(false, `${view.name}: ${e.message.split('\n')[0]}`);
     }
   }
+  if (process.env.RETROANIM_E2E_EXPORTS) await saveExports(process.env.RETROANIM_E2E_EXPORTS);
+  if (process.env.RETROANIM_E2E_BENCH) await benchInPage(process.env.RETROANIM_E2E_BENCH);
   check(pageErrors.length === 0, `no errors in the page${pageErrors.length ? ': ' + pageErrors.join(' | ') : ''}`);
 } finally {
   await context.close();

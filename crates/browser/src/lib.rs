@@ -22,6 +22,8 @@ pub use engines::{EngineDef, ExtraPathsFn, InfoFn, LoadFn, ENGINES};
 pub use error::ApiError;
 pub use limits::{Options, BODY_LIMIT};
 pub use paths::Kind as AssetKind;
+/// The page's files, for `retroanim export-site` (a static copy of the page).
+pub use static_files::{FILES as STATIC_FILES, INDEX as INDEX_HTML};
 
 use axum::extract::DefaultBodyLimit;
 use axum::middleware::{from_fn, from_fn_with_state};

@@ -6,7 +6,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// (path under /static/, content type, bytes)
-const FILES: &[(&str, &str, &[u8])] = &[
+pub const FILES: &[(&str, &str, &[u8])] = &[
     (
         "style.css",
         "text/css; charset=utf-8",
@@ -59,7 +59,8 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ),
 ];
 
-const INDEX: &str = include_str!("../static/index.html");
+/// The page itself (`GET /`).
+pub const INDEX: &str = include_str!("../static/index.html");
 
 /// `GET /`
 pub async fn index() -> Response {

@@ -12,6 +12,8 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
+  // A page written by `retroanim export-site` runs the engines itself (wasm-api.js).
+  if (globalThis.RETROANIM_WASM) return (await import('./wasm-api.js')).api(method, path, body);
   const init = { method, headers: {} };
   // The server refuses a POST without the JSON content type (its CSRF defence),
   // bodiless ones included.

@@ -3,6 +3,7 @@
 mod assets;
 mod bench;
 mod engines;
+mod export_site;
 mod inspect;
 mod progress;
 
@@ -127,6 +128,16 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         assets: Option<PathBuf>,
     },
+    /// Write the model browser as static files into DIR, the engines running in the
+    /// page as WebAssembly (serve DIR's root with any static file server).
+    ExportSite {
+        /// The folder to write (created when absent).
+        dir: PathBuf,
+        /// The module (default: target/wasm32-unknown-unknown/release/retroanim_wasm.wasm,
+        /// from `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release`).
+        #[arg(long, value_name = "FILE")]
+        wasm: Option<PathBuf>,
+    },
 }
 
 fn parse_tolerance(s: &str) -> Result<f64, String> {
@@ -187,6 +198,10 @@ fn main() -> ExitCode {
             .and_then(|dir| retroanim_browser::serve(&host, port, &dir))
         {
             Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("{e:#}")),
+        },
+        Command::ExportSite { dir, wasm } => match export_site::export(&dir, wasm.as_deref()) {
+            Ok(n) => emit(&format!("wrote {n} files to {}\n", dir.display())),
             Err(e) => fail(format!("{e:#}")),
         },
     }

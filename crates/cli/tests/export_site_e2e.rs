@@ -47,11 +47,11 @@ fn serve(listener: TcpListener, dir: PathBuf) {
 }
 
 fn answer(mut stream: TcpStream, dir: &Path) {
+    let Ok(read_half) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(read_half);
     let mut first = String::new();
-    let mut reader = BufReader::new(match stream.try_clone() {
-        Ok(s) => s,
-        Err(_) => return,
-    });
     if reader.read_line(&mut first).is_err() {
         return;
     }
@@ -66,9 +66,11 @@ fn answer(mut stream: TcpStream, dir: &Path) {
     } else {
         path.trim_start_matches('/')
     };
-    let file = (!rel.contains(".."))
-        .then(|| std::fs::read(dir.join(rel)).ok())
-        .flatten();
+    let file = if rel.contains("..") {
+        None
+    } else {
+        std::fs::read(dir.join(rel)).ok()
+    };
     let (status, mime, body) = match file {
         Some(b) => {
             let mime = match rel.rsplit('.').next() {
@@ -244,4 +246,45 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(&p, to.join(e.file_name())).unwrap();
         }
     }
+}
+
+#[test]
+fn export_site_without_the_module_names_the_command_that_builds_it() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-site-no-module");
+    let out = Command::new(bin())
+        .arg("export-site")
+        .arg(&dir)
+        .arg("--wasm")
+        .arg(dir.join("absent.wasm"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("absent.wasm"), "{err}");
+    assert!(
+        err.contains("cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release"),
+        "{err}"
+    );
+    assert!(
+        !dir.join("index.html").exists(),
+        "nothing is written without the module"
+    );
+}
+
+#[test]
+fn export_site_refuses_a_file_that_is_not_webassembly() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-site-not-wasm");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fake = dir.join("fake.wasm");
+    std::fs::write(&fake, b"<html>").unwrap();
+    let out = Command::new(bin())
+        .arg("export-site")
+        .arg(dir.join("site"))
+        .arg("--wasm")
+        .arg(&fake)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a WebAssembly module"), "{err}");
 }

@@ -1,0 +1,142 @@
+//! The in-page API against `retroanim run`: every bundled sample scenario, played
+//! through a session of the wasm dispatcher (natively here), exports the trace the
+//! engine's own runner writes for the same file.
+
+use retroanim_core::Scenario;
+use retroanim_wasm::{Answer, Api};
+use serde_json::{json, Value};
+use std::path::Path;
+
+fn assets() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")
+}
+
+/// What `retroanim run FILE` writes, from the engines' own whole-trace runners (the
+/// CLI tests hold `retroanim run` to the same bytes on every committed scenario).
+fn native_trace(file: &Path) -> String {
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let s = Scenario::from_value(
+        doc,
+        &file.display().to_string(),
+        file.parent().unwrap().to_path_buf(),
+    )
+    .unwrap();
+    let lines = match s.engine.as_str() {
+        "ac" => retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s),
+        "actor" => retroanim_actor::scenario::run_scenario(&s),
+        _ if retroanim_herc::mech_sim::is_mech_scenario(&s) => retroanim_herc::mech_sim::run(&s),
+        _ => retroanim_herc::scenario::run(&s),
+    };
+    retroanim_core::trace::to_jsonl(&lines.unwrap())
+}
+
+fn json_of(a: Answer) -> Value {
+    match a {
+        Answer::Json(200, v) => v,
+        other => panic!("unexpected answer {other:?}"),
+    }
+}
+
+#[test]
+fn every_bundled_sample_replays_to_the_trace_of_retroanim_run() {
+    let mut api = Api::default();
+    let mut checked = 0;
+    for engine in ["herc", "ac", "actor"] {
+        let list = json_of(api.handle("GET", &format!("/engines/{engine}/samples"), None));
+        let names: Vec<String> = serde_json::from_value(list["samples"].clone()).unwrap();
+        assert!(!names.is_empty(), "{engine} has built-in samples");
+        for name in names {
+            let doc =
+                json_of(api.handle("GET", &format!("/engines/{engine}/samples/{name}"), None));
+            let created = api.handle(
+                "POST",
+                "/sessions",
+                Some(json!({ "engine": engine, "scenario": doc, "replay": true })),
+            );
+            let created = json_of(created);
+            let id = created["id"].as_str().unwrap().to_string();
+            let Answer::Download { text, .. } =
+                api.handle("GET", &format!("/sessions/{id}/trace"), None)
+            else {
+                panic!("no trace download");
+            };
+            let file = assets().join(engine).join("scenarios").join(&name);
+            assert_eq!(text, native_trace(&file), "{engine}/{name}");
+            checked += 1;
+        }
+    }
+    let on_disk: usize = ["herc", "ac", "actor"]
+        .iter()
+        .map(|e| {
+            std::fs::read_dir(assets().join(e).join("scenarios"))
+                .unwrap()
+                .count()
+        })
+        .sum();
+    assert_eq!(
+        checked, on_disk,
+        "every sample scenario on disk is built in"
+    );
+}
+
+#[test]
+fn a_failing_step_names_its_path_and_keeps_nothing() {
+    let mut api = Api::default();
+    let s = json_of(api.handle("POST", "/sessions", Some(json!({ "engine": "ac" }))));
+    let id = s["id"].as_str().unwrap();
+    let bad = api.handle(
+        "POST",
+        &format!("/sessions/{id}/steps"),
+        Some(json!({ "steps": [{ "op": "tick", "dt": 0.1 }, { "op": "no_such_op" }] })),
+    );
+    let Answer::Json(422, body) = bad else {
+        panic!("{bad:?}")
+    };
+    assert!(
+        body["at"].as_str().unwrap().starts_with("steps[1]"),
+        "{body}"
+    );
+    let now = json_of(api.handle("GET", &format!("/sessions/{id}"), None));
+    assert_eq!(now["step_count"], 1);
+}
+
+#[test]
+fn asset_paths_outside_the_engine_folder_are_refused() {
+    let mut api = Api::default();
+    let a = api.handle(
+        "POST",
+        "/sessions",
+        Some(json!({ "engine": "actor", "scenario": { "assets": "../../herc/biped.json", "setup": {} } })),
+    );
+    let Answer::Json(422, body) = a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(body["at"], "scenario.assets");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("leads outside the asset folder"),
+        "{body}"
+    );
+}
+
+#[test]
+fn the_embedding_quick_start_walks_the_default_ac_creature() {
+    let mut api = Api::default();
+    let s = json_of(api.handle("POST", "/sessions", Some(json!({ "engine": "ac" }))));
+    let id = s["id"].as_str().unwrap();
+    let r = json_of(api.handle(
+        "POST",
+        &format!("/sessions/{id}/steps"),
+        Some(json!({ "steps": [{ "op": "do_motion", "motion": "0x45000005" }, { "op": "tick", "dt": 0.04 }] })),
+    ));
+    assert_eq!(r["step_count"], 2);
+    assert_eq!(r["lines"][0]["table"]["substate"], "0x45000005");
+    assert_eq!(r["lines"][1]["op"], "tick");
+    let gone = api.handle("DELETE", &format!("/sessions/{id}"), None);
+    assert_eq!(gone, Answer::Empty);
+    let Answer::Json(404, _) = api.handle("GET", &format!("/sessions/{id}"), None) else {
+        panic!("a deleted session is gone");
+    };
+}
