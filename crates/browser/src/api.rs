@@ -501,6 +501,36 @@ pub async fn get_assets(
     Ok(Json(json!({ "engine": engine.name, "assets": v })))
 }
 
+/// `GET /api/sessions/{id}/figure`: the AC creature of the session, for drawing (the
+/// Setup naming the session's motion table, its part meshes and the part frames of
+/// the table's animations). Other engines have none.
+pub async fn get_figure(
+    State(st): State<AppState>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let (engine, scenario) = {
+        let s = st
+            .lock_session(&id, Instant::now() + st.opts.queue_wait)
+            .await?;
+        (s.engine, s.scenario().clone())
+    };
+    if engine.name != "ac" {
+        return Err(ApiError::not_found(format!(
+            "engine '{}' has no figure (only ac sessions do)",
+            engine.name
+        )));
+    }
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
+    let v = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        crate::figure::ac(&scenario)
+    })
+    .await
+    .map_err(join_error)?
+    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    Ok(Json(json!({ "engine": engine.name, "figure": v })))
+}
+
 fn download(body: axum::body::Body, mime: &'static str, name: &str) -> Response {
     (
         [

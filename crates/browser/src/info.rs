@@ -75,16 +75,16 @@ pub fn ac(s: &Scenario) -> Result<Value, String> {
     Ok(json!({ "table": listing }))
 }
 
-fn parse_id(s: &str) -> Option<u32> {
+pub(crate) fn parse_id(s: &str) -> Option<u32> {
     let t = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
     u32::from_str_radix(t, 16).ok()
 }
 
-fn hex(id: u32) -> String {
+pub(crate) fn hex(id: u32) -> String {
     format!("0x{id:08x}")
 }
 
-fn all_data(t: &MotionTable) -> impl Iterator<Item = &MotionData> {
+pub(crate) fn all_data(t: &MotionTable) -> impl Iterator<Item = &MotionData> {
     t.cycles
         .iter()
         .map(|(_, d)| d)

@@ -10,6 +10,7 @@ mod body;
 mod download;
 mod engines;
 mod error;
+mod figure;
 mod guard;
 mod info;
 pub mod limits;
@@ -79,6 +80,7 @@ pub fn router_with_options(
         .route("/sessions/{id}/trace", get(api::get_trace))
         .route("/sessions/{id}/scenario", get(api::get_scenario))
         .route("/sessions/{id}/assets", get(api::get_assets))
+        .route("/sessions/{id}/figure", get(api::get_figure))
         .fallback(api::api_not_found)
         .with_state(state);
     Router::new()
