@@ -38,6 +38,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/ac.js"),
     ),
     (
+        "ac_figure.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/ac_figure.js"),
+    ),
+    (
         "actor.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../static/actor.js"),

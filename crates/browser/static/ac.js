@@ -4,6 +4,7 @@
 
 import { api, el, field, fmt } from './api.js';
 import { EngineSession, toolbar } from './session.js';
+import { AcFigure } from './ac_figure.js';
 
 // Motion command names (ac-motion.md §2.1); others print as hex.
 const NAMES = {
@@ -161,9 +162,14 @@ export async function mount(root, info) {
   add('interp queue', 'interp-queue', net);
   add('interp manager', 'interp-mgr', net);
 
+  // ---- the creature, drawn from the Sequence's part frames
+  const figurePanel = el('div', { class: 'panel', id: 'ac-figure' }, el('h2', {}, 'Creature (Setup parts posed by the Sequence, root trail beneath)'));
+  const figure = new AcFigure(figurePanel);
+  await figure.init();
+
   root.append(el('p', { class: 'intro' }, "The Asheron's Call motion system as ACE ports it (ac-motion.md): a motion goes through MotionInterp (raw and interpreted states) to the MotionTableManager, which appends link and cycle animations to the Sequence; the root moves by the sequence's velocity and position frames. Every value below is the engine's trace line."), tb.bar, tb.status,
     el('div', { class: 'grid' },
-      el('div', {}, inputs, timelinePanel, posPanel, net),
+      el('div', {}, figurePanel, inputs, timelinePanel, posPanel, net),
       el('div', {}, state, queues, tablePanel, tb.extra)));
 
   // ---- keys
@@ -325,6 +331,7 @@ export async function mount(root, info) {
     const m = l.interp_mgr;
     setV('interp-mgr', m ? `frames ${m.frame_counter}, fails ${m.node_fail_counter}, original distance ${fmt(m.original_distance)}, keep heading ${m.keep_heading}${m.blip_to ? `, blip to ${fmt(m.blip_to.origin)}` : ''}` : 'none yet');
     drawTrail(l);
+    figure.pose(l, trail);
     renderTable();
   }
 
@@ -336,6 +343,11 @@ export async function mount(root, info) {
         if (table && table.names) for (const [k, v] of Object.entries(table.names)) NAMES[idOf(k)] = v;
         update([], false);
       }).catch(() => { table = null; renderTable(); });
+      const figureLoaded = api('GET', `/sessions/${session.id}/figure`).then((r) => {
+        figure.load(r.figure);
+        figure.pose(session.last(), trail);
+      }).catch((e) => figure.load({ reason: String(e.message || e) }));
+      assetsLoaded = Promise.all([assetsLoaded, figureLoaded]);
     }
     update(lines, reset);
   });
