@@ -531,6 +531,54 @@ pub async fn get_figure(
     Ok(Json(json!({ "engine": engine.name, "figure": v })))
 }
 
+fn ac_dat(st: &AppState) -> Result<Arc<crate::user_data::AcDat>, ApiError> {
+    st.opts.ac_dat.clone().ok_or_else(|| {
+        ApiError::not_found("no AC DAT is open (start with `retroanim browse --ac-dat PATH`)")
+    })
+}
+
+/// `GET /api/ac/dat`: the motion tables of the user's DAT, each with the Setups
+/// naming it.
+pub async fn get_ac_dat(State(st): State<AppState>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(ac_dat(&st)?.listing()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureQuery {
+    table: String,
+    setup: Option<String>,
+}
+
+/// `GET /api/ac/dat/figure?table=0x09……[&setup=0x02……]`: a figure from the user's DAT.
+pub async fn get_ac_dat_figure(
+    State(st): State<AppState>,
+    q: Result<Query<FigureQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let dat = ac_dat(&st)?;
+    let Query(q) = q.map_err(|e| ApiError::unprocessable("query", e.body_text()))?;
+    let id = |s: &str, at: &str| {
+        crate::info::parse_id(s).ok_or_else(|| {
+            ApiError::unprocessable(at, format!("'{s}' is not an id such as 0x09000001"))
+        })
+    };
+    let table = id(&q.table, "query.table")?;
+    let setup = q
+        .setup
+        .as_deref()
+        .map(|s| id(s, "query.setup"))
+        .transpose()?;
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
+    let v = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        dat.figure(table, setup)
+    })
+    .await
+    .map_err(join_error)?
+    .map_err(|m| ApiError::unprocessable("query", m))?;
+    Ok(Json(json!({ "figure": v })))
+}
+
 fn download(body: axum::body::Body, mime: &'static str, name: &str) -> Response {
     (
         [
