@@ -250,7 +250,8 @@ pub async fn create_session(
             )
         })?,
     };
-    let prepared = session::prepare(engine, doc, folder)?;
+    let dat = st.opts.ac_dat.as_ref().map(|d| d.path.clone());
+    let prepared = session::prepare(engine, doc, folder, dat.as_deref())?;
     let replay = req.replay;
     let mut budget = st.budget();
     let work_ms = st.work_ms();

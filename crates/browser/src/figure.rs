@@ -234,6 +234,15 @@ pub fn ac(s: &Scenario) -> Result<Value, String> {
         .and_then(Value::as_str)
         .and_then(parse_id)
         .ok_or("setup.motion_table must be an id such as \"0x09000001\"")?;
+    if let Some(Value::String(_)) = s.raw("asset_dat") {
+        // A DAT holds thousands of Setups: the page picks one from the DAT listing
+        // (`GET /api/ac/dat/figure`) rather than having every one read here.
+        return Ok(json!({
+            "motion_table": hex(table),
+            "setup": null,
+            "reason": "the session plays a motion table of the user's DAT: choose a Setup from the DAT list",
+        }));
+    }
     let mut store = RecordStore::from_dir(dir);
     describe(&mut store, None, Some(Path::new(dir)), table, None)
 }

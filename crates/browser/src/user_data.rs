@@ -63,8 +63,12 @@ impl AcDat {
             }
         }
         let store = RecordStore::from_dat(path).map_err(|e| e.to_string())?;
+        // Absolute, so that sessions read it wherever the server was started.
+        let path = path
+            .canonicalize()
+            .map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
         Ok(AcDat {
-            path: path.to_path_buf(),
+            path,
             tables,
             setup_count,
             unreadable_setups,

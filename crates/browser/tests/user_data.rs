@@ -115,3 +115,69 @@ fn a_file_that_is_not_a_dat_is_refused_naming_the_magic() {
         "{e}"
     );
 }
+
+async fn post(app: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    let resp = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .method("POST")
+                .uri(uri)
+                .header("content-type", "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let s = resp.status();
+    let b = resp.into_body().collect().await.unwrap().to_bytes();
+    (s, serde_json::from_slice(&b).unwrap_or(Value::Null))
+}
+
+/// A motion table played from the DAT gives the trace the same table gives from the
+/// record folder: the records are the same bytes, only their container differs.
+#[tokio::test]
+async fn a_motion_table_of_the_dat_plays_as_it_does_from_the_record_folder() {
+    let dat = AcDat::open(&sample_dat()).unwrap();
+    let opts = Options {
+        ac_dat: Some(Arc::new(dat)),
+        ..Options::default()
+    };
+    let app = retroanim_browser::router_with_options(&retroanim_browser::ENGINES, &assets(), opts);
+    let steps = json!([
+        {"op": "do_motion", "motion": "0x45000005", "hold_key": "run"},
+        {"op": "tick", "dt": 0.04}, {"op": "tick", "dt": 0.04}, {"op": "tick", "dt": 0.04}
+    ]);
+    let setup = json!({"motion_table": "0x09000001", "contact": true, "on_walkable": true, "in_cell": true});
+    let mut lines = Vec::new();
+    for source in [
+        json!({"asset_dat": "user"}),
+        json!({"asset_dir": "records"}),
+    ] {
+        let mut scenario = json!({"engine": "ac", "setup": setup, "steps": steps});
+        for (k, v) in source.as_object().unwrap() {
+            scenario[k] = v.clone();
+        }
+        let (s, v) = post(
+            &app,
+            "/api/sessions",
+            json!({"engine": "ac", "scenario": scenario, "replay": true}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["step_count"], 4, "{v}");
+        lines.push(v["lines"].clone());
+    }
+    assert_eq!(lines[0], lines[1]);
+    // The run command promoted to RunForward, from the DAT's table.
+    assert_eq!(lines[0][4]["table"]["substate"], "0x44000007");
+    // Any other DAT path is refused, located.
+    let (s, v) = post(
+        &app,
+        "/api/sessions",
+        json!({"engine": "ac", "scenario": {"engine": "ac", "asset_dat": "/etc/passwd", "setup": setup}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v.to_string().contains("asset_dat"), "{v}");
+}
