@@ -43,6 +43,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/ac_figure.js"),
     ),
     (
+        "ac_dat.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/ac_dat.js"),
+    ),
+    (
         "actor.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../static/actor.js"),

@@ -5,6 +5,7 @@
 import { api, el, field, fmt } from './api.js';
 import { EngineSession, toolbar } from './session.js';
 import { AcFigure } from './ac_figure.js';
+import { datPanel } from './ac_dat.js';
 
 // Motion command names (ac-motion.md §2.1); others print as hex.
 const NAMES = {
@@ -166,10 +167,15 @@ export async function mount(root, info) {
   const figurePanel = el('div', { class: 'panel', id: 'ac-figure' }, el('h2', {}, 'Creature (Setup parts posed by the Sequence, root trail beneath)'));
   const figure = new AcFigure(figurePanel);
   await figure.init();
+  let datChoice = null; // { table, setup } while a table of the user's DAT plays
+  const dat = await datPanel(async (scenario, tableId, setupId) => {
+    datChoice = { table: tableId, setup: setupId };
+    await session.start(scenario);
+  });
 
   root.append(el('p', { class: 'intro' }, "The Asheron's Call motion system as ACE ports it (ac-motion.md): a motion goes through MotionInterp (raw and interpreted states) to the MotionTableManager, which appends link and cycle animations to the Sequence; the root moves by the sequence's velocity and position frames. Every value below is the engine's trace line."), tb.bar, tb.status,
     el('div', { class: 'grid' },
-      el('div', {}, figurePanel, inputs, timelinePanel, posPanel, net),
+      el('div', {}, ...(dat ? [dat] : []), figurePanel, inputs, timelinePanel, posPanel, net),
       el('div', {}, state, queues, tablePanel, tb.extra)));
 
   // ---- keys
@@ -343,7 +349,10 @@ export async function mount(root, info) {
         if (table && table.names) for (const [k, v] of Object.entries(table.names)) NAMES[idOf(k)] = v;
         update([], false);
       }).catch(() => { table = null; renderTable(); });
-      const figureLoaded = api('GET', `/sessions/${session.id}/figure`).then((r) => {
+      const fromDat = session.scenario && session.scenario.asset_dat !== undefined && datChoice;
+      const figureUrl = !fromDat ? `/sessions/${session.id}/figure`
+        : datChoice.setup ? `/ac/dat/figure?table=${datChoice.table}&setup=${datChoice.setup}` : null;
+      const figureLoaded = (figureUrl ? api('GET', figureUrl) : Promise.resolve({ figure: { reason: 'no Setup chosen' } })).then((r) => {
         figure.load(r.figure);
         figure.pose(session.last(), trail);
       }).catch((e) => figure.load({ reason: String(e.message || e) }));
