@@ -540,8 +540,21 @@ fn ac_dat(st: &AppState) -> Result<Arc<crate::user_data::AcDat>, ApiError> {
 
 /// `GET /api/ac/dat`: the motion tables of the user's DAT, each with the Setups
 /// naming it.
-pub async fn get_ac_dat(State(st): State<AppState>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(ac_dat(&st)?.listing()))
+///
+/// Without `--ac-dat` it answers `{"open": false}` (the page asks on every load; a 404
+/// would be an error in its console).
+pub async fn get_ac_dat(State(st): State<AppState>) -> Json<Value> {
+    match &st.opts.ac_dat {
+        Some(d) => {
+            let mut v = d.listing();
+            v["open"] = json!(true);
+            Json(v)
+        }
+        None => Json(json!({
+            "open": false,
+            "how": "start with `retroanim browse --ac-dat PATH/client_portal.dat`",
+        })),
+    }
 }
 
 #[derive(Deserialize)]

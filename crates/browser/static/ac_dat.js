@@ -6,12 +6,8 @@ import { api, el } from './api.js';
 
 // The panel, or null when the server opened no DAT. onPlay(scenario, table, setup).
 export async function datPanel(onPlay) {
-  let listing;
-  try {
-    listing = await api('GET', '/ac/dat');
-  } catch (_) {
-    return null; // 404: no --ac-dat
-  }
+  const listing = await api('GET', '/ac/dat').catch(() => null);
+  if (!listing || !listing.open) return null; // no --ac-dat
   const panel = el('div', { class: 'panel', id: 'ac-dat' }, el('h2', {}, 'Your DAT'));
   const tables = listing.tables || [];
   panel.append(el('p', { class: 'keys', id: 'ac-dat-file' },

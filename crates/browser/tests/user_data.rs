@@ -22,8 +22,9 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// Every sample record (motion table, clips, Setup, part boxes) in one DAT.
-fn sample_dat() -> PathBuf {
+/// Every sample record (motion table, clips, Setup, part boxes) in one DAT, written
+/// under `name` (one per test: tests run in parallel).
+fn sample_dat(name: &str) -> PathBuf {
     let mut records = Vec::new();
     for e in std::fs::read_dir(assets().join("ac/records")).unwrap() {
         let p = e.unwrap().path();
@@ -34,7 +35,7 @@ fn sample_dat() -> PathBuf {
         ));
     }
     records.sort_by_key(|r| r.0);
-    let path = temp("client_portal.dat");
+    let path = temp(name);
     std::fs::write(&path, write_dat(&records, 1024, 62)).unwrap();
     path
 }
@@ -52,7 +53,7 @@ async fn get(app: &axum::Router, uri: &str) -> (StatusCode, Value) {
 
 #[tokio::test]
 async fn the_dat_lists_its_motion_tables_with_the_setups_naming_them() {
-    let dat = AcDat::open(&sample_dat()).unwrap();
+    let dat = AcDat::open(&sample_dat("listing.dat")).unwrap();
     let opts = Options {
         ac_dat: Some(Arc::new(dat)),
         ..Options::default()
@@ -98,6 +99,10 @@ async fn the_dat_lists_its_motion_tables_with_the_setups_naming_them() {
 async fn without_a_dat_the_endpoints_say_how_to_open_one() {
     let app = retroanim_browser::router(&assets());
     let (s, v) = get(&app, "/api/ac/dat").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["open"], false);
+    assert!(v["how"].as_str().unwrap().contains("--ac-dat"), "{v}");
+    let (s, v) = get(&app, "/api/ac/dat/figure?table=0x09000001").await;
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert!(v["error"].as_str().unwrap().contains("--ac-dat"), "{v}");
 }
@@ -138,7 +143,7 @@ async fn post(app: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value)
 /// record folder: the records are the same bytes, only their container differs.
 #[tokio::test]
 async fn a_motion_table_of_the_dat_plays_as_it_does_from_the_record_folder() {
-    let dat = AcDat::open(&sample_dat()).unwrap();
+    let dat = AcDat::open(&sample_dat("playing.dat")).unwrap();
     let opts = Options {
         ac_dat: Some(Arc::new(dat)),
         ..Options::default()
