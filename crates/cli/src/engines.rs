@@ -9,7 +9,7 @@ use retroanim_core::{
 
 /// Play a scenario file with the engine its `engine` field names, handing each trace
 /// line to `sink` as it is made. Each arm does what the engine's own whole-trace runner
-/// does (`retroanim_herc::run`, `retroanim_actor::run_scenario`, see [`run_whole`]), one
+/// does (`retroanim_herc::run`, `retroanim_actor::run_scenario`, and the AC runner), one
 /// line at a time; the CLI tests check that both give the same bytes on every committed
 /// scenario.
 pub fn run(file: &ScenarioFile, sink: &mut dyn TraceSink) -> Result<usize, StreamError> {
