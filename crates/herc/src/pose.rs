@@ -60,10 +60,10 @@ pub fn thread_local(list: &AnimList, th: &AnimationThread, node: usize) -> Optio
     Some(blend(&a, &list.keyframe(j), fraction(th.acc, th.dur)))
 }
 
-/// [`thread_local`] for every node the thread's playing sequence animates, written into
+/// [`thread_local()`] for every node the thread's playing sequence animates, written into
 /// `locals` (indexed by node). The per-thread parts of the lookup (sequence, key rows of the
 /// current and the next cursor, the Q10 fraction) are taken once instead of once per node;
-/// a node for which [`thread_local`] gives `None` is left as it was.
+/// a node for which [`thread_local()`] gives `None` is left as it was.
 pub fn write_thread_locals(list: &AnimList, th: &AnimationThread, locals: &mut [Keyframe]) {
     let Some(seq) = list.sequence(th.seq) else {
         return;
