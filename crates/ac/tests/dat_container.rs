@@ -3,10 +3,10 @@
 
 mod common;
 
-use common::mutation::{edits, mutated};
 use proptest::prelude::*;
 use retroanim_ac::records::dat::{write_dat, DatFile, HEADER_OFFSET, NODE_SIZE};
 use retroanim_ac::records::*;
+use retroanim_core::mutation::{edits, mutated};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -7,10 +7,10 @@
 
 mod common;
 
-use common::mutation::*;
 use proptest::prelude::*;
 use retroanim_ac::records::authoring::compile_str;
 use retroanim_ac::AcSim;
+use retroanim_core::mutation::*;
 use retroanim_core::{run_scenario, Scenario};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::mutation::*;
 use proptest::prelude::*;
 use retroanim_ac::inspect::render_record;
 use retroanim_ac::records::*;
+use retroanim_core::mutation::*;
 use std::path::PathBuf;
 
 fn samples() -> Vec<Vec<u8>> {

@@ -5,9 +5,9 @@
 
 mod common;
 
-use common::mutation::*;
 use proptest::prelude::*;
 use retroanim_actor::load::load_set;
+use retroanim_core::mutation::*;
 use retroanim_core::Scenario;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

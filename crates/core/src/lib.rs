@@ -9,6 +9,7 @@
 //! * [`input`]: opening user-named files: regular files only, under a size cap.
 //! * [`trace`]: JSON Lines trace reading and writing.
 //! * [`diff`]: field-by-field trace comparison with a float tolerance.
+//! * `mutation` (feature `fuzzing`): input mutations for the engines' fuzz properties.
 
 pub mod bench;
 pub mod cint;
@@ -17,6 +18,8 @@ pub mod diff;
 pub mod error;
 pub mod fixed;
 pub mod input;
+#[cfg(feature = "fuzzing")]
+pub mod mutation;
 pub mod scenario;
 pub mod scenario_file;
 pub mod sim;

@@ -6,8 +6,8 @@
 
 mod common;
 
-use common::mutation::*;
 use proptest::prelude::*;
+use retroanim_core::mutation::*;
 use retroanim_core::Scenario;
 use retroanim_herc::formats::chassis::ChassisRecord;
 use retroanim_herc::formats::dts::{BasePart, DtsFile};

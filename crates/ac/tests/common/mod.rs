@@ -294,4 +294,3 @@ pub fn seq_ids(seq: &retroanim_ac::sequence::Sequence) -> Vec<u32> {
 pub fn close(a: f32, b: f32) -> bool {
     (a - b).abs() <= 1e-5 * (1.0 + b.abs())
 }
-pub mod mutation;

@@ -97,4 +97,3 @@ pub fn ticks(w: &mut World, t: u32) {
 pub fn update(w: &mut World) {
     w.update().unwrap();
 }
-pub mod mutation;

@@ -1,4 +1,2 @@
 //! Shared helpers of the herc test suites.
 #![allow(dead_code)]
-
-pub mod mutation;

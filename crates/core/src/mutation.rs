@@ -1,9 +1,8 @@
-//! Mutations for the fuzz properties: byte edits (overwrite, 32-bit overwrite,
-//! insert, delete, truncate) for binary and text inputs, and number replacements
-//! inside a JSON document, which reach deeper than bytes because the document stays
-//! well formed. The same helper lives in each engine's tests (the crates share no
-//! test code).
-#![allow(dead_code)]
+//! Mutations for the engines' fuzz properties: byte edits (overwrite, 32-bit
+//! overwrite, insert, delete, truncate) for binary and text inputs, and number
+//! replacements inside a JSON document, which reach deeper than bytes because the
+//! document stays well formed. Built with the `fuzzing` feature, which the engines
+//! enable for their tests only.
 
 use proptest::prelude::*;
 use serde_json::Value;
