@@ -184,10 +184,12 @@ fn load_ac(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
         let err = |e: retroanim_ac::records::RecordError| {
             ScenarioError::new(file.clone(), "", e.to_string())
         };
-        if id >> 24 == 0x09 {
-            tables.push(read_motion_table(bytes, &file).map_err(err)?);
-        } else {
-            anims.push(read_animation(bytes, &file).map_err(err)?);
+        // GfxObj (0x01) and Setup (0x02) records of the sample figure sit beside the
+        // motion records; the motion system does not read them.
+        match id >> 24 {
+            0x09 => tables.push(read_motion_table(bytes, &file).map_err(err)?),
+            0x03 => anims.push(read_animation(bytes, &file).map_err(err)?),
+            _ => {}
         }
     }
     let mut store = RecordStore::from_records(tables, anims);
