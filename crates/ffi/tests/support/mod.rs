@@ -12,14 +12,16 @@ pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// target/<profile>/: the test executable lives in its deps/ folder, and cargo builds
-/// the crate's staticlib and cdylib next to that folder for the integration tests.
+/// Where cargo put the crate's staticlib and cdylib for this test run: target/<profile>/
+/// after a `cargo build`, or target/<profile>/deps/, beside the test executable, when
+/// only `cargo test` built them (it does not copy them up).
 pub fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
-    exe.parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps")
-        .to_path_buf()
+    let deps = exe.parent().expect("target/<profile>/deps").to_path_buf();
+    if deps.join("libretroanim_ffi.a").is_file() {
+        return deps;
+    }
+    deps.parent().expect("target/<profile>").to_path_buf()
 }
 
 /// A scratch folder for built programs.
