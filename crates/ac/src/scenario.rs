@@ -536,8 +536,17 @@ impl Simulation for AcSim {
         let setup: Setup = scenario
             .field("setup")?
             .ok_or_else(|| scenario.error("setup", "missing field"))?;
-        let asset_dir: String = scenario.field("asset_dir")?.unwrap_or_else(|| ".".into());
-        let mut store = RecordStore::from_dir(scenario.resolve(&asset_dir));
+        // `asset_dat` (a DAT container such as the user's client_portal.dat) takes the
+        // place of the record folder when given; scenarios without it read as before.
+        let asset_dat: Option<String> = scenario.field("asset_dat")?;
+        let mut store = match asset_dat {
+            Some(dat) => RecordStore::from_dat(scenario.resolve(&dat))
+                .map_err(|e| scenario.error("asset_dat", e.to_string()))?,
+            None => {
+                let asset_dir: String = scenario.field("asset_dir")?.unwrap_or_else(|| ".".into());
+                RecordStore::from_dir(scenario.resolve(&asset_dir))
+            }
+        };
         let (table, anims) = load_table(
             &mut store,
             setup.motion_table.0,

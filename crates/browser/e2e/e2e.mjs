@@ -197,6 +197,40 @@ async function herc() {
 }
 
 // ---- AC: run, tick, the substate and position follow the engine
+// The drawn parts of the AC creature (window.__acFigure, the world frames the page
+// gives its three.js meshes) against the current trace line: root frame combined with
+// the part frames of the Sequence's current clip at floor(seq.frame), taken from the
+// figure endpoint's clip frames. Rotation written out here, not imported from the page.
+async function figureFollowsTrace(when) {
+  const { id, line } = await sessionLine('ac');
+  await page.waitForFunction((step) => window.__acFigure && window.__acFigure.step === step, line.step, { timeout: 10000 }).catch(() => {});
+  const drawn = await page.evaluate(() => window.__acFigure);
+  const fig = (await api(`/sessions/${id}/figure`)).figure;
+  if (!check(drawn && fig && fig.setup, `ac: the creature is drawn ${when} (${drawn ? drawn.parts.length : 0} parts)`)) return;
+  const node = line.seq.anims[line.seq.curr];
+  const frames = fig.anims[node.anim][Math.floor(line.seq.frame)];
+  const [w, x, y, z] = line.frame.orientation;
+  const rot = (v) => {
+    // v' = q v q*, expanded as a rotation matrix
+    return [
+      (1 - 2 * (y * y + z * z)) * v[0] + 2 * (x * y - w * z) * v[1] + 2 * (x * z + w * y) * v[2],
+      2 * (x * y + w * z) * v[0] + (1 - 2 * (x * x + z * z)) * v[1] + 2 * (y * z - w * x) * v[2],
+      2 * (x * z - w * y) * v[0] + 2 * (y * z + w * x) * v[1] + (1 - 2 * (x * x + y * y)) * v[2],
+    ];
+  };
+  let worst = 0;
+  frames.forEach((f, i) => {
+    const r = rot([f[0], f[1], f[2]]);
+    const want = [line.frame.origin[0] + r[0], line.frame.origin[1] + r[1], line.frame.origin[2] + r[2]];
+    const got = drawn.parts[i].origin;
+    worst = Math.max(worst, ...want.map((v, k) => Math.abs(v - got[k])));
+  });
+  check(drawn.step === line.step && drawn.anim === node.anim && drawn.parts.length === frames.length && worst < 1e-4,
+    `ac: ${when}, the ${drawn.parts.length} drawn parts sit at the part frames of ${node.anim} frame ${Math.floor(line.seq.frame)} on the root (step ${drawn.step} of ${line.step}, worst error ${worst.toExponential(1)} m)`);
+  const three = await page.evaluate(() => !!document.querySelector('#ac-figure canvas.view3d'));
+  console.log(`     ac figure drawn with ${three ? 'three.js (WebGL)' : 'the 2D fallback'}`);
+}
+
 async function ac() {
   if (!(await open('ac'))) return;
   await waitValue('#ac-substate', (v) => v !== '' && v !== undefined, 'the first trace line');
@@ -218,6 +252,7 @@ async function ac() {
   check(Math.hypot(o1[0] - o0[0], o1[1] - o0[1]) > 0 && shownNums.length === 3
     && shownNums.every((x, i) => Math.abs(x - o1[i]) < 1e-3),
     `ac: running moves the root from ${JSON.stringify(o0)} to ${JSON.stringify(o1)} (shown ${shownOrigin})`);
+  await figureFollowsTrace('while running');
   const nodes = await page.$$eval('#ac-timeline .node', (n) => n.length);
   check(nodes === moved.line.seq.anims.length, `ac: the timeline shows the ${moved.line.seq.anims.length} animation nodes`);
   // Back to walking: a link animation then the walk cycle, visible in the timeline.
@@ -229,6 +264,7 @@ async function ac() {
   check(shownNodes.length === walking.line.seq.anims.length
     && shownNodes.filter((c) => c.includes('current')).length === (walking.line.seq.curr === null ? 0 : 1),
     `ac: after "Walk" the timeline shows ${shownNodes.length} nodes with the current one marked (engine: curr ${walking.line.seq.curr} of ${walking.line.seq.anims.length})`);
+  await figureFollowsTrace('after walking');
   await screenshot('ac');
 
   // Keys: W held walks (do_motion on press), released stops (stop_motion).

@@ -250,7 +250,8 @@ pub async fn create_session(
             )
         })?,
     };
-    let prepared = session::prepare(engine, doc, folder)?;
+    let dat = st.opts.ac_dat.as_ref().map(|d| d.path.clone());
+    let prepared = session::prepare(engine, doc, folder, dat.as_deref())?;
     let replay = req.replay;
     let mut budget = st.budget();
     let work_ms = st.work_ms();
@@ -499,6 +500,97 @@ pub async fn get_assets(
     .map_err(join_error)?
     .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
     Ok(Json(json!({ "engine": engine.name, "assets": v })))
+}
+
+/// `GET /api/sessions/{id}/figure`: the AC creature of the session, for drawing (the
+/// Setup naming the session's motion table, its part meshes and the part frames of
+/// the table's animations). Other engines have none.
+pub async fn get_figure(
+    State(st): State<AppState>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let (engine, scenario) = {
+        let s = st
+            .lock_session(&id, Instant::now() + st.opts.queue_wait)
+            .await?;
+        (s.engine, s.scenario().clone())
+    };
+    if engine.name != "ac" {
+        return Err(ApiError::not_found(format!(
+            "engine '{}' has no figure (only ac sessions do)",
+            engine.name
+        )));
+    }
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
+    let v = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        crate::figure::ac(&scenario)
+    })
+    .await
+    .map_err(join_error)?
+    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    Ok(Json(json!({ "engine": engine.name, "figure": v })))
+}
+
+fn ac_dat(st: &AppState) -> Result<Arc<crate::user_data::AcDat>, ApiError> {
+    st.opts.ac_dat.clone().ok_or_else(|| {
+        ApiError::not_found("no AC DAT is open (start with `retroanim browse --ac-dat PATH`)")
+    })
+}
+
+/// `GET /api/ac/dat`: the motion tables of the user's DAT, each with the Setups
+/// naming it.
+///
+/// Without `--ac-dat` it answers `{"open": false}` (the page asks on every load; a 404
+/// would be an error in its console).
+pub async fn get_ac_dat(State(st): State<AppState>) -> Json<Value> {
+    match &st.opts.ac_dat {
+        Some(d) => {
+            let mut v = d.listing();
+            v["open"] = json!(true);
+            Json(v)
+        }
+        None => Json(json!({
+            "open": false,
+            "how": "start with `retroanim browse --ac-dat PATH/client_portal.dat`",
+        })),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureQuery {
+    table: String,
+    setup: Option<String>,
+}
+
+/// `GET /api/ac/dat/figure?table=0x09……[&setup=0x02……]`: a figure from the user's DAT.
+pub async fn get_ac_dat_figure(
+    State(st): State<AppState>,
+    q: Result<Query<FigureQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let dat = ac_dat(&st)?;
+    let Query(q) = q.map_err(|e| ApiError::unprocessable("query", e.body_text()))?;
+    let id = |s: &str, at: &str| {
+        crate::info::parse_id(s).ok_or_else(|| {
+            ApiError::unprocessable(at, format!("'{s}' is not an id such as 0x09000001"))
+        })
+    };
+    let table = id(&q.table, "query.table")?;
+    let setup = q
+        .setup
+        .as_deref()
+        .map(|s| id(s, "query.setup"))
+        .transpose()?;
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
+    let v = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        dat.figure(table, setup)
+    })
+    .await
+    .map_err(join_error)?
+    .map_err(|m| ApiError::unprocessable("query", m))?;
+    Ok(Json(json!({ "figure": v })))
 }
 
 fn download(body: axum::body::Body, mime: &'static str, name: &str) -> Response {

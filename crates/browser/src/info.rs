@@ -48,15 +48,20 @@ pub fn actor(s: &Scenario) -> Result<Value, String> {
 /// The AC motion table of the scenario's setup, listed for browsing: styles, cycles,
 /// modifiers and links with their animation clips, plus the names of every id.
 pub fn ac(s: &Scenario) -> Result<Value, String> {
-    let Value::String(dir) = field(s, "asset_dir")? else {
-        return Err("asset_dir must be a path".into());
-    };
     let id = field(s, "setup")?
         .get("motion_table")
         .and_then(Value::as_str)
         .and_then(parse_id)
         .ok_or("setup.motion_table must be an id such as \"0x09000001\"")?;
-    let mut store = RecordStore::from_dir(dir);
+    let mut store = match s.raw("asset_dat") {
+        Some(Value::String(dat)) => RecordStore::from_dat(dat).map_err(|e| e.to_string())?,
+        _ => {
+            let Value::String(dir) = field(s, "asset_dir")? else {
+                return Err("asset_dir must be a path".into());
+            };
+            RecordStore::from_dir(dir)
+        }
+    };
     let table = store.motion_table(id).map_err(|e| e.to_string())?;
     let mut listing = ac_listing(&table);
     // Frame counts of the clips the table names, so the page can show clip lengths.
@@ -75,16 +80,16 @@ pub fn ac(s: &Scenario) -> Result<Value, String> {
     Ok(json!({ "table": listing }))
 }
 
-fn parse_id(s: &str) -> Option<u32> {
+pub(crate) fn parse_id(s: &str) -> Option<u32> {
     let t = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
     u32::from_str_radix(t, 16).ok()
 }
 
-fn hex(id: u32) -> String {
+pub(crate) fn hex(id: u32) -> String {
     format!("0x{id:08x}")
 }
 
-fn all_data(t: &MotionTable) -> impl Iterator<Item = &MotionData> {
+pub(crate) fn all_data(t: &MotionTable) -> impl Iterator<Item = &MotionData> {
     t.cycles
         .iter()
         .map(|(_, d)| d)

@@ -10,6 +10,7 @@ mod body;
 mod download;
 mod engines;
 mod error;
+mod figure;
 mod guard;
 mod info;
 pub mod limits;
@@ -17,6 +18,7 @@ mod paths;
 mod server;
 mod session;
 mod static_files;
+pub mod user_data;
 
 pub use engines::{EngineDef, ExtraPathsFn, InfoFn, LoadFn, ENGINES};
 pub use error::ApiError;
@@ -81,6 +83,9 @@ pub fn router_with_options(
         .route("/sessions/{id}/trace", get(api::get_trace))
         .route("/sessions/{id}/scenario", get(api::get_scenario))
         .route("/sessions/{id}/assets", get(api::get_assets))
+        .route("/sessions/{id}/figure", get(api::get_figure))
+        .route("/ac/dat", get(api::get_ac_dat))
+        .route("/ac/dat/figure", get(api::get_ac_dat_figure))
         .fallback(api::api_not_found)
         .with_state(state);
     Router::new()
@@ -94,6 +99,11 @@ pub fn router_with_options(
 
 /// Serve on `host:port` until interrupted (Ctrl-C). Prints the URL; opens nothing.
 pub fn serve(host: &str, port: u16, assets_root: &Path) -> anyhow::Result<()> {
+    serve_with(host, port, assets_root, Options::default())
+}
+
+/// [`serve`] with given options (the user's files among them).
+pub fn serve_with(host: &str, port: u16, assets_root: &Path, opts: Options) -> anyhow::Result<()> {
     use std::net::ToSocketAddrs;
     let addr = (host, port)
         .to_socket_addrs()
@@ -123,7 +133,15 @@ pub fn serve(host: &str, port: u16, assets_root: &Path) -> anyhow::Result<()> {
             );
         }
     }
-    serve_listener(listener, assets_root)
+    if let Some(dat) = &opts.ac_dat {
+        eprintln!(
+            "AC DAT {}: {} motion tables, {} Setups (read-only)",
+            dat.path.display(),
+            dat.tables.len(),
+            dat.setup_count
+        );
+    }
+    serve_listener_with(listener, assets_root, opts)
 }
 
 /// Serve on an already bound listener (tests bind port 0 and read the address first).

@@ -47,6 +47,8 @@ pub struct Options {
     pub download_slots: usize,
     /// Open connections; beyond, a new connection gets a 503 and is closed.
     pub max_connections: usize,
+    /// The user's AC DAT (`--ac-dat`), opened and listed at startup.
+    pub ac_dat: Option<std::sync::Arc<crate::user_data::AcDat>>,
 }
 
 impl Default for Options {
@@ -61,6 +63,7 @@ impl Default for Options {
             queue_wait: Duration::from_secs(15),
             download_slots: 8,
             max_connections: 128,
+            ac_dat: None,
         }
     }
 }

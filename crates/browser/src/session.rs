@@ -41,9 +41,19 @@ pub struct Prepared {
     pub scenario: Scenario,
 }
 
+/// The `asset_dat` value naming the DAT given with `--ac-dat`.
+pub const USER_DAT: &str = "user";
+
 /// Check a scenario document for `engine` whose assets live in `folder` (canonical).
 /// Errors are located at `scenario.<path>` in the request body.
-pub fn prepare(engine: &EngineDef, doc: Value, folder: &Path) -> Result<Prepared, ApiError> {
+/// `ac_dat` is the user's DAT opened at startup: an AC scenario's `asset_dat` may
+/// only be the token `"user"`, which names it (no other path reaches the engine).
+pub fn prepare(
+    engine: &EngineDef,
+    doc: Value,
+    folder: &Path,
+    ac_dat: Option<&Path>,
+) -> Result<Prepared, ApiError> {
     let Value::Object(mut obj) = doc else {
         return Err(ApiError::bad_request(
             "scenario",
@@ -112,6 +122,24 @@ pub fn prepare(engine: &EngineDef, doc: Value, folder: &Path) -> Result<Prepared
     resolved[engine.asset_field] = asset;
     if let Some(confine_more) = engine.extra_paths {
         confine_more(&mut resolved, folder)?;
+    }
+    if let Some(v) = resolved.get_mut("asset_dat") {
+        let path = match (engine.name, &*v, ac_dat) {
+            ("ac", Value::String(t), Some(p)) if t == USER_DAT => p,
+            ("ac", Value::String(t), None) if t == USER_DAT => {
+                return Err(ApiError::unprocessable(
+                    "scenario.asset_dat",
+                    "no AC DAT is open (start with `retroanim browse --ac-dat PATH`)",
+                ))
+            }
+            _ => {
+                return Err(ApiError::unprocessable(
+                    "scenario.asset_dat",
+                    format!("expected \"{USER_DAT}\" (the DAT given with --ac-dat); other paths are not read"),
+                ))
+            }
+        };
+        *v = Value::String(path.display().to_string());
     }
     // Every path field the engines read is now absolute and checked. Defence in depth
     // for one they might add later: relative paths resolve against a folder that does
@@ -474,7 +502,7 @@ mod tests {
             .canonicalize()
             .unwrap();
         let doc: Value = serde_json::from_str(ENGINES[0].default_scenario.unwrap()).unwrap();
-        let p = prepare(&ENGINES[0], doc, &folder).unwrap();
+        let p = prepare(&ENGINES[0], doc, &folder, None).unwrap();
         Session::start(&ENGINES[0], &p).unwrap()
     }
 

@@ -38,6 +38,16 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/ac.js"),
     ),
     (
+        "ac_figure.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/ac_figure.js"),
+    ),
+    (
+        "ac_dat.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/ac_dat.js"),
+    ),
+    (
         "actor.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../static/actor.js"),

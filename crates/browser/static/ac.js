@@ -4,6 +4,8 @@
 
 import { api, el, field, fmt } from './api.js';
 import { EngineSession, toolbar } from './session.js';
+import { AcFigure } from './ac_figure.js';
+import { datPanel } from './ac_dat.js';
 
 // ACE's motion command names; other ids print as hex.
 const NAMES = {
@@ -161,9 +163,19 @@ export async function mount(root, info) {
   add('interp queue', 'interp-queue', net);
   add('interp manager', 'interp-mgr', net);
 
+  // ---- the creature, drawn from the Sequence's part frames
+  const figurePanel = el('div', { class: 'panel', id: 'ac-figure' }, el('h2', {}, 'Creature (Setup parts posed by the Sequence, root trail beneath)'));
+  const figure = new AcFigure(figurePanel);
+  await figure.init();
+  let datChoice = null; // { table, setup } while a table of the user's DAT plays
+  const dat = await datPanel(async (scenario, tableId, setupId) => {
+    datChoice = { table: tableId, setup: setupId };
+    await session.start(scenario);
+  });
+
   root.append(el('p', { class: 'intro' }, "The Asheron's Call motion system as ACE ports it: a motion goes through MotionInterp (raw and interpreted states) to the MotionTableManager, which appends link and cycle animations to the Sequence; the root moves by the sequence's velocity and position frames. Every value below is the engine's trace line."), tb.bar, tb.status,
     el('div', { class: 'grid' },
-      el('div', {}, inputs, timelinePanel, posPanel, net),
+      el('div', {}, ...(dat ? [dat] : []), figurePanel, inputs, timelinePanel, posPanel, net),
       el('div', {}, state, queues, tablePanel, tb.extra)));
 
   // ---- keys
@@ -325,6 +337,7 @@ export async function mount(root, info) {
     const m = l.interp_mgr;
     setV('interp-mgr', m ? `frames ${m.frame_counter}, fails ${m.node_fail_counter}, original distance ${fmt(m.original_distance)}, keep heading ${m.keep_heading}${m.blip_to ? `, blip to ${fmt(m.blip_to.origin)}` : ''}` : 'none yet');
     drawTrail(l);
+    figure.pose(l, trail);
     renderTable();
   }
 
@@ -336,6 +349,14 @@ export async function mount(root, info) {
         if (table && table.names) for (const [k, v] of Object.entries(table.names)) NAMES[idOf(k)] = v;
         update([], false);
       }).catch(() => { table = null; renderTable(); });
+      const fromDat = session.scenario && session.scenario.asset_dat !== undefined && datChoice;
+      const figureUrl = !fromDat ? `/sessions/${session.id}/figure`
+        : datChoice.setup ? `/ac/dat/figure?table=${datChoice.table}&setup=${datChoice.setup}` : null;
+      const figureLoaded = (figureUrl ? api('GET', figureUrl) : Promise.resolve({ figure: { reason: 'no Setup chosen' } })).then((r) => {
+        figure.load(r.figure);
+        figure.pose(session.last(), trail);
+      }).catch((e) => figure.load({ reason: String(e.message || e) }));
+      assetsLoaded = Promise.all([assetsLoaded, figureLoaded]);
     }
     update(lines, reset);
   });

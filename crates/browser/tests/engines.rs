@@ -305,3 +305,48 @@ async fn herc_mech_paths_are_confined_too() {
         assert_eq!(v["at"], at, "{v}");
     }
 }
+
+/// The sample humanoid's figure, as the AC view draws it: the Setup naming motion
+/// table 0x09000001, one box mesh per part, and the part frames of the table's clips.
+/// Expected values are the sample source's (assets/ac/humanoid.json): eight parts,
+/// pelvis the root at (0, 0, 1), the torso's parent the pelvis, a box of 24 corners.
+#[tokio::test]
+async fn the_ac_figure_is_the_setup_naming_the_table_with_its_part_meshes() {
+    let app = retroanim_browser::router(&assets());
+    let (_, v) = json_call(&app, "POST", "/api/sessions", Some(json!({"engine": "ac"}))).await;
+    let id = v["id"].as_str().unwrap().to_string();
+    let (s, v) = json_call(&app, "GET", &format!("/api/sessions/{id}/figure"), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let f = &v["figure"];
+    assert_eq!(f["setup"]["id"], "0x02000001");
+    assert_eq!(f["setup"]["parts"].as_array().unwrap().len(), 8);
+    assert_eq!(f["setup"]["parts"][0], "0x01000101");
+    assert_eq!(f["setup"]["parents"][0], Value::Null);
+    assert_eq!(f["setup"]["parents"][1], 0);
+    assert_eq!(f["setup"]["parents"][7], 4);
+    assert_eq!(
+        f["setup"]["placement"][0],
+        json!([0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0])
+    );
+    let pelvis = &f["meshes"]["0x01000101"];
+    assert_eq!(pelvis["vertices"].as_array().unwrap().len(), 24);
+    assert_eq!(pelvis["polygons"].as_array().unwrap().len(), 6);
+    // Face +x of the 0.3 × 0.18 × 0.16 pelvis box, first corner (+x, -y, -z).
+    assert_eq!(pelvis["vertices"][0], json!([0.15, -0.09, -0.08]));
+    assert_eq!(pelvis["polygons"][0]["vertices"], json!([0, 1, 2, 3]));
+    // Every clip of the table is there, each frame with one placement per part.
+    let ready = f["anims"]["0x03000101"].as_array().unwrap();
+    assert!(!ready.is_empty());
+    assert_eq!(ready[0].as_array().unwrap().len(), 8);
+    // Other engines have no figure.
+    let (_, v) = json_call(
+        &app,
+        "POST",
+        "/api/sessions",
+        Some(json!({"engine": "herc"})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_string();
+    let (s, _) = json_call(&app, "GET", &format!("/api/sessions/{id}/figure"), None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}

@@ -127,6 +127,10 @@ enum Command {
         /// The asset folder (with ac/, herc/ and actor/ inside).
         #[arg(long, value_name = "DIR")]
         assets: Option<PathBuf>,
+        /// Your own client_portal.dat, opened read-only: the AC view lists its motion
+        /// tables and the Setups naming them.
+        #[arg(long, value_name = "FILE")]
+        ac_dat: Option<PathBuf>,
     },
     /// Write the model browser as static files into DIR, the engines running in the
     /// page as WebAssembly (serve DIR's root with any static file server).
@@ -194,9 +198,15 @@ fn main() -> ExitCode {
             Ok(text) => emit(&text),
             Err(e) => fail(format!("{e:#}")),
         },
-        Command::Browse { host, port, assets } => match assets::resolve(assets.as_deref())
-            .and_then(|dir| retroanim_browser::serve(&host, port, &dir))
-        {
+        Command::Browse {
+            host,
+            port,
+            assets,
+            ac_dat,
+        } => match browse_options(ac_dat.as_deref()).and_then(|opts| {
+            assets::resolve(assets.as_deref())
+                .and_then(|dir| retroanim_browser::serve_with(&host, port, &dir, opts))
+        }) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(format!("{e:#}")),
         },
@@ -205,6 +215,19 @@ fn main() -> ExitCode {
             Err(e) => fail(format!("{e:#}")),
         },
     }
+}
+
+/// The browser's options for the user's files, each opened (and refused) at startup.
+fn browse_options(
+    ac_dat: Option<&std::path::Path>,
+) -> anyhow::Result<retroanim_browser::limits::Options> {
+    let mut opts = retroanim_browser::limits::Options::default();
+    if let Some(p) = ac_dat {
+        let dat = retroanim_browser::user_data::AcDat::open(p)
+            .map_err(|m| anyhow::anyhow!("--ac-dat: {m}"))?;
+        opts.ac_dat = Some(std::sync::Arc::new(dat));
+    }
+    Ok(opts)
 }
 
 /// One error line on stderr, exit status 2.
