@@ -13,6 +13,7 @@ use crate::records::{
     read_animation, read_motion_table, AnimHook, AnimRef, Animation, MotionData, MotionTable,
     RecordError,
 };
+pub mod drawing;
 pub mod geometry;
 
 use serde::ser::{SerializeMap, Serializer};

@@ -3,8 +3,8 @@
 //! decoded descriptions go out (motion table ids, the Setups naming each, figures),
 //! never a record's stored bytes.
 
-use crate::figure;
 use crate::info::hex;
+use retroanim_ac::inspect::drawing;
 use retroanim_ac::records::dat::DatFile;
 use retroanim_ac::records::{read_setup, RecordStore};
 use serde_json::{json, Value};
@@ -99,6 +99,6 @@ impl AcDat {
             .get(&table)
             .ok_or_else(|| format!("{}: no motion table {}", self.path.display(), hex(table)))?;
         let mut store = self.store.lock().unwrap_or_else(|p| p.into_inner());
-        figure::describe(&mut store, Some(users), None, table, setup)
+        drawing::figure(&mut store, users, table, setup)
     }
 }

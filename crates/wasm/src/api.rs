@@ -197,6 +197,18 @@ impl Api {
                     )),
                 }
             }
+            ("GET", ["sessions", id, "figure"]) => {
+                let s = self.session(id)?;
+                let name = s.engine.name;
+                if name != "ac" {
+                    return Err(ApiError::not_found(format!(
+                        "engine '{name}' has no figure (only ac sessions do)"
+                    )));
+                }
+                let figure = engines::ac_figure(s.scenario())
+                    .map_err(|m| ApiError::unprocessable(s.engine.asset_field, m))?;
+                ok(json!({ "engine": name, "figure": figure }))
+            }
             _ => Err(ApiError::not_found(
                 "no such API endpoint (see docs/browser.md)",
             )),

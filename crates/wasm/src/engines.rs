@@ -8,6 +8,7 @@
 
 use crate::embedded;
 use crate::error::ApiError;
+use retroanim_ac::inspect::drawing;
 use retroanim_ac::records::{read_animation, read_motion_table, RecordStore};
 use retroanim_ac::scenario::{load_table, Setup};
 use retroanim_ac::AcSim;
@@ -199,4 +200,41 @@ fn load_ac(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
         setup.missing_animations.unwrap_or_default(),
     )?;
     Ok(Box::new(AcSim::from_parts(table, anims, &setup)))
+}
+
+/// The ids of the records in built-in folder `dir` (`<id as 8 hex digits>.bin`), with
+/// their file names and bytes.
+fn records_in(dir: &str) -> impl Iterator<Item = (u32, &'static str, &'static [u8])> + '_ {
+    embedded::files_in(dir).filter_map(|(name, bytes)| {
+        let id = name
+            .strip_suffix(".bin")
+            .filter(|h| h.len() == 8)
+            .and_then(|h| u32::from_str_radix(h, 16).ok())?;
+        Some((id, name, bytes))
+    })
+}
+
+/// The AC creature of a session for drawing (`GET /sessions/{id}/figure`), described
+/// as the server describes it: the first Setup of the built-in folder (by id) whose
+/// default motion table is the session's, its meshes and the table's clip frames.
+pub fn ac_figure(s: &Scenario) -> Result<Value, String> {
+    let Some(Value::String(dir)) = s.raw("asset_dir") else {
+        return Err("asset_dir must be a path".into());
+    };
+    let table = s
+        .raw("setup")
+        .and_then(|v| v.get("motion_table"))
+        .and_then(Value::as_str)
+        .and_then(|t| t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")))
+        .and_then(|t| u32::from_str_radix(t, 16).ok())
+        .ok_or("setup.motion_table must be an id such as \"0x09000001\"")?;
+    let mut setups: Vec<u32> = records_in(dir)
+        .map(|(id, _, _)| id)
+        .filter(|id| id >> 24 == 0x02)
+        .collect();
+    setups.sort_unstable();
+    let mut store = RecordStore::from_bytes(
+        records_in(dir).map(|(id, name, bytes)| (id, format!("{dir}/{name}"), bytes.to_vec())),
+    );
+    drawing::figure(&mut store, &setups, table, None)
 }

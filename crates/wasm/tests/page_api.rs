@@ -140,3 +140,46 @@ fn the_embedding_quick_start_walks_the_default_ac_creature() {
         panic!("a deleted session is gone");
     };
 }
+
+#[test]
+fn the_ac_figure_is_the_sample_humanoid_as_the_server_describes_it() {
+    let mut api = Api::default();
+    let s = json_of(api.handle("POST", "/sessions", Some(json!({ "engine": "ac" }))));
+    let id = s["id"].as_str().unwrap();
+    let r = json_of(api.handle("GET", &format!("/sessions/{id}/figure"), None));
+    assert_eq!(r["engine"], "ac");
+    let f = &r["figure"];
+    assert_eq!(f["motion_table"], "0x09000001");
+    assert_eq!(f["setup"]["id"], "0x02000001");
+    assert_eq!(f["setup"]["parts"].as_array().unwrap().len(), 8);
+    // Each part a box: 24 vertices (4 per face), 6 quads.
+    assert_eq!(
+        f["meshes"]["0x01000108"]["vertices"]
+            .as_array()
+            .unwrap()
+            .len(),
+        24
+    );
+    assert_eq!(
+        f["meshes"]["0x01000108"]["polygons"]
+            .as_array()
+            .unwrap()
+            .len(),
+        6
+    );
+    // Clip 0x03000101's frames each pose all eight parts.
+    let walk = f["anims"]["0x03000101"].as_array().unwrap();
+    assert!(!walk.is_empty());
+    assert!(walk.iter().all(|fr| fr.as_array().unwrap().len() == 8));
+
+    let h = json_of(api.handle("POST", "/sessions", Some(json!({ "engine": "actor" }))));
+    let hid = h["id"].as_str().unwrap();
+    let Answer::Json(404, body) = api.handle("GET", &format!("/sessions/{hid}/figure"), None)
+    else {
+        panic!("only ac sessions have a figure");
+    };
+    assert_eq!(
+        body["error"],
+        "engine 'actor' has no figure (only ac sessions do)"
+    );
+}

@@ -15,6 +15,8 @@ use std::sync::Arc;
 enum Source {
     Dir(PathBuf),
     Memory,
+    /// Stored records by id, each with the name its errors report.
+    Bytes(HashMap<u32, (String, Vec<u8>)>),
     Dat(Box<DatFile>),
 }
 
@@ -49,6 +51,16 @@ impl RecordStore {
             s.anims.insert(a.id, Arc::new(a));
         }
         s
+    }
+
+    /// Records as stored bytes held in memory, read on demand like files (a build with
+    /// no file system, such as the WebAssembly page): `(id, name for errors, bytes)`.
+    pub fn from_bytes(records: impl IntoIterator<Item = (u32, String, Vec<u8>)>) -> RecordStore {
+        let map = records
+            .into_iter()
+            .map(|(id, name, bytes)| (id, (name, bytes)))
+            .collect();
+        RecordStore::with_source(Source::Bytes(map))
     }
 
     /// Records inside a DAT container such as the user's own `client_portal.dat`.
@@ -87,6 +99,13 @@ impl RecordStore {
                 file: "<memory>".to_string(),
                 id,
             }),
+            Source::Bytes(map) => match map.get(&id) {
+                Some((name, bytes)) => Ok((bytes.clone(), name.clone())),
+                None => Err(RecordError::NotFound {
+                    file: "<memory>".to_string(),
+                    id,
+                }),
+            },
             Source::Dat(dat) => {
                 let bytes = dat.read_record(id)?;
                 Ok((bytes, dat.name().to_string()))
