@@ -519,6 +519,43 @@ impl AcSim {
         }
     }
 
+    /// What [`Simulation::load`] does once `setup` is read, with the records taken from
+    /// `store` instead of the scenario's `asset_dir` / `asset_dat` (the WebAssembly page
+    /// has its records in memory): the same checks, the same several-object setup.
+    pub fn load_with(
+        scenario: &Scenario,
+        setup: &Setup,
+        store: &mut RecordStore,
+    ) -> Result<AcSim, ScenarioError> {
+        let (table, anims) = load_table(
+            store,
+            setup.motion_table.0,
+            setup.missing_animations.unwrap_or_default(),
+        )?;
+        let mut sim = AcSim::from_parts(table, anims, setup);
+        sim.file = scenario.file.clone();
+        // Finite input can still reach a non-finite state through the records (a
+        // framerate or velocity of 3e38); no trace line may show it.
+        if let Some((name, max)) = list_overflow(&sim.obj) {
+            return Err(scenario.error(
+                "setup",
+                format!("the initial state would hold more than {max} entries in {name} (from the records); refused"),
+            ));
+        }
+        if let Some((at, v)) = non_finite_in(&sim.snapshot()) {
+            return Err(scenario.error(
+                "setup",
+                format!("the initial state would hold {v} at {at} (from the records); refused"),
+            ));
+        }
+        if let Some(objects) = &setup.objects {
+            sim.ext = Some(crate::scenario_world::Extension::load(
+                scenario, store, setup, objects, &sim.obj,
+            )?);
+        }
+        Ok(sim)
+    }
+
     pub(crate) fn line(&self, step: usize, op: &str, result: &str) -> Line {
         let mut line = snapshot(&self.obj, step, op, result);
         if let Some(ext) = &self.ext {
@@ -547,33 +584,7 @@ impl Simulation for AcSim {
                 RecordStore::from_dir(scenario.resolve(&asset_dir))
             }
         };
-        let (table, anims) = load_table(
-            &mut store,
-            setup.motion_table.0,
-            setup.missing_animations.unwrap_or_default(),
-        )?;
-        let mut sim = AcSim::from_parts(table, anims, &setup);
-        sim.file = scenario.file.clone();
-        // Finite input can still reach a non-finite state through the records (a
-        // framerate or velocity of 3e38); no trace line may show it.
-        if let Some((name, max)) = list_overflow(&sim.obj) {
-            return Err(scenario.error(
-                "setup",
-                format!("the initial state would hold more than {max} entries in {name} (from the records); refused"),
-            ));
-        }
-        if let Some((at, v)) = non_finite_in(&sim.snapshot()) {
-            return Err(scenario.error(
-                "setup",
-                format!("the initial state would hold {v} at {at} (from the records); refused"),
-            ));
-        }
-        if let Some(objects) = &setup.objects {
-            sim.ext = Some(crate::scenario_world::Extension::load(
-                scenario, &mut store, &setup, objects, &sim.obj,
-            )?);
-        }
-        Ok(sim)
+        AcSim::load_with(scenario, &setup, &mut store)
     }
 
     fn snapshot(&self) -> Line {

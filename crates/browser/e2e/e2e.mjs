@@ -280,6 +280,123 @@ async function ac() {
     `ac: holding W walks and releasing it stops (last op ${keyed.op}, substate ${keyed.table.substate})`);
 }
 
+// ---- AC move-to world: place object 2, move object 1 to it, move the target twice
+// while it is chased, tick to the arrival; the page's map and lists follow the trace's
+// `moveto` key, and the exported scenario replays to the identical trace.
+const stepCount = async (view) => parseInt(await page.textContent(`#${view}-step-count`), 10);
+async function waitSteps(view, n) {
+  await page.waitForFunction(([v, m]) => parseInt(document.getElementById(`${v}-step-count`).textContent, 10) === m, [view, n], { timeout: 20000 });
+}
+// Viewport coordinates of world point (x, y) on the world map (scrolled into view).
+async function mapPoint(x, y) {
+  return page.evaluate(([wx, wy]) => {
+    const cv = document.getElementById('ac-world-map');
+    cv.scrollIntoView({ block: 'center' });
+    const r = cv.getBoundingClientRect();
+    const [px, py] = window.__acWorld.toPixel(wx, wy);
+    return [r.left + (px * r.width) / cv.width, r.top + (py * r.height) / cv.height];
+  }, [x, y]);
+}
+async function ticks(n) {
+  const at = await stepCount('ac');
+  for (let i = 0; i < n; i++) await page.click('#ac-step');
+  await waitSteps('ac', at + n);
+}
+const near = (a, b) => a.length === b.length && a.every((v, i) => Math.abs(v - b[i]) < 1e-6);
+const objectOrigin = (line, id) => line.moveto.objects.find((o) => o.id === id).frame.origin;
+
+async function acWorld() {
+  if (skipped.includes('ac')) return;
+  await page.goto(new URL('#ac', url).toString());
+  await page.waitForFunction(() => document.getElementById('view-ac').dataset.ready === 'yes', null, { timeout: 20000 });
+  await page.click('#ac-world-start');
+  await page.waitForFunction(() => document.getElementById('ac-world').dataset.active === 'yes'
+    && document.getElementById('ac-step-count').textContent.startsWith('0 '), null, { timeout: 20000 });
+  const start = await sessionLine('ac');
+  check(start.line.moveto && start.line.moveto.objects.map((o) => o.id).join() === '0x00000002,0x00000003',
+    `ac world: the move-to world starts with objects 2 and 3 beside the main object (${start.line.moveto ? start.line.moveto.objects.length : 0} others)`);
+
+  // Place object 2 at (5, 5) by clicking the map.
+  await page.selectOption('#ac-world-click', '0x00000002');
+  const [px, py] = await mapPoint(5, 5);
+  await page.mouse.click(px, py);
+  await waitSteps('ac', 1);
+  let w = (await sessionLine('ac')).line;
+  const row2 = JSON.parse(await page.getAttribute('#ac-world-objects tr[data-id="0x00000002"]', 'data-origin'));
+  check(w.op === 'move_object' && near(objectOrigin(w, '0x00000002'), [5, 5, 0]) && near(row2, [5, 5, 0]),
+    `ac world: a click on the map placed object 2 at ${JSON.stringify(objectOrigin(w, '0x00000002'))} (the page lists ${JSON.stringify(row2)})`);
+
+  // Object 1 moves to object 2.
+  await page.selectOption('#ac-world-mover', '0x00000001');
+  await page.selectOption('#ac-world-target', '0x00000002');
+  await page.click('#ac-move-to-object');
+  await waitSteps('ac', 2);
+  w = (await sessionLine('ac')).line;
+  await waitValue('#ac-mt-type', (v) => v === 'MoveToObject', 'the move to show');
+  const shownNodes = await page.$$eval('#ac-mt-nodes li', (li) => li.map((x) => x.textContent));
+  check(w.op === 'move_to_object' && w.moveto.mgr.movement_type === 'MoveToObject'
+    && (await value('#ac-mt-type')) === 'MoveToObject'
+    && shownNodes.length === w.moveto.mgr.pending.length && shownNodes.every((t, i) => t.startsWith(w.moveto.mgr.pending[i][0])),
+    `ac world: move_to_object started; the node list shows ${JSON.stringify(shownNodes)}, the engine's pending actions are ${JSON.stringify(w.moveto.mgr.pending)}`);
+  await ticks(20);
+
+  // Drag the target away twice while it is chased.
+  const drag = async (from, to) => {
+    const n = await stepCount('ac');
+    const a = await mapPoint(...from);
+    await page.mouse.move(a[0], a[1]);
+    await page.mouse.down();
+    const b = await mapPoint(...to);
+    await page.mouse.move((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, { steps: 4 });
+    await page.mouse.move(b[0], b[1], { steps: 4 });
+    await page.mouse.up();
+    await waitSteps('ac', n + 1);
+    const l = (await sessionLine('ac')).line;
+    check(l.op === 'move_object' && near(objectOrigin(l, '0x00000002'), [...to, 0]),
+      `ac world: dragging object 2 from ${JSON.stringify(from)} to ${JSON.stringify(to)} moved it to ${JSON.stringify(objectOrigin(l, '0x00000002'))} (mover at ${JSON.stringify(l.frame.origin)}, ${l.moveto.mgr.movement_type})`);
+  };
+  await drag([5, 5], [8, 0]);
+  await ticks(20);
+  await drag([8, 0], [6, -4]);
+  await ticks(10);
+  if (shots) {
+    // mid-chase: the node list, the line to the last reported target position, trails
+    await page.evaluate(() => document.getElementById('ac-world').scrollIntoView({ block: 'start' }));
+    mkdirSync(shotsDir, { recursive: true });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(shotsDir, 'ac_moveto.png') });
+    console.log('     screenshot docs/screenshots/ac_moveto.png');
+  }
+  // Tick until the mover's move-to ends.
+  let arrived = false;
+  for (let i = 0; i < 20 && !arrived; i++) {
+    await ticks(10);
+    arrived = (await value('#ac-mt-type')) === 'Invalid';
+  }
+  w = (await sessionLine('ac')).line;
+  const t2 = objectOrigin(w, '0x00000002');
+  const gap = Math.hypot(w.frame.origin[0] - t2[0], w.frame.origin[1] - t2[1]);
+  check(arrived && w.moveto.mgr.movement_type === 'Invalid' && w.moveto.last_weenie === 'None'
+    && (await value('#ac-mt-last')) === 'None' && gap < 0.6 + 0.5 + 0.5 + 0.1,
+    `ac world: the chase arrived (move complete ${w.moveto.last_weenie}, page ${await value('#ac-mt-last')}); object 1 at ${JSON.stringify(w.frame.origin)}, ${gap.toFixed(3)} m from object 2's centre`);
+  const drawn = await page.evaluate(() => window.__acWorld.drawn);
+  const engineObjs = [w.frame.origin, ...w.moveto.objects.map((o) => o.frame.origin)];
+  check(drawn.step === w.step && drawn.objects.length === 3 && drawn.objects.every((o, i) => near(o.origin, engineObjs[i]))
+    && drawn.objects[0].trail > 30 && drawn.objects[1].trail === 4,
+    `ac world: the map draws the 3 objects where the engine has them, with trails of ${drawn.objects.map((o) => o.trail).join(', ')} points`);
+
+  // Every action was a step: the exported scenario replays to the same trace.
+  const trace = await downloadText('#ac-export-trace');
+  const scen = await downloadText('#ac-export-scenario');
+  const count = await stepCount('ac');
+  check(trace.trim().split('\n').length === count + 1 && JSON.parse(scen).steps.length === count,
+    `ac world: the exported trace has ${trace.trim().split('\n').length} lines and the scenario ${JSON.parse(scen).steps.length} steps for ${count} steps`);
+  await page.setInputFiles('#ac-load-file', { name: 'world.json', mimeType: 'application/json', buffer: Buffer.from(scen) });
+  await page.waitForFunction(() => /replayed \d+ steps/.test(document.getElementById('ac-status').textContent), null, { timeout: 60000 });
+  const again = await downloadText('#ac-export-trace');
+  check(again === trace, 'ac world: loading the exported scenario replays to the identical trace');
+}
+
 // ---- actor: a forced request starts the group at once
 async function actor() {
   if (!(await open('actor'))) return;
@@ -344,7 +461,7 @@ async function benchInPage(ticks) {
 }
 
 try {
-  for (const view of [herc, ac, actor]) {
+  for (const view of [herc, ac, acWorld, actor]) {
     try {
       await view();
     } catch (e) {

@@ -77,7 +77,7 @@ pub static ENGINES: [EngineDef; 3] = [
         load: Some(retroanim_core::sim::load_dyn::<retroanim_ac::AcSim>),
         info: Some(crate::info::ac),
         default_scenario: Some(include_str!("../scenarios/ac.json")),
-        more_scenarios: &[],
+        more_scenarios: &[("world", include_str!("../scenarios/ac_world.json"))],
     },
     EngineDef {
         name: "actor",

@@ -38,6 +38,11 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/ac.js"),
     ),
     (
+        "ac_world.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/ac_world.js"),
+    ),
+    (
         "ac_figure.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../static/ac_figure.js"),

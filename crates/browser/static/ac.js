@@ -6,6 +6,7 @@ import { api, el, field, fmt } from './api.js';
 import { EngineSession, toolbar } from './session.js';
 import { AcFigure } from './ac_figure.js';
 import { datPanel } from './ac_dat.js';
+import { worldPanel } from './ac_world.js';
 
 // ACE's motion command names; other ids print as hex.
 const NAMES = {
@@ -173,9 +174,15 @@ export async function mount(root, info) {
     await session.start(scenario);
   });
 
+  // ---- the move-to world: objects 2 and 3, move-to / stick / leash steps, on a map
+  const world = worldPanel(session, {
+    scenario: info.more_scenarios && info.more_scenarios.world,
+    before: () => { tb.player.pause(); session.replay.steps = []; session.replay.next = 0; datChoice = null; },
+  });
+
   root.append(el('p', { class: 'intro' }, "The Asheron's Call motion system as ACE ports it: a motion goes through MotionInterp (raw and interpreted states) to the MotionTableManager, which appends link and cycle animations to the Sequence; the root moves by the sequence's velocity and position frames. Every value below is the engine's trace line."), tb.bar, tb.status,
     el('div', { class: 'grid' },
-      el('div', {}, ...(dat ? [dat] : []), figurePanel, inputs, timelinePanel, posPanel, net),
+      el('div', {}, ...(dat ? [dat] : []), figurePanel, inputs, world.panel, timelinePanel, posPanel, net),
       el('div', {}, state, queues, tablePanel, tb.extra)));
 
   // ---- keys

@@ -46,15 +46,22 @@ fn run_e2e() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let url = format!("http://{}/", listener.local_addr().unwrap());
     let assets = here.join("../../assets");
+    let served = assets.clone();
     std::thread::spawn(move || {
-        if let Err(e) = retroanim_browser::serve_listener(listener, &assets) {
+        if let Err(e) = retroanim_browser::serve_listener(listener, &served) {
             eprintln!("server stopped: {e:#}");
         }
     });
 
+    // Each view's trace and scenario, exported by the script after its checks.
+    let exports = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-e2e-exports");
+    let _ = std::fs::remove_dir_all(&exports);
+    std::fs::create_dir_all(&exports).expect("create the exports folder");
+
     let mut child = Command::new("node")
         .arg(e2e.join("e2e.mjs"))
         .arg(&url)
+        .env("RETROANIM_E2E_EXPORTS", &exports)
         .current_dir(&e2e)
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
@@ -73,4 +80,40 @@ fn run_e2e() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert!(status.success(), "the browser e2e script failed: {status}");
+
+    // What the page exported equals what the engines' own runners (`retroanim run`)
+    // write for the exported scenario (the AC one is the move-to world the script
+    // left the view in).
+    for engine in ["herc", "ac", "actor"] {
+        let trace = std::fs::read_to_string(exports.join(format!("{engine}.jsonl")))
+            .unwrap_or_else(|e| panic!("{engine}: no exported trace: {e}"));
+        let doc: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(exports.join(format!("{engine}.json"))).unwrap(),
+        )
+        .unwrap();
+        assert!(
+            trace.lines().count() >= 3,
+            "{engine}: the export holds steps"
+        );
+        assert_eq!(
+            trace,
+            native_trace(engine, doc, &assets.join(engine).join("scenarios")),
+            "{engine}: the page's trace differs from retroanim run on its exported scenario"
+        );
+    }
+}
+
+/// What `retroanim run` writes for scenario `doc` read as if it sat in `dir`.
+fn native_trace(engine: &str, doc: serde_json::Value, dir: &Path) -> String {
+    let s = retroanim_core::Scenario::from_value(doc, engine, dir.to_path_buf())
+        .unwrap_or_else(|e| panic!("{engine}: the exported scenario does not load: {e}"));
+    let lines = match engine {
+        "ac" => retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s),
+        "actor" => retroanim_actor::scenario::run_scenario(&s),
+        _ if retroanim_herc::mech_sim::is_mech_scenario(&s) => retroanim_herc::mech_sim::run(&s),
+        _ => retroanim_herc::scenario::run(&s),
+    };
+    retroanim_core::trace::to_jsonl(
+        &lines.unwrap_or_else(|e| panic!("{engine}: the exported scenario does not run: {e}")),
+    )
 }

@@ -9,8 +9,8 @@
 use crate::embedded;
 use crate::error::ApiError;
 use retroanim_ac::inspect::drawing;
-use retroanim_ac::records::{read_animation, read_motion_table, RecordStore};
-use retroanim_ac::scenario::{load_table, Setup};
+use retroanim_ac::records::RecordStore;
+use retroanim_ac::scenario::Setup;
 use retroanim_ac::AcSim;
 use retroanim_core::{DynSimulation, Scenario, ScenarioError};
 use serde_json::Value;
@@ -50,7 +50,7 @@ pub static ENGINES: [Engine; 3] = [
         asset_field: "asset_dir",
         asset_default: Some("."),
         start: "ac.json",
-        more: &[],
+        more: &[("world", "ac_world.json")],
         resolve: resolve_ac,
         load: load_ac,
     },
@@ -164,42 +164,23 @@ fn resolve_ac(doc: &mut Value) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// [`AcSim`]'s own loading with the records of the built-in folder in memory: every
-/// `<id as 8 hex digits>.bin` file there, motion tables (0x09…) and animations.
+/// [`AcSim`]'s own loading ([`AcSim::load_with`]: the same checks and the same
+/// several-object setup as `retroanim run`) with the records of the built-in folder in
+/// memory: every `<id as 8 hex digits>.bin` file there, read on demand.
 fn load_ac(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
     let setup: Setup = s
         .field("setup")?
         .ok_or_else(|| s.error("setup", "missing field"))?;
     let dir: String = s.field("asset_dir")?.unwrap_or_default();
-    let mut tables = Vec::new();
-    let mut anims = Vec::new();
-    for (name, bytes) in embedded::files_in(&dir) {
-        let Some(id) = name
-            .strip_suffix(".bin")
-            .filter(|h| h.len() == 8)
-            .and_then(|h| u32::from_str_radix(h, 16).ok())
-        else {
-            continue;
-        };
-        let file = format!("{dir}/{name}");
-        let err = |e: retroanim_ac::records::RecordError| {
-            ScenarioError::new(file.clone(), "", e.to_string())
-        };
-        // GfxObj (0x01) and Setup (0x02) records of the sample figure sit beside the
-        // motion records; the motion system does not read them.
-        match id >> 24 {
-            0x09 => tables.push(read_motion_table(bytes, &file).map_err(err)?),
-            0x03 => anims.push(read_animation(bytes, &file).map_err(err)?),
-            _ => {}
-        }
-    }
-    let mut store = RecordStore::from_records(tables, anims);
-    let (table, anims) = load_table(
-        &mut store,
-        setup.motion_table.0,
-        setup.missing_animations.unwrap_or_default(),
-    )?;
-    Ok(Box::new(AcSim::from_parts(table, anims, &setup)))
+    let mut store = memory_store(&dir);
+    Ok(Box::new(AcSim::load_with(s, &setup, &mut store)?))
+}
+
+/// The built-in record folder `dir` as a record store (errors name `dir/<file>`).
+fn memory_store(dir: &str) -> RecordStore {
+    RecordStore::from_bytes(
+        records_in(dir).map(|(id, name, bytes)| (id, format!("{dir}/{name}"), bytes.to_vec())),
+    )
 }
 
 /// The ids of the records in built-in folder `dir` (`<id as 8 hex digits>.bin`), with
@@ -233,8 +214,6 @@ pub fn ac_figure(s: &Scenario) -> Result<Value, String> {
         .filter(|id| id >> 24 == 0x02)
         .collect();
     setups.sort_unstable();
-    let mut store = RecordStore::from_bytes(
-        records_in(dir).map(|(id, name, bytes)| (id, format!("{dir}/{name}"), bytes.to_vec())),
-    );
+    let mut store = memory_store(dir);
     drawing::figure(&mut store, &setups, table, None)
 }

@@ -76,7 +76,8 @@ impl Session {
     }
 
     fn record(&mut self, line: Value) {
-        self.lines.push(line.to_string());
+        // The trace number format (`3.4028235e38`, no `+`), as `retroanim run` writes it.
+        self.lines.push(retroanim_core::trace::line_text(&line));
         self.last = line;
     }
 

@@ -183,3 +183,45 @@ fn the_ac_figure_is_the_sample_humanoid_as_the_server_describes_it() {
         "engine 'actor' has no figure (only ac sessions do)"
     );
 }
+
+#[test]
+fn the_move_to_world_runs_in_the_page_as_retroanim_run_runs_it() {
+    let mut api = Api::default();
+    let engines = json_of(api.handle("GET", "/engines", None));
+    let ac = engines["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "ac")
+        .unwrap();
+    let mut doc = ac["more_scenarios"]["world"].clone();
+    assert_eq!(doc["setup"]["objects"].as_array().unwrap().len(), 2);
+    let mut steps = vec![
+        json!({"op": "move_object", "object": "0x00000002", "origin": [5.0, 5.0, 0.0]}),
+        json!({"op": "move_to_object", "target": "0x00000002", "params": {"distance_to_object": 0.6}}),
+    ];
+    steps.extend(std::iter::repeat_n(json!({"op": "tick", "dt": 0.04}), 30));
+    doc["steps"] = json!(steps);
+    let created = json_of(api.handle(
+        "POST",
+        "/sessions",
+        Some(json!({ "engine": "ac", "scenario": doc.clone(), "replay": true })),
+    ));
+    let id = created["id"].as_str().unwrap();
+    let lines = created["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 33);
+    // The several-object key is there, and object 2 stands where the step put it.
+    assert_eq!(
+        lines[1]["moveto"]["objects"][0]["frame"]["origin"],
+        json!([5.0, 5.0, 0.0])
+    );
+    assert_eq!(lines[2]["moveto"]["mgr"]["movement_type"], "MoveToObject");
+    let Answer::Download { text, .. } = api.handle("GET", &format!("/sessions/{id}/trace"), None)
+    else {
+        panic!("the trace is a download");
+    };
+    let dir = assets().join("ac/scenarios");
+    let s = Scenario::from_value(doc, "world", dir).unwrap();
+    let native = retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s).unwrap();
+    assert_eq!(text, retroanim_core::trace::to_jsonl(&native));
+}
