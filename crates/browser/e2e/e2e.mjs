@@ -62,12 +62,15 @@ page.on('console', (m) => {
   if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`);
 });
 
+// The server the page under test talks to (the DAT checks switch to a second one).
+let base = url;
+
 async function api(path) {
   // A page exported by `retroanim export-site` has no server: ask its in-page engines.
   if (process.env.RETROANIM_E2E_WASM === '1') {
     return page.evaluate((p) => import('/static/wasm-api.js').then((m) => m.api('GET', p)), path);
   }
-  const r = await page.request.get(new URL('/api' + path, url).toString());
+  const r = await page.request.get(new URL('/api' + path, base).toString());
   return r.json();
 }
 
@@ -201,11 +204,11 @@ async function herc() {
 // gives its three.js meshes) against the current trace line: root frame combined with
 // the part frames of the Sequence's current clip at floor(seq.frame), taken from the
 // figure endpoint's clip frames. Rotation written out here, not imported from the page.
-async function figureFollowsTrace(when) {
+async function figureFollowsTrace(when, figurePath = null) {
   const { id, line } = await sessionLine('ac');
   await page.waitForFunction((step) => window.__acFigure && window.__acFigure.step === step, line.step, { timeout: 10000 }).catch(() => {});
   const drawn = await page.evaluate(() => window.__acFigure);
-  const fig = (await api(`/sessions/${id}/figure`)).figure;
+  const fig = (await api(figurePath || `/sessions/${id}/figure`)).figure;
   if (!check(drawn && fig && fig.setup, `ac: the creature is drawn ${when} (${drawn ? drawn.parts.length : 0} parts)`)) return;
   const node = line.seq.anims[line.seq.curr];
   const frames = fig.anims[node.anim][Math.floor(line.seq.frame)];
@@ -397,6 +400,43 @@ async function acWorld() {
   check(again === trace, 'ac world: loading the exported scenario replays to the identical trace');
 }
 
+// ---- AC with the user's DAT (`browse --ac-dat FILE`, a second server given by
+// RETROANIM_E2E_DAT_URL; the DAT is written by the project's own writer from the sample
+// records): the table list appears, one table plays, the figure is drawn from the DAT.
+async function acDat(datUrl) {
+  base = datUrl;
+  try {
+    await page.goto(new URL('#ac', datUrl).toString());
+    await page.waitForFunction(() => document.getElementById('view-ac').dataset.ready, null, { timeout: 20000 });
+    check((await page.getAttribute('#view-ac', 'data-ready')) === 'yes', 'ac DAT: view mounted with --ac-dat');
+    await page.waitForSelector('#ac-dat');
+    const listing = await api('/ac/dat');
+    const fileText = await page.textContent('#ac-dat-file');
+    const tables = await page.$$eval('#ac-dat-table option', (o) => o.map((x) => x.value));
+    const setups = await page.$$eval('#ac-dat-setup option', (o) => o.map((x) => x.value).filter(Boolean));
+    check(listing.open && tables.join() === '0x09000001' && setups.join() === '0x02000001'
+      && fileText.includes('1 motion tables, 1 Setups') && fileText.includes(listing.file),
+      `ac DAT: the panel lists the DAT's tables ${JSON.stringify(tables)} with their Setups ${JSON.stringify(setups)} ("${fileText.trim()}")`);
+    const before = await page.getAttribute('#view-ac', 'data-session');
+    await page.click('#ac-dat-play');
+    await page.waitForFunction((b) => document.getElementById('view-ac').dataset.session !== b, before, { timeout: 10000 });
+    const id = await page.getAttribute('#view-ac', 'data-session');
+    const s = await api(`/sessions/${id}`);
+    check(s.scenario.asset_dat === 'user' && s.scenario.setup.motion_table === '0x09000001' && s.step_count === 0,
+      `ac DAT: "Play this table" started a session on the DAT's table (asset_dat ${s.scenario.asset_dat}, table ${s.scenario.setup.motion_table})`);
+    await page.click('#ac-run');
+    await waitValue('#ac-substate', (v) => v === '0x44000007', 'RunForward from the DAT table');
+    await ticks(6);
+    const { line } = await sessionLine('ac');
+    check(line.table.substate === '0x44000007' && line.frame.origin[1] > 0 && (await value('#ac-substate')) === line.table.substate,
+      `ac DAT: the table plays: Run gives substate ${line.table.substate} and the root moved to ${JSON.stringify(line.frame.origin)}`);
+    await figureFollowsTrace('from the DAT', '/ac/dat/figure?table=0x09000001&setup=0x02000001');
+    await screenshot('ac_dat');
+  } finally {
+    base = url;
+  }
+}
+
 // ---- actor: a forced request starts the group at once
 async function actor() {
   if (!(await open('actor'))) return;
@@ -469,6 +509,13 @@ try {
     }
   }
   if (process.env.RETROANIM_E2E_EXPORTS) await saveExports(process.env.RETROANIM_E2E_EXPORTS);
+  if (process.env.RETROANIM_E2E_DAT_URL) {
+    try {
+      await acDat(process.env.RETROANIM_E2E_DAT_URL);
+    } catch (e) {
+      check(false, `acDat: ${e.message.split('\n')[0]}`);
+    }
+  }
   if (process.env.RETROANIM_E2E_BENCH) await benchInPage(process.env.RETROANIM_E2E_BENCH);
   check(pageErrors.length === 0, `no errors in the page${pageErrors.length ? ': ' + pageErrors.join(' | ') : ''}`);
 } finally {

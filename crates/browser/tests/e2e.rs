@@ -53,6 +53,23 @@ fn run_e2e() {
         }
     });
 
+    // A second server with a DAT open (`browse --ac-dat`): one the project's own DAT
+    // writer makes from the sample records (no game data here).
+    let dat_listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    let dat_url = format!("http://{}/", dat_listener.local_addr().unwrap());
+    let dat = retroanim_browser::user_data::AcDat::open(&sample_dat(&assets))
+        .expect("the sample DAT opens");
+    let dat_assets = assets.clone();
+    std::thread::spawn(move || {
+        let opts = retroanim_browser::limits::Options {
+            ac_dat: Some(std::sync::Arc::new(dat)),
+            ..Default::default()
+        };
+        if let Err(e) = retroanim_browser::serve_listener_with(dat_listener, &dat_assets, opts) {
+            eprintln!("DAT server stopped: {e:#}");
+        }
+    });
+
     // Each view's trace and scenario, exported by the script after its checks.
     let exports = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-e2e-exports");
     let _ = std::fs::remove_dir_all(&exports);
@@ -62,6 +79,7 @@ fn run_e2e() {
         .arg(e2e.join("e2e.mjs"))
         .arg(&url)
         .env("RETROANIM_E2E_EXPORTS", &exports)
+        .env("RETROANIM_E2E_DAT_URL", &dat_url)
         .current_dir(&e2e)
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
@@ -101,6 +119,28 @@ fn run_e2e() {
             "{engine}: the page's trace differs from retroanim run on its exported scenario"
         );
     }
+}
+
+/// Every sample AC record (motion table, clips, Setup, part boxes) in one DAT written by
+/// `retroanim_ac::records::dat::write_dat`; returns its path.
+fn sample_dat(assets: &Path) -> PathBuf {
+    let mut records = Vec::new();
+    for e in std::fs::read_dir(assets.join("ac/records")).unwrap() {
+        let p = e.unwrap().path();
+        let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
+        records.push((
+            u32::from_str_radix(&stem, 16).unwrap(),
+            std::fs::read(&p).unwrap(),
+        ));
+    }
+    records.sort_by_key(|r| r.0);
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-e2e-sample.dat");
+    std::fs::write(
+        &path,
+        retroanim_ac::records::dat::write_dat(&records, 1024, 62),
+    )
+    .unwrap();
+    path
 }
 
 /// What `retroanim run` writes for scenario `doc` read as if it sat in `dir`.
