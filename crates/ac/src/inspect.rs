@@ -15,6 +15,7 @@ use crate::records::{
 };
 pub mod drawing;
 pub mod geometry;
+pub mod table_listing;
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;

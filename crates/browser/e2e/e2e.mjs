@@ -237,6 +237,11 @@ async function figureFollowsTrace(when, figurePath = null) {
 async function ac() {
   if (!(await open('ac'))) return;
   await waitValue('#ac-substate', (v) => v !== '' && v !== undefined, 'the first trace line');
+  // The motion table panel (GET /sessions/ID/assets), under the server and in the static page.
+  const listed = await page.waitForFunction(() => /table 0x09000001/.test(document.getElementById('ac-table-list').textContent), null, { timeout: 10000 }).then(() => true, () => false);
+  const tableRows = await page.$$eval('#ac-table-list > div', (d) => d.map((x) => x.textContent));
+  check(listed && tableRows.some((r) => r.startsWith('NonCombat · WalkForward: 0x03000102(30f)')),
+    `ac: the motion table panel lists table 0x09000001 (${tableRows.length} rows, NonCombat WalkForward with its 30-frame clip)`);
   const before = await value('#ac-substate');
   await page.click('#ac-run');
   await waitValue('#ac-substate', (v, a) => v !== a, 'the substate to change', 5000, before);

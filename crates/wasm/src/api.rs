@@ -190,6 +190,12 @@ impl Api {
                     ("herc" | "actor", Some(v @ Value::Object(_))) => {
                         ok(json!({ "engine": name, "assets": v }))
                     }
+                    // The motion table listing, as the server describes it.
+                    ("ac", _) => {
+                        let v = engines::ac_table(s.scenario())
+                            .map_err(|m| ApiError::unprocessable(field, m))?;
+                        ok(json!({ "engine": name, "assets": v }))
+                    }
                     _ => Err(ApiError::new(
                         501,
                         "",

@@ -8,7 +8,7 @@
 
 use crate::embedded;
 use crate::error::ApiError;
-use retroanim_ac::inspect::drawing;
+use retroanim_ac::inspect::{drawing, table_listing};
 use retroanim_ac::records::RecordStore;
 use retroanim_ac::scenario::Setup;
 use retroanim_ac::AcSim;
@@ -195,10 +195,15 @@ fn records_in(dir: &str) -> impl Iterator<Item = (u32, &'static str, &'static [u
     })
 }
 
-/// The AC creature of a session for drawing (`GET /sessions/{id}/figure`), described
-/// as the server describes it: the first Setup of the built-in folder (by id) whose
-/// default motion table is the session's, its meshes and the table's clip frames.
-pub fn ac_figure(s: &Scenario) -> Result<Value, String> {
+/// The motion table of an AC session, listed for the page's table panel
+/// (`GET /sessions/{id}/assets`), as the server lists it.
+pub fn ac_table(s: &Scenario) -> Result<Value, String> {
+    let (dir, table) = ac_dir_and_table(s)?;
+    table_listing::table(&mut memory_store(dir), table)
+}
+
+/// The session's built-in record folder and its setup's motion table id.
+fn ac_dir_and_table(s: &Scenario) -> Result<(&str, u32), String> {
     let Some(Value::String(dir)) = s.raw("asset_dir") else {
         return Err("asset_dir must be a path".into());
     };
@@ -209,6 +214,14 @@ pub fn ac_figure(s: &Scenario) -> Result<Value, String> {
         .and_then(|t| t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")))
         .and_then(|t| u32::from_str_radix(t, 16).ok())
         .ok_or("setup.motion_table must be an id such as \"0x09000001\"")?;
+    Ok((dir, table))
+}
+
+/// The AC creature of a session for drawing (`GET /sessions/{id}/figure`), described
+/// as the server describes it: the first Setup of the built-in folder (by id) whose
+/// default motion table is the session's, its meshes and the table's clip frames.
+pub fn ac_figure(s: &Scenario) -> Result<Value, String> {
+    let (dir, table) = ac_dir_and_table(s)?;
     let mut setups: Vec<u32> = records_in(dir)
         .map(|(id, _, _)| id)
         .filter(|id| id >> 24 == 0x02)

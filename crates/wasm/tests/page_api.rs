@@ -225,3 +225,25 @@ fn the_move_to_world_runs_in_the_page_as_retroanim_run_runs_it() {
     let native = retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s).unwrap();
     assert_eq!(text, retroanim_core::trace::to_jsonl(&native));
 }
+
+#[test]
+fn the_ac_motion_table_is_listed_as_the_server_lists_it() {
+    let mut api = Api::default();
+    let s = json_of(api.handle("POST", "/sessions", Some(json!({ "engine": "ac" }))));
+    let id = s["id"].as_str().unwrap();
+    let r = json_of(api.handle("GET", &format!("/sessions/{id}/assets"), None));
+    assert_eq!(r["engine"], "ac");
+    let t = &r["assets"]["table"];
+    assert_eq!(t["id"], "0x09000001");
+    assert_eq!(t["default_style"], "0x8000003d");
+    assert_eq!(t["names"]["0x8000003d"], "NonCombat");
+    // NonCombat WalkForward plays clip 0x03000102, 30 frames.
+    let walk = t["cycles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["motion"] == "0x45000005" && c["style"] == "0x8000003d")
+        .unwrap();
+    assert_eq!(walk["data"]["anims"][0]["anim_id"], "0x03000102");
+    assert_eq!(t["anim_frames"]["0x03000102"], 30);
+}
