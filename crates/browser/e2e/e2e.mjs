@@ -403,6 +403,38 @@ async function acWorld() {
   await page.waitForFunction(() => /replayed \d+ steps/.test(document.getElementById('ac-status').textContent), null, { timeout: 60000 });
   const again = await downloadText('#ac-export-trace');
   check(again === trace, 'ac world: loading the exported scenario replays to the identical trace');
+
+  // Stick and leash (the move has ended), then a turn to a heading.
+  const cell = (id, col) => page.$eval(`#ac-world-objects tr[data-id="${id}"] td:nth-child(${col})`, (e) => e.textContent);
+  const n0 = await stepCount('ac');
+  await page.click('#ac-stick');
+  await waitSteps('ac', n0 + 1);
+  let l = (await sessionLine('ac')).line;
+  const stuck = await cell('0x00000001', 5);
+  check(l.op === 'stick_to' && l.moveto.sticky.target === '0x00000002' && stuck === '2',
+    `ac world: "Stick to target" sticks object 1 to ${l.moveto.sticky && l.moveto.sticky.target} (the table says ${stuck})`);
+  await page.click('#ac-constrain');
+  await waitSteps('ac', n0 + 2);
+  l = (await sessionLine('ac')).line;
+  const leash = await cell('0x00000001', 6);
+  const c = l.moveto.constraint;
+  check(l.op === 'constrain_to' && c.constrained && c.start === 2 && c.max === 4 && near(c.position.origin, [0, 0, 0]) && leash === '[0, 0, 0] (2..4)',
+    `ac world: "Leash to position" constrains object 1 to the picked position (engine ${JSON.stringify(c && c.position.origin)} ${c && c.start}..${c && c.max}; the table says ${leash})`);
+  await page.click('#ac-unconstrain');
+  await page.click('#ac-unstick');
+  await waitSteps('ac', n0 + 4);
+  l = (await sessionLine('ac')).line;
+  check(l.op === 'unstick' && l.moveto.constraint.constrained === false && l.moveto.sticky.target === '0x00000000'
+    && (await cell('0x00000001', 5)) === '—' && (await cell('0x00000001', 6)) === '—',
+    'ac world: "Unleash" and "Unstick" free object 1 (engine and table)');
+  await page.fill('#ac-mt-heading', '90');
+  await page.click('#ac-turn-to-heading');
+  await waitSteps('ac', n0 + 5);
+  l = (await sessionLine('ac')).line;
+  const turnNodes = await page.$$eval('#ac-mt-nodes li', (li) => li.map((x) => x.textContent));
+  check(l.op === 'turn_to_heading' && l.moveto.mgr.movement_type === 'TurnToHeading'
+    && JSON.stringify(l.moveto.mgr.pending) === '[["TurnToHeading",90]]' && JSON.stringify(turnNodes) === '["TurnToHeading 90°"]',
+    `ac world: "Turn to heading" 90 queues ${JSON.stringify(l.moveto.mgr.pending)} (the node list shows ${JSON.stringify(turnNodes)})`);
 }
 
 // ---- AC with the user's DAT (`browse --ac-dat FILE`, a second server given by

@@ -352,7 +352,8 @@ export function worldPanel(session, { scenario, before }) {
     objectsOf(session.last()).forEach((o, i) => {
       const q = toPixel(o.frame.origin[0], o.frame.origin[1]);
       const d = Math.hypot(q[0] - p[0], q[1] - p[1]);
-      const r = session.scenario.setup.radius || 0.3;
+      const setup = session.scenario.setup;
+      const r = (i === 0 ? setup.radius : setup.objects[i - 1].radius) || 0.3;
       if (d <= Math.max(8, r * view.sc) && (!best || d < best.d)) best = { id: ids[i], d };
     });
     drag = { id: best ? best.id : null, from: p, moved: false };
