@@ -193,10 +193,24 @@ async fn the_sample_biped_draws_the_dts_next_to_its_asset() {
     assert_eq!(v["meshes"].as_array().unwrap().len(), 14);
     // The gun mount (node 14): corner 7 is (15, 140, 15).
     assert_eq!(v["meshes"][13]["points"][7], json!([15, 140, 15]));
-    // An inline asset has no DTS: no meshes, not an error.
     let asset: Value =
         serde_json::from_str(&std::fs::read_to_string(assets().join("herc/biped.json")).unwrap())
             .unwrap();
+    // A mech scenario draws the DTS it animates (`setup.mech.shape`), even with an inline
+    // asset (which has no `.dts` beside it).
+    let (s, v) = start(
+        &app,
+        json!({"engine": "herc", "asset": asset,
+               "setup": {"mech": {"chassis": "biped.chassis.json", "shape": "biped.dts"}}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().unwrap();
+    let (s, v) = call(&app, "GET", &format!("/api/sessions/{id}/meshes"), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["source"], "biped.dts");
+    assert_eq!(v["meshes"][2]["node"], 3);
+    // An inline asset has no DTS: no meshes, not an error.
     let (s, v) = start(
         &app,
         json!({"engine": "herc", "asset": asset, "setup": {"threads": [{"seq": 0, "rate": 256}]}}),
