@@ -32,6 +32,9 @@ pub struct ShapeListing {
     pub meshes: usize,
     /// The reader's located message when the shape cannot be played.
     pub error: Option<String>,
+    /// The entry's content, kept from startup (a shape is small; its archive is not read
+    /// again), never served.
+    bytes: Vec<u8>,
 }
 
 /// One VOL archive of the folder.
@@ -95,6 +98,7 @@ fn list_vol(bytes: &[u8], label: &str) -> Result<(Vec<ShapeListing>, Vec<String>
                 sequences: 0,
                 meshes: 0,
                 error: None,
+                bytes: Vec::new(),
             };
             let at = format!("{label}:{name}");
             let read = if e.is_stored() {
@@ -111,7 +115,10 @@ fn list_vol(bytes: &[u8], label: &str) -> Result<(Vec<ShapeListing>, Vec<String>
                 ))
             };
             match read {
-                Ok((n, q, m)) => (s.nodes, s.sequences, s.meshes) = (n, q, m),
+                Ok((n, q, m)) => {
+                    (s.nodes, s.sequences, s.meshes) = (n, q, m);
+                    s.bytes = e.content.clone();
+                }
                 Err(m) => s.error = Some(m),
             }
             shapes.push(s);
@@ -213,7 +220,7 @@ impl Es2Folder {
         json!({"folder": self.path.display().to_string(), "vols": vols})
     }
 
-    /// The DTS entry `entry` of archive `vol` (a file the listing names), read now, with
+    /// The DTS entry `entry` of archive `vol` (a shape the listing names as playable), with
     /// its label for messages.
     fn dts(&self, vol: &str, entry: &str) -> Result<(DtsFile, AnimList, String), String> {
         let v = self
@@ -221,27 +228,20 @@ impl Es2Folder {
             .iter()
             .find(|v| v.file.eq_ignore_ascii_case(vol))
             .ok_or_else(|| format!("{}: no archive {vol:?} in the folder", self.path.display()))?;
-        if !v
+        let s = v
             .shapes
             .iter()
-            .any(|s| s.entry.eq_ignore_ascii_case(entry) && s.error.is_none())
-        {
-            return Err(format!(
-                "{}: {entry:?} is not a playable shape of {}",
-                self.path.display(),
-                v.file
-            ));
-        }
-        let p = self.path.join(&v.file);
-        let label = p.display().to_string();
-        let bytes = read_capped(&p)?;
-        let archive = VolArchive::read(&bytes, &label).map_err(|e| e.to_string())?;
-        let e = archive
-            .find(entry)
-            .ok_or_else(|| format!("{label}: entry {entry}: not found"))?;
-        let at = format!("{label}:{entry}");
-        let (dts, list) = DtsFile::load_anim_list(&e.content, &at).map_err(|e| e.to_string())?;
-        Ok((dts, list, format!("{}:{entry}", v.file)))
+            .find(|s| s.entry.eq_ignore_ascii_case(entry) && s.error.is_none())
+            .ok_or_else(|| {
+                format!(
+                    "{}: {entry:?} is not a playable shape of {}",
+                    self.path.display(),
+                    v.file
+                )
+            })?;
+        let at = format!("{}:{}", v.file, s.entry);
+        let (dts, list) = DtsFile::load_anim_list(&s.bytes, &at).map_err(|e| e.to_string())?;
+        Ok((dts, list, at))
     }
 }
 

@@ -163,7 +163,7 @@ async fn a_shape_of_the_folder_plays_as_its_asset_json_and_serves_its_meshes() {
     assert_eq!(v["assets"]["sequences"][1]["name"], "seq 1");
     let (s, v) = call(&app, "GET", &format!("/api/sessions/{id}/meshes"), None).await;
     assert_eq!(s, StatusCode::OK, "{v}");
-    assert_eq!(v["source"], "SIMVOL0.VOL:dts\\biped.dts");
+    assert_eq!(v["source"], "SIMVOL0.VOL:dts\\BIPED.DTS");
     let meshes = v["meshes"].as_array().unwrap();
     assert_eq!(meshes.len(), 14);
     // The pelvis box (node 1): corner 0 is (−80, −45, −30); face −x is corners 0, 4, 6, 2;
