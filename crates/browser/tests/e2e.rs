@@ -46,8 +46,12 @@ fn run_e2e() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let url = format!("http://{}/", listener.local_addr().unwrap());
     let assets = here.join("../../assets");
+    let opts = retroanim_browser::Options {
+        es2: Some(std::sync::Arc::new(es2_fixture(&assets))),
+        ..Default::default()
+    };
     std::thread::spawn(move || {
-        if let Err(e) = retroanim_browser::serve_listener(listener, &assets) {
+        if let Err(e) = retroanim_browser::serve_listener_with(listener, &assets, opts) {
             eprintln!("server stopped: {e:#}");
         }
     });
@@ -73,4 +77,25 @@ fn run_e2e() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert!(status.success(), "the browser e2e script failed: {status}");
+}
+
+/// An Earthsiege 2 folder for `--es2`: SIMVOL0.VOL written by the project's VOL writer,
+/// holding the sample biped's DTS (with its box meshes) and chassis record.
+fn es2_fixture(assets: &Path) -> retroanim_browser::es2::Es2Folder {
+    use retroanim_herc::formats::vol::{VolArchive, VolEntry};
+    let dir = std::env::temp_dir().join(format!("retroanim-e2e-es2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let read = |f: &str| std::fs::read(assets.join("herc").join(f)).unwrap();
+    let vol = VolArchive {
+        program_mask: 1,
+        precedence: 5,
+        directories: vec!["dts".into(), "dat".into()],
+        entries: vec![
+            VolEntry::stored("BIPED.DTS", 0, read("biped.dts")).unwrap(),
+            VolEntry::stored("BIPED.DAT", 1, read("biped.chassis.bin")).unwrap(),
+        ],
+        list_extra: Vec::new(),
+    };
+    std::fs::write(dir.join("SIMVOL0.VOL"), vol.write().unwrap()).unwrap();
+    retroanim_browser::es2::Es2Folder::open(&dir).unwrap()
 }
