@@ -105,6 +105,14 @@ fn shown(v: f64) -> String {
     }
 }
 
+/// `v` when it is finite and within ±`limit`, else the error "`v` is out of range: `why`".
+fn in_range<E: serde::de::Error>(v: f64, limit: f64, why: &str) -> Result<f64, E> {
+    if !v.is_finite() || v.abs() > limit {
+        return Err(E::custom(format!("{} is out of range: {why}", shown(v))));
+    }
+    Ok(v)
+}
+
 /// A JSON number narrowed to f32, within [`MAX_MAGNITUDE`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Num(pub f32);
@@ -167,13 +175,12 @@ pub struct Dt(pub f64);
 impl<'de> Deserialize<'de> for Dt {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dt, D::Error> {
         let v = f64::deserialize(d)?;
-        if !v.is_finite() || v.abs() > MAX_DT {
-            return Err(D::Error::custom(format!(
-                "{} is out of range: a tick's dt lies within \u{b1}2 s (ACE's HugeQuantum)",
-                shown(v)
-            )));
-        }
-        Ok(Dt(v))
+        in_range(
+            v,
+            MAX_DT,
+            "a tick's dt lies within \u{b1}2 s (ACE's HugeQuantum)",
+        )
+        .map(Dt)
     }
 }
 
@@ -189,13 +196,7 @@ pub struct Clock(pub f64);
 impl<'de> Deserialize<'de> for Clock {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Clock, D::Error> {
         let v = f64::deserialize(d)?;
-        if !v.is_finite() || v.abs() > MAX_CLOCK {
-            return Err(D::Error::custom(format!(
-                "{} is out of range: the world clock lies within \u{b1}1e9 s",
-                shown(v)
-            )));
-        }
-        Ok(Clock(v))
+        in_range(v, MAX_CLOCK, "the world clock lies within \u{b1}1e9 s").map(Clock)
     }
 }
 

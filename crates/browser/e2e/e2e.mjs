@@ -129,12 +129,58 @@ async function downloadText(selector) {
   return readFileSync(await dl.path(), 'utf8');
 }
 
+// The drawn DTS meshes of the HERC view (window.__hercMeshes: each group's first point as
+// the page placed it) against the current trace line: the point through its node's Q14
+// world transform, written out here (M5 row vectors), not imported from the page. The
+// static site's API has no meshes endpoint: there the view must fall back to the stick
+// figure (no groups drawn).
+async function hercMeshesFollowTrace(when, source = 'biped.dts') {
+  const { id, line } = await sessionLine('herc');
+  let m = null;
+  try {
+    m = await api(`/sessions/${id}/meshes`);
+  } catch (_) {
+    m = null;
+  }
+  if (!m || !Array.isArray(m.meshes)) {
+    await page.waitForFunction((step) => window.__hercMeshes && window.__hercMeshes.step === step, line.step, { timeout: 10000 }).catch(() => {});
+    const drawn = await page.evaluate(() => window.__hercMeshes);
+    check(drawn && drawn.groups.length === 0, `herc: without a meshes endpoint the view draws the stick figure ${when}`);
+    return;
+  }
+  await page.waitForFunction(([step, sid]) => window.__hercMeshes && window.__hercMeshes.step === step && window.__hercMeshes.session === sid
+    && window.__hercMeshes.groups.length > 0, [line.step, id], { timeout: 10000 }).catch(() => {});
+  const drawn = await page.evaluate(() => window.__hercMeshes);
+  if (!check(drawn && m.source === source && m.meshes.length === 14 && drawn.groups.length === m.meshes.length,
+    `herc: the ${m.meshes.length} DTS meshes of ${m.source} are drawn ${when} (${drawn ? drawn.groups.length : 0} groups)`)) return;
+  let worst = 0;
+  let moved = 0;
+  m.meshes.forEach((g, k) => {
+    const T = line.world[g.node];
+    const p = g.points[0];
+    const M = T.m;
+    const want = [
+      (p[0] * M[0] + p[1] * M[2] + p[2] * M[6]) / 16384 + T.t[0],
+      (p[0] * M[1] + p[1] * M[3] + p[2] * M[7]) / 16384 + T.t[1],
+      (p[0] * M[4] + p[1] * M[5] + p[2] * M[8]) / 16384 + T.t[2],
+    ];
+    const got = drawn.groups[k].point;
+    worst = Math.max(worst, ...want.map((v, i) => Math.abs(v - got[i])));
+    moved = Math.max(moved, ...p.map((v, i) => Math.abs(got[i] - v)));
+  });
+  check(drawn.step === line.step && drawn.session === id && worst < 1e-3 && moved > 100,
+    `herc: ${when}, each mesh's first point sits at its node's world matrix (step ${drawn.step} of ${line.step}, worst error ${worst.toExponential(1)}, placed up to ${moved.toFixed(0)} units from node space)`);
+  const three = await page.evaluate(() => !!document.querySelector('#herc-canvas.view3d'));
+  console.log(`     herc meshes drawn with ${three ? 'three.js (WebGL)' : 'the 2D fallback'}`);
+}
+
 // ---- HERC: request walk, play until the thread arrives, export and replay
 async function herc() {
   if (!(await open('herc'))) return;
   await waitValue('#herc-seq', (v) => v !== '' && v !== undefined, 'the first trace line');
   const before = await value('#herc-target-seq');
   check(before === '-1', `herc: no pending request at setup (target ${before})`);
+  await hercMeshesFollowTrace('at setup');
   await page.waitForSelector('#herc-seq-list [data-seq]');
   const walk = await page.$$eval('#herc-seq-list [data-seq]', (rows) => {
     const r = rows.find((x) => /\bwalk\b/.test(x.textContent));
@@ -169,6 +215,7 @@ async function herc() {
   check(moved[1] !== 0 && (await page.textContent('#herc-object')).includes(moved.join(', ')),
     `herc: walking moved the machine to ${JSON.stringify(moved)} and the panel shows it`);
   await page.click('#herc-root-motion');
+  await hercMeshesFollowTrace('after walking');
   await screenshot('herc');
 
   // Export the trace and the scenario, then load the scenario back: the replay
@@ -197,6 +244,40 @@ async function herc() {
     `herc: mech mode, throttle forward: the page shows throttle ${shownThrottle}, the engine says ${mech.mech && mech.mech.throttle} (speed ${mech.mech && mech.mech.speed})`);
   await page.selectOption('#herc-mode', 'threads');
   await page.waitForSelector('#herc-thread-controls:not([hidden])');
+}
+
+// ---- HERC with --es2: the folder's shape (the sample biped's DTS inside a SIMVOL0.VOL the
+// test wrote) is listed, plays on a click, and its meshes are drawn at the node matrices.
+async function hercEs2() {
+  let r = null;
+  try {
+    r = await api('/herc/es2');
+  } catch (_) {
+    r = null;
+  }
+  if (!r || !r.open) {
+    console.log('SKIP herc --es2: the server was started without an Earthsiege 2 folder');
+    return;
+  }
+  if (!(await open('herc'))) return;
+  const row = '#herc-es2 [data-entry$="BIPED.DTS"]';
+  await page.waitForSelector(row, { timeout: 10000 });
+  const text = await page.textContent(row);
+  check(text.includes('15 nodes · 8 sequences · 14 meshes'), `herc --es2: the folder's shape is listed (${text.trim()})`);
+  const before = await page.getAttribute('#view-herc', 'data-session');
+  await page.click(row);
+  await page.waitForFunction((b) => {
+    const v = document.getElementById('view-herc');
+    return v.dataset.session && v.dataset.session !== b;
+  }, before, { timeout: 10000 });
+  const { id } = await sessionLine('herc');
+  const s = await api(`/sessions/${id}`);
+  check(s.scenario.asset_es2 && s.scenario.asset_es2.entry === 'dts\\BIPED.DTS' && s.line.threads.length === 1,
+    `herc --es2: clicking the shape starts a session on it (${JSON.stringify(s.scenario.asset_es2)})`);
+  await hercMeshesFollowTrace('for the ES2 shape', 'SIMVOL0.VOL:dts\\BIPED.DTS');
+  for (let i = 0; i < 5; i++) await page.click('#herc-step');
+  await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('5 '));
+  await hercMeshesFollowTrace('for the ES2 shape after 5 steps', 'SIMVOL0.VOL:dts\\BIPED.DTS');
 }
 
 // ---- AC: run, tick, the substate and position follow the engine
@@ -538,7 +619,7 @@ async function benchInPage(ticks) {
 }
 
 try {
-  for (const view of [herc, ac, acWorld, actor]) {
+  for (const view of [herc, ac, acWorld, actor, hercEs2]) {
     try {
       await view();
     } catch (e) {

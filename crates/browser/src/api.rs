@@ -251,6 +251,8 @@ pub async fn create_session(
         })?,
     };
     let dat = st.opts.ac_dat.as_ref().map(|d| d.path.clone());
+    let doc = crate::es2::expand(engine.name, doc, st.opts.es2.as_deref())
+        .map_err(|(at, m)| ApiError::unprocessable(at, m))?;
     let prepared = session::prepare(engine, doc, folder, dat.as_deref())?;
     let replay = req.replay;
     let mut budget = st.budget();
@@ -530,6 +532,53 @@ pub async fn get_figure(
     .map_err(join_error)?
     .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
     Ok(Json(json!({ "engine": engine.name, "figure": v })))
+}
+
+/// `GET /api/sessions/{id}/meshes`: the DTS meshes a herc session draws (docs/browser.md),
+/// each with the node whose world transform places it. Other engines have none.
+pub async fn get_meshes(
+    State(st): State<AppState>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let (engine, scenario) = {
+        let s = st
+            .lock_session(&id, Instant::now() + st.opts.queue_wait)
+            .await?;
+        (s.engine, s.scenario().clone())
+    };
+    if engine.name != "herc" {
+        return Err(ApiError::not_found(format!(
+            "engine '{}' has no DTS meshes (only herc sessions do)",
+            engine.name
+        )));
+    }
+    let es2 = st.opts.es2.clone();
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
+    let mut v = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        crate::es2::session_meshes(&scenario, es2.as_deref())
+    })
+    .await
+    .map_err(join_error)?
+    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    v["engine"] = json!(engine.name);
+    Ok(Json(v))
+}
+
+/// `GET /api/herc/es2`: the shapes of the user's Earthsiege 2 folder, or `{"open": false}`
+/// without `--es2` (asked on every load, like `/api/ac/dat`).
+pub async fn get_es2(State(st): State<AppState>) -> Json<Value> {
+    match &st.opts.es2 {
+        Some(f) => {
+            let mut v = f.listing();
+            v["open"] = json!(true);
+            Json(v)
+        }
+        None => Json(json!({
+            "open": false,
+            "how": "start with `retroanim browse --es2 PATH` (the Earthsiege 2 folder holding SIMVOL0.VOL)",
+        })),
+    }
 }
 
 fn ac_dat(st: &AppState) -> Result<Arc<crate::user_data::AcDat>, ApiError> {

@@ -10,6 +10,7 @@ mod body;
 mod download;
 mod engines;
 mod error;
+pub mod es2;
 mod figure;
 mod guard;
 mod info;
@@ -86,6 +87,8 @@ pub fn router_with_options(
         .route("/sessions/{id}/figure", get(api::get_figure))
         .route("/ac/dat", get(api::get_ac_dat))
         .route("/ac/dat/figure", get(api::get_ac_dat_figure))
+        .route("/sessions/{id}/meshes", get(api::get_meshes))
+        .route("/herc/es2", get(api::get_es2))
         .fallback(api::api_not_found)
         .with_state(state);
     Router::new()
@@ -140,6 +143,17 @@ pub fn serve_with(host: &str, port: u16, assets_root: &Path, opts: Options) -> a
             dat.tables.len(),
             dat.setup_count
         );
+    }
+    if let Some(es2) = &opts.es2 {
+        eprintln!(
+            "Earthsiege 2 folder {}: {} VOL archives, {} shapes (read-only)",
+            es2.path.display(),
+            es2.vols.len(),
+            es2.shape_count()
+        );
+        for p in es2.problems() {
+            eprintln!("warning: {p}");
+        }
     }
     serve_listener_with(listener, assets_root, opts)
 }

@@ -49,6 +49,8 @@ pub struct Options {
     pub max_connections: usize,
     /// The user's AC DAT (`--ac-dat`), opened and listed at startup.
     pub ac_dat: Option<std::sync::Arc<crate::user_data::AcDat>>,
+    /// The user's Earthsiege 2 folder (`--es2`), opened and listed at startup.
+    pub es2: Option<std::sync::Arc<crate::es2::Es2Folder>>,
 }
 
 impl Default for Options {
@@ -64,6 +66,7 @@ impl Default for Options {
             download_slots: 8,
             max_connections: 128,
             ac_dat: None,
+            es2: None,
         }
     }
 }

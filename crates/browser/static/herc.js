@@ -1,6 +1,10 @@
 // HERC view (herc.md H24–H26): the sample HERC drawn from the trace's Q14 world
 // matrices, one thread exposed at a time, sequence list, request / set sequence /
 // seek / rate controls, 25 Hz playback (step_ms 40) and the transition panel.
+// Where the session's shape has DTS meshes (GET /sessions/ID/meshes) each group is drawn
+// flat-shaded through its node's world matrix; without them (no DTS, or an API that has
+// no meshes endpoint) the nodes are drawn as boxes and lines. The first point of each
+// drawn group, as placed, is exposed on window.__hercMeshes for the e2e test.
 
 import { api, el, field, fmt } from './api.js';
 import { EngineSession, toolbar } from './session.js';
@@ -47,11 +51,68 @@ function fmtT(T) {
 }
 
 // Draws the parts: three.js when WebGL is available, a 2D oblique sketch otherwise.
+// A colour for a surface's colour number (no palette is read: distinct hues by number).
+function meshColor(n) {
+  const h = ((Number(n) || 0) * 47) % 360;
+  return `hsl(${h}, 32%, 58%)`;
+}
+
+// Node-space point p placed by world transform T (M5 row vectors, Q14 matrix).
+function placeQ14(T, p) {
+  return applyT(unitM(T), T.t, p);
+}
+
 class Drawing {
   constructor(container) {
     this.container = container;
     this.three = null;
     this.frameFixed = false;
+    this.meshes = [];
+  }
+
+  // The session's DTS groups ({node, points, polys}); [] draws the stick figure only.
+  setMeshes(meshes) {
+    this.meshes = meshes || [];
+    if (!this.three) return;
+    const { THREE, model } = this.three;
+    for (const o of this.three.meshObjs || []) {
+      model.remove(o);
+      o.geometry.dispose();
+      o.material.dispose();
+    }
+    this.three.meshObjs = this.meshes.map((g) => {
+      const pos = [];
+      for (const poly of g.polys) {
+        const v = poly.points.map((i) => g.points[i]).filter((p) => p);
+        for (let k = 1; k + 1 < v.length; k++) pos.push(...v[0], ...v[k], ...v[k + 1]);
+      }
+      const geo = new THREE.BufferGeometry();
+      geo.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
+      geo.computeVertexNormals(); // unshared vertices: one normal per face (flat)
+      const c = g.polys.length ? (g.polys[0].surface_color ?? g.polys[0].color) : 0;
+      const mat = new THREE.MeshStandardMaterial({ color: new THREE.Color(meshColor(c)), roughness: 0.75, flatShading: true, side: THREE.DoubleSide });
+      const mesh = new THREE.Mesh(geo, mat);
+      mesh.matrixAutoUpdate = false;
+      mesh.userData = { node: g.node, base: mat.color.getHex() };
+      model.add(mesh);
+      return mesh;
+    });
+  }
+
+  // Where each group's first point is drawn now, in the shape's space.
+  meshPlaces(world) {
+    return this.meshes.map((g, k) => {
+      const p = g.points[0] || [0, 0, 0];
+      let at;
+      if (this.three && this.three.meshObjs && this.three.meshObjs[k]) {
+        const v = new this.three.THREE.Vector3(p[0], p[1], p[2]).applyMatrix4(this.three.meshObjs[k].matrix);
+        at = [v.x, v.y, v.z];
+      } else {
+        const T = world[g.node];
+        at = T ? placeQ14(T, p) : p.slice();
+      }
+      return { node: g.node, point: at };
+    });
   }
 
   async init() {
@@ -77,7 +138,7 @@ class Drawing {
       const model = new THREE.Group();
       model.matrixAutoUpdate = false;
       scene.add(model);
-      this.three = { THREE, renderer, scene, camera, controls, canvas, model, boxes: [], lines: null, grid: null };
+      this.three = { THREE, renderer, scene, camera, controls, canvas, model, boxes: [], lines: null, grid: null, meshObjs: [] };
       const resize = () => {
         const w = canvas.clientWidth || 600, h = canvas.clientHeight || 440;
         renderer.setSize(w, h, false);
@@ -183,13 +244,26 @@ class Drawing {
       model.add(box);
       this.three.boxes.push(box);
     }
+    const meshNodes = new Set(this.meshes.map((g) => g.node));
     world.forEach((T, i) => {
       const box = this.three.boxes[i];
-      box.visible = i !== 0; // node 0 carries root motion, not a part
+      // Node 0 carries root motion, not a part; a node with a mesh is drawn by its mesh.
+      box.visible = i !== 0 && !meshNodes.has(i);
       const m = unitM(T);
       box.matrix.set(m[0], m[2], m[6], T.t[0], m[1], m[3], m[7], T.t[1], m[4], m[5], m[8], T.t[2], 0, 0, 0, 1);
       box.material.color.setHex(i === picked ? 0xe8c400 : selectedNodes.has(i) ? 0xd9822b : 0x5b7fa6);
     });
+    for (const mesh of this.three.meshObjs) {
+      const T = world[mesh.userData.node];
+      // A negative (or unknown) transform id draws in the shape's own space.
+      if (T) {
+        const m = unitM(T);
+        mesh.matrix.set(m[0], m[2], m[6], T.t[0], m[1], m[3], m[7], T.t[1], m[4], m[5], m[8], T.t[2], 0, 0, 0, 1);
+      } else {
+        mesh.matrix.identity();
+      }
+      mesh.material.color.setHex(mesh.userData.node === picked ? 0xe8c400 : mesh.userData.base);
+    }
     const seg = [];
     world.forEach((T, i) => {
       const p = parents[i];
@@ -232,6 +306,21 @@ class Drawing {
     const sc = Math.min(w, h) / (r * 3.2);
     const place = (p) => (object ? applyT(object.m, object.t, p) : p);
     const proj = (p) => [w / 2 + (p[0] - c[0] - (p[1] - c[1]) * 0.5) * sc, h / 2 - (p[2] - c[2] + (p[1] - c[1]) * 0.3) * sc];
+    // Meshes as outlines: each polygon's points placed by its node's world transform.
+    ctx.strokeStyle = '#8a9aab';
+    for (const g of this.meshes) {
+      const T = world[g.node];
+      const at = (p) => proj(place(T ? placeQ14(T, p) : p));
+      for (const poly of g.polys) {
+        const v = poly.points.map((i) => g.points[i]).filter((p) => p).map(at);
+        if (v.length < 2) continue;
+        ctx.beginPath();
+        ctx.moveTo(...v[0]);
+        for (const q of v.slice(1)) ctx.lineTo(...q);
+        ctx.closePath();
+        ctx.stroke();
+      }
+    }
     ctx.strokeStyle = '#23272e';
     world.forEach((T, i) => {
       const p = parents[i];
@@ -265,6 +354,7 @@ export async function mount(root, info) {
   const drawBox = el('div', {});
   const drawing = new Drawing(drawBox);
   const rootMotion = el('input', { type: 'checkbox', id: 'herc-root-motion' });
+  const meshSource = el('span', { class: 'keys', id: 'herc-mesh-source' }, '');
   const panel = el('div', { class: 'panel', id: 'herc-transition' }, el('h2', {}, 'Transition panel (exposed thread)'));
   const F = {};
   const add = (label, key) => (F[key] = field(panel, label, `herc-${key}`));
@@ -417,7 +507,7 @@ export async function mount(root, info) {
     el('div', { class: 'grid' },
       el('div', {}, drawBox,
         el('div', { class: 'row' }, el('label', {}, rootMotion, 'Show root motion'),
-          el('button', { onclick: () => { drawing.frameFixed = false; update(); } }, 'Re-frame camera')),
+          el('button', { onclick: () => { drawing.frameFixed = false; update(); } }, 'Re-frame camera'), meshSource),
         panel),
       el('div', {}, controls, partsPanel, tb.extra)));
   await drawing.init();
@@ -549,6 +639,7 @@ export async function mount(root, info) {
       ? { m: fromEulerF(...l.object.euler), t: l.object.position }
       : null;
     drawing.draw(l.world, parents, object, covered, picked);
+    window.__hercMeshes = { step: l.step, session: session.id, groups: drawing.meshPlaces(l.world) };
     renderParts(parents, covered, l);
   }
 
@@ -556,13 +647,49 @@ export async function mount(root, info) {
   session.subscribe((lines, reset) => {
     if (reset) {
       drawing.frameFixed = false;
-      assetsLoaded = api('GET', `/sessions/${session.id}/assets`).then((r) => {
+      const id = session.id;
+      // Meshes are optional: an error or an API without the endpoint leaves the stick figure.
+      const meshes = api('GET', `/sessions/${id}/meshes`).then((r) => r, () => null);
+      assetsLoaded = api('GET', `/sessions/${id}/assets`).then(async (r) => {
         asset = r.assets || asset;
+        const m = await meshes;
+        if (session.id !== id) return;
+        drawing.setMeshes(m ? m.meshes : []);
+        meshSource.textContent = m && m.meshes.length
+          ? `meshes: ${m.source} (${m.meshes.length} groups)`
+          : 'no DTS meshes: nodes drawn as boxes';
+        drawing.frameFixed = false;
         update();
       }).catch((e) => session.status(`asset description: ${e.message}`, true));
     }
     update();
   });
+  // The user's Earthsiege 2 folder (browse --es2): every shape of its VOLs, played on click.
+  api('GET', '/herc/es2').then((r) => {
+    if (!r || !r.open) return;
+    const es2 = el('div', { class: 'panel', id: 'herc-es2' }, el('h2', {}, 'Your Earthsiege 2 shapes (read-only)'),
+      el('div', { class: 'keys' }, r.folder));
+    for (const v of r.vols) {
+      es2.append(el('h3', {}, `${v.file} · ${v.shapes.length} shapes · ${v.chassis.length} chassis records`));
+      if (v.error) es2.append(el('div', { class: 'error' }, v.error));
+      es2.append(el('div', { class: 'list', style: 'max-height: 220px' }, ...v.shapes.map((s) => {
+        const playable = !s.error && s.sequences > 0;
+        return el('div', {
+          'data-vol': v.file, 'data-entry': s.entry, class: playable ? '' : 'muted', style: playable ? 'cursor:pointer' : '',
+          title: s.error || (s.sequences ? 'play this shape' : 'no sequences to play'),
+          onclick: playable ? async () => {
+            tb.player.pause();
+            try {
+              await session.start({ engine: 'herc', asset_es2: { vol: v.file, entry: s.entry }, setup: { threads: [{ seq: 0, rate: 256 }] } });
+            } catch (e) {
+              session.status(e.message, true);
+            }
+          } : undefined,
+        }, `${s.entry} `, el('span', { class: 'muted' }, s.error || `${s.nodes} nodes · ${s.sequences} sequences · ${s.meshes} meshes`));
+      })));
+    }
+    partsPanel.after(es2);
+  }, () => {});
   await session.start(null);
   await assetsLoaded; // the view is ready once it can name what it shows
   return { session, shown: () => drawing.render() };

@@ -131,6 +131,10 @@ enum Command {
         /// tables and the Setups naming them.
         #[arg(long, value_name = "FILE")]
         ac_dat: Option<PathBuf>,
+        /// Your own Earthsiege 2 folder (holding SIMVOL0.VOL), opened read-only: the herc
+        /// view lists every DTS shape in its VOL archives and plays it.
+        #[arg(long, value_name = "DIR")]
+        es2: Option<PathBuf>,
     },
     /// Write the model browser as static files into DIR, the engines running in the
     /// page as WebAssembly (serve DIR's root with any static file server).
@@ -203,7 +207,8 @@ fn main() -> ExitCode {
             port,
             assets,
             ac_dat,
-        } => match browse_options(ac_dat.as_deref()).and_then(|opts| {
+            es2,
+        } => match browse_options(ac_dat.as_deref(), es2.as_deref()).and_then(|opts| {
             assets::resolve(assets.as_deref())
                 .and_then(|dir| retroanim_browser::serve_with(&host, port, &dir, opts))
         }) {
@@ -220,12 +225,18 @@ fn main() -> ExitCode {
 /// The browser's options for the user's files, each opened (and refused) at startup.
 fn browse_options(
     ac_dat: Option<&std::path::Path>,
+    es2: Option<&std::path::Path>,
 ) -> anyhow::Result<retroanim_browser::limits::Options> {
     let mut opts = retroanim_browser::limits::Options::default();
     if let Some(p) = ac_dat {
         let dat = retroanim_browser::user_data::AcDat::open(p)
             .map_err(|m| anyhow::anyhow!("--ac-dat: {m}"))?;
         opts.ac_dat = Some(std::sync::Arc::new(dat));
+    }
+    if let Some(p) = es2 {
+        let folder = retroanim_browser::es2::Es2Folder::open(p)
+            .map_err(|m| anyhow::anyhow!("--es2: {m}"))?;
+        opts.es2 = Some(std::sync::Arc::new(folder));
     }
     Ok(opts)
 }

@@ -84,6 +84,42 @@ fn id_looks_inside_a_vol_entry() {
 }
 
 #[test]
+fn dts_inspect_counts_the_meshes_loose_and_inside_a_vol() {
+    let dts_path = herc_assets().join("biped.dts");
+    let loose = ok_stdout(&["inspect", dts_path.to_str().unwrap()]);
+    // The sample biped: 14 box groups (8 corners + 6 face centres, 6 quads each) on
+    // nodes 1..14; node 0 carries root motion and no geometry.
+    let lines: Vec<&str> = loose.lines().collect();
+    assert_eq!(
+        lines[1],
+        "meshes (root 0): 14 groups, 196 points, 84 polygons, on nodes [1,2,3,4,5,6,7,8,9,10,11,12,13,14]"
+    );
+    let vol = VolArchive {
+        program_mask: 1,
+        precedence: 5,
+        directories: vec!["dts".into()],
+        entries: vec![VolEntry::stored("BIPED.DTS", 0, std::fs::read(&dts_path).unwrap()).unwrap()],
+        list_extra: Vec::new(),
+    };
+    let d = std::env::temp_dir().join(format!("retroanim-vol-dts-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let p = d.join("SIMVOL0.VOL");
+    std::fs::write(&p, vol.write().unwrap()).unwrap();
+    let inside = ok_stdout(&["inspect", p.to_str().unwrap(), "--id", "dts\\BIPED.DTS"]);
+    assert_eq!(inside, loose);
+    let json = ok_stdout(&[
+        "inspect",
+        p.to_str().unwrap(),
+        "--id",
+        "biped.dts",
+        "--json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["meshes"]["groups"], 14);
+    assert_eq!(doc["meshes"]["polys"], 84);
+}
+
+#[test]
 fn chassis_text_is_text_for_the_binary_and_the_json_record() {
     for name in ["biped.chassis.bin", "biped.chassis.json"] {
         let out = ok_stdout(&["inspect", herc_assets().join(name).to_str().unwrap()]);

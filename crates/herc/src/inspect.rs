@@ -88,6 +88,13 @@ pub fn inspect_bytes(bytes: &[u8], file: &str, json: bool) -> Result<String, Sce
             let (dts, list) = DtsFile::load_anim_list(bytes, file)?;
             let mut v = anim_list_summary(&list, None);
             v["roots"] = json!(dts.roots.len());
+            let meshes = crate::formats::group::shape_meshes(&dts, file)?;
+            v["meshes"] = json!({
+                "groups": meshes.len(),
+                "points": meshes.iter().map(|m| m.geometry.points.len()).sum::<usize>(),
+                "polys": meshes.iter().map(|m| m.geometry.polys.iter().filter(|p| p.vertex_count > 0).count()).sum::<usize>(),
+                "nodes": meshes.iter().map(|m| m.transform_id).collect::<Vec<_>>(),
+            });
             v
         }
         Some(HercFile::Vol) => {
@@ -233,6 +240,13 @@ fn text_of(v: &Value) -> String {
                 v["sequences"].as_array().map_or(0, Vec::len),
                 v["transitions"]
             );
+            if let Some(m) = v.get("meshes") {
+                let _ = writeln!(
+                    out,
+                    "meshes (root 0): {} groups, {} points, {} polygons, on nodes {}",
+                    m["groups"], m["points"], m["polys"], m["nodes"]
+                );
+            }
             for n in nodes {
                 let _ = writeln!(
                     out,

@@ -6,6 +6,7 @@
 
 use retroanim_herc::formats::chassis::{ChassisRecord, CHASSIS_SIZE};
 use retroanim_herc::formats::dts::{DtsChunk, DtsFile, ShapeChunk};
+use retroanim_herc::formats::group::{shape_meshes, GroupGeometry};
 use retroanim_herc::formats::vol::VolArchive;
 use std::path::{Path, PathBuf};
 
@@ -88,7 +89,7 @@ fn real_es2_every_dts_in_simvol0_parses() {
     };
     let path = simvol0(&dir);
     let vol = read_vol(&path);
-    let (mut shapes, mut animated) = (0usize, 0usize);
+    let (mut shapes, mut animated, mut groups) = (0usize, 0usize, 0usize);
     for e in vol
         .entries
         .iter()
@@ -104,10 +105,21 @@ fn real_es2_every_dts_in_simvol0_parses() {
             dts.anim_list(&file).unwrap_or_else(|err| panic!("{err}"));
             animated += 1;
         }
+        // Every group root 0 draws decodes, and each decoded group writes back its tail.
+        let meshes = shape_meshes(&dts, &file).unwrap_or_else(|err| panic!("{err}"));
+        for m in &meshes {
+            let again = m
+                .geometry
+                .write()
+                .unwrap_or_else(|err| panic!("{file}: {err}"));
+            let back = GroupGeometry::read(&again, &file, 0).unwrap_or_else(|err| panic!("{err}"));
+            assert!(back == m.geometry, "{file}: a group does not write back");
+        }
+        groups += meshes.len();
         shapes += 1;
     }
     note(&format!(
-        "{}: {shapes} DTS files parsed and written back ({animated} animated; HercWorks reads 55 retail models)",
+        "{}: {shapes} DTS files parsed and written back ({animated} animated; HercWorks reads 55 retail models), {groups} mesh groups decoded",
         path.display()
     ));
     assert!(shapes > 0);

@@ -254,6 +254,14 @@ impl DtsFile {
     }
 }
 
+/// The bytes `c` takes in a file (header and payload), as the writer lays it out.
+pub(crate) fn encoded_len(c: &DtsChunk) -> usize {
+    let mut w = ByteWriter::default();
+    // A chunk the writer refuses was not read from a file either; its length does not matter.
+    let _ = write_chunk(&mut w, c);
+    w.out.len()
+}
+
 fn read_base(r: &mut ByteReader) -> Result<BasePart, ScenarioError> {
     Ok(BasePart {
         transform_id: r.i16("transform id")?,
