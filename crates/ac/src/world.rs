@@ -95,8 +95,12 @@ pub fn flush_from(w: &mut impl Registry, i: usize, start: usize) {
 }
 
 /// Carry out every queued request of object `i`.
+#[inline]
 pub fn flush(w: &mut impl Registry, i: usize) {
-    flush_from(w, i, 0);
+    // Most objects ask nothing of others in most calls: stay out of the loop then.
+    if !w.at(i).outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
 }
 
 /// `AddVoyeur(id, radius, quantum)` on object `t`: an existing entry is updated without
@@ -274,7 +278,10 @@ pub fn update_object(w: &mut impl Registry, i: usize, q: f64) {
     if !moved {
         return;
     }
-    handle_targetting(w, i);
+    // An object nobody watches and that watches nothing has no targetting to do.
+    if w.at(i).target_manager.is_some() {
+        handle_targetting(w, i);
+    }
     w.at_mut(i).mt_use_time();
     flush(w, i);
     w.at_mut(i).check_for_completed_motions();
