@@ -37,6 +37,59 @@ namespace Retroanim
             return i;
         }
 
+        /// <summary>The defaults of a new creature (id 0 = index + 1).</summary>
+        public static AcCreatureDesc DefaultDesc()
+        {
+            AcCreatureDesc d;
+            Native.Check(Native.ra_ac_creature_desc_default(out d));
+            return d;
+        }
+
+        /// <summary>ACE's default MovementParameters.</summary>
+        public static AcMoveParams DefaultMoveParams()
+        {
+            AcMoveParams p;
+            Native.Check(Native.ra_ac_move_params_default(out p));
+            return p;
+        }
+
+        /// <summary>A creature described by desc on motion table tableId; its index.</summary>
+        public uint AddCreature(uint tableId, AcCreatureDesc desc)
+        {
+            uint i;
+            Native.Check(Native.ra_ac_world_add_creature(h.Value, tableId, ref desc, out i));
+            return i;
+        }
+
+        /// <summary>The index of the creature with object id id.</summary>
+        public uint Find(uint id) { uint i; Native.Check(Native.ra_ac_world_find(h.Value, id, out i)); return i; }
+
+        // Move-to: the mover by index, the target by object id (as ACE names it).
+        public void MoveToObject(uint creature, uint targetId, AcMoveParams p) { Native.Check(Native.ra_ac_move_to_object(h.Value, creature, targetId, ref p)); }
+        public void MoveToPosition(uint creature, AcFrame frame, AcMoveParams p) { Native.Check(Native.ra_ac_move_to_position(h.Value, creature, ref frame, ref p)); }
+        public void TurnToObject(uint creature, uint targetId, AcMoveParams p) { Native.Check(Native.ra_ac_turn_to_object(h.Value, creature, targetId, ref p)); }
+        /// <summary>Turn to p.DesiredHeading (degrees).</summary>
+        public void TurnToHeading(uint creature, AcMoveParams p) { Native.Check(Native.ra_ac_turn_to_heading(h.Value, creature, ref p)); }
+        /// <summary>error: a WeenieError code (0x36 ActionCancelled).</summary>
+        public void CancelMoveTo(uint creature, uint error) { Native.Check(Native.ra_ac_cancel_moveto(h.Value, creature, error)); }
+        public void StickTo(uint creature, uint targetId) { Native.Check(Native.ra_ac_stick_to(h.Value, creature, targetId)); }
+        public void Unstick(uint creature) { Native.Check(Native.ra_ac_unstick(h.Value, creature)); }
+        public void ConstrainTo(uint creature, AcFrame frame, float start, float max) { Native.Check(Native.ra_ac_constrain_to(h.Value, creature, ref frame, start, max)); }
+        public void Unconstrain(uint creature) { Native.Check(Native.ra_ac_unconstrain(h.Value, creature)); }
+        /// <summary>Teleport a creature, keeping the velocity its watchers extrapolate from.</summary>
+        public void MoveObject(uint creature, AcFrame frame) { Native.Check(Native.ra_ac_move_object(h.Value, creature, ref frame, IntPtr.Zero)); }
+        public void MoveObject(uint creature, AcFrame frame, Vec3 velocity) { Native.Check(Native.ra_ac_move_object(h.Value, creature, ref frame, ref velocity)); }
+        public void HandleTargetting(uint creature) { Native.Check(Native.ra_ac_handle_targetting(h.Value, creature)); }
+        /// <summary>status: a TargetStatus (1 OK, 2 ExitWorld, 3 Teleported, ...).</summary>
+        public void NotifyVoyeurs(uint creature, uint status) { Native.Check(Native.ra_ac_notify_voyeurs(h.Value, creature, status)); }
+
+        public AcMoveToInfo MoveToInfo(uint creature)
+        {
+            AcMoveToInfo i;
+            Native.Check(Native.ra_ac_moveto_info(h.Value, creature, out i));
+            return i;
+        }
+
         public int CreatureCount
         {
             get { uint n; Native.Check(Native.ra_ac_world_creature_count(h.Value, out n)); return (int)n; }

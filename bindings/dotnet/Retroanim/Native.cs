@@ -45,6 +45,79 @@ namespace Retroanim
         public byte Active;
     }
 
+    /// <summary>How a new AC creature starts (RaAcCreatureDesc); start from
+    /// AcWorld.DefaultDesc().</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcCreatureDesc
+    {
+        public uint Cell;
+        public AcFrame Frame;
+        public float RunRate;
+        public byte CreatureWeenie;
+        public byte Airborne;
+        public byte OutsideCell;
+        /// <summary>Object id; 0 means index + 1.</summary>
+        public uint Id;
+        public float Radius;
+        public float Height;
+    }
+
+    /// <summary>ACE's MovementParameters (RaAcMoveParams); start from
+    /// AcWorld.DefaultMoveParams(). Flags are 1 or 0.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcMoveParams
+    {
+        public float DistanceToObject;
+        public float MinDistance;
+        public float FailDistance;
+        public float Speed;
+        public float WalkRunThreshold;
+        public float DesiredHeading;
+        public uint HoldKeyToApply;
+        public int ContextId;
+        public int ActionStamp;
+        public byte CanWalk;
+        public byte CanRun;
+        public byte CanSidestep;
+        public byte CanWalkBackwards;
+        public byte CanCharge;
+        public byte FailWalk;
+        public byte UseFinalHeading;
+        public byte Sticky;
+        public byte MoveAway;
+        public byte MoveTowards;
+        public byte UseSpheres;
+        public byte SetHoldKey;
+        public byte ModifyRawState;
+        public byte ModifyInterpretedState;
+        public byte CancelMoveto;
+        public byte StopCompletely;
+        public byte Autonomous;
+        public byte DisableJumpDuringLink;
+    }
+
+    /// <summary>One creature's move-to state (RaAcMoveToInfo).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcMoveToInfo
+    {
+        public uint Id;
+        public byte MovingTo;
+        public uint MovementType;
+        public uint CurrentCommand;
+        public uint AuxCommand;
+        public uint NodeCount;
+        public uint SoughtObject;
+        public AcPosition TargetPosition;
+        public byte MovingAway;
+        public uint Watching;
+        public uint VoyeurCount;
+        public uint StickyTarget;
+        public byte Constrained;
+        public uint Completions;
+        public byte HasCompleted;
+        public uint LastCompletion;
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     public struct HercMatrix
     {
@@ -91,6 +164,24 @@ namespace Retroanim
         [DllImport(Lib)] internal static extern Status ra_ac_tick(ulong world, uint creature, double quantum);
         [DllImport(Lib)] internal static extern Status ra_ac_world_tick(ulong world, double quantum);
         [DllImport(Lib)] internal static extern Status ra_ac_state(ulong world, uint creature, out AcState state);
+        [DllImport(Lib)] internal static extern Status ra_ac_creature_desc_default(out AcCreatureDesc desc);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_add_creature(ulong world, uint tableId, ref AcCreatureDesc desc, out uint index);
+        [DllImport(Lib)] internal static extern Status ra_ac_move_params_default(out AcMoveParams p);
+        [DllImport(Lib)] internal static extern Status ra_ac_move_to_object(ulong world, uint creature, uint target, ref AcMoveParams p);
+        [DllImport(Lib)] internal static extern Status ra_ac_move_to_position(ulong world, uint creature, ref AcFrame frame, ref AcMoveParams p);
+        [DllImport(Lib)] internal static extern Status ra_ac_turn_to_object(ulong world, uint creature, uint target, ref AcMoveParams p);
+        [DllImport(Lib)] internal static extern Status ra_ac_turn_to_heading(ulong world, uint creature, ref AcMoveParams p);
+        [DllImport(Lib)] internal static extern Status ra_ac_cancel_moveto(ulong world, uint creature, uint error);
+        [DllImport(Lib)] internal static extern Status ra_ac_stick_to(ulong world, uint creature, uint target);
+        [DllImport(Lib)] internal static extern Status ra_ac_unstick(ulong world, uint creature);
+        [DllImport(Lib)] internal static extern Status ra_ac_constrain_to(ulong world, uint creature, ref AcFrame frame, float start, float max);
+        [DllImport(Lib)] internal static extern Status ra_ac_unconstrain(ulong world, uint creature);
+        [DllImport(Lib)] internal static extern Status ra_ac_move_object(ulong world, uint creature, ref AcFrame frame, IntPtr velocity);
+        [DllImport(Lib)] internal static extern Status ra_ac_move_object(ulong world, uint creature, ref AcFrame frame, ref Vec3 velocity);
+        [DllImport(Lib)] internal static extern Status ra_ac_handle_targetting(ulong world, uint creature);
+        [DllImport(Lib)] internal static extern Status ra_ac_notify_voyeurs(ulong world, uint creature, uint status);
+        [DllImport(Lib)] internal static extern Status ra_ac_moveto_info(ulong world, uint creature, out AcMoveToInfo info);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_find(ulong world, uint id, out uint index);
         [DllImport(Lib)] internal static extern Status ra_ac_world_positions(ulong world, [Out] AcPosition[] output, UIntPtr cap, out UIntPtr count);
 
         [DllImport(Lib)] internal static extern Status ra_herc_shape_new_json_file(byte[] path, out ulong shape);

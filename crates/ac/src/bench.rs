@@ -1,16 +1,28 @@
-//! The benchmark world of `retroanim bench ac`: N objects on the sample humanoid table
+//! The benchmark worlds of `retroanim bench`.
+//!
+//! `ac` ([`AcBench`]): N objects on the sample humanoid table
 //! (`assets/ac/humanoid.json`, compiled in memory), each cycling through walk, run,
 //! turn, stop-turn, stop and stop-completely commands at staggered times, ticked at
 //! 30 Hz quanta. Records, tables and buffers are shared or reserved up front, so once
 //! every object has seen its commands a tick allocates nothing.
+//!
+//! `ac-chase` ([`ChaseBench`]): N creatures chasing N/10 wandering creatures through
+//! the several-object world's move-to, target and voyeur machinery.
 
-use crate::commands::{HoldKey, MovementParameters, RUN_FORWARD, TURN_RIGHT, WALK_FORWARD};
+use crate::commands::{
+    HoldKey, MovementParameters, MovementType, RUN_FORWARD, TURN_RIGHT, WALK_FORWARD,
+};
+use crate::interpolation::Position;
+use crate::loader::MotionSet;
 use crate::math::{AFrame, Quat, Vec3};
 use crate::motion_interp::Weenie;
 use crate::motion_table::MotionTableData;
+use crate::moveto_manager::{MoveToManager, MovementStruct};
 use crate::physics_obj::{PhysicsObj, DEFAULT_CELL};
 use crate::records::authoring::{compile, AssetSource};
 use crate::sequence::{AnimMap, AnimSource};
+use crate::world::{self, Registry};
+use crate::Creature;
 use retroanim_core::bench::BenchWorld;
 use std::sync::Arc;
 
@@ -135,6 +147,194 @@ impl BenchWorld for AcBench {
     }
 }
 
+/// Default number of chasers of the move-to chase workload.
+pub const DEFAULT_CHASERS: usize = 10_000;
+/// Chasers per target in the chase workload.
+pub const CHASERS_PER_TARGET: usize = 10;
+/// Half the side of the square a target wanders in around its home, in units.
+const WANDER: u32 = 10;
+
+/// The objects of the chase world, found by id in constant time: ids are dense
+/// (object `i` has id `i + 1`), as a server's own id map would find them, so the
+/// figures describe the move-to path rather than a linear scan over the registry.
+struct Dense(Vec<PhysicsObj>);
+
+impl Registry for Dense {
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+    fn at(&self, i: usize) -> &PhysicsObj {
+        &self.0[i]
+    }
+    fn at_mut(&mut self, i: usize) -> &mut PhysicsObj {
+        &mut self.0[i]
+    }
+    fn find(&self, id: u32) -> Option<usize> {
+        let i = (id as usize).checked_sub(1)?;
+        (self.0.get(i)?.id == id).then_some(i)
+    }
+}
+
+/// The move-to chase workload of `retroanim bench ac-chase`: N chasers run to
+/// N/10 targets (rounded up) with `MoveToObject`, while each target walks to
+/// pseudo-random points near its home with `MoveToPosition`. Chasers learn where their
+/// target went only through the voyeur reports the target's `HandleTargetting` sends;
+/// an object whose move ended (arrived) is given its next move at once, so every
+/// tick has the same mix of moves starting, running and ending. Chaser `i` always
+/// chases target `i / 10`, which keeps every voyeur table at its first size: the
+/// steady tick allocates nothing.
+pub struct ChaseBench {
+    objects: Dense,
+    chasers: usize,
+    clock: f64,
+    /// Per target: how many wander legs it has started (its next point's seed).
+    legs: Vec<u32>,
+}
+
+/// A walking move to a point (targets never run, so chasers catch up).
+fn wander_params() -> MovementParameters {
+    MovementParameters {
+        can_run: false,
+        ..MovementParameters::default()
+    }
+}
+
+/// A deterministic hash of (target, leg): the next wander point.
+fn wander_point(home: Vec3, target: usize, leg: u32) -> Vec3 {
+    let mut h = (target as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(leg);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 32;
+    let side = 2 * WANDER + 1;
+    let dx = (h % u64::from(side)) as f32 - WANDER as f32;
+    let dy = ((h >> 16) % u64::from(side)) as f32 - WANDER as f32;
+    Vec3::new(home.x + dx, home.y + dy, home.z)
+}
+
+/// Where chaser `i` starts (the grid of [`AcBench`]).
+fn grid(i: usize) -> Vec3 {
+    Vec3::new((i % 100) as f32 * 2.0, (i / 100) as f32 * 2.0, 0.0)
+}
+
+impl ChaseBench {
+    /// `n` chasers and `n / 10` targets (rounded up); fails only if the bundled sample
+    /// source does not compile.
+    pub fn try_new(n: usize) -> Result<ChaseBench, String> {
+        let (table, anims) = sample_table()?;
+        let motions = MotionSet {
+            table,
+            anims: Arc::new(anims),
+        };
+        let targets = n.div_ceil(CHASERS_PER_TARGET);
+        let clock = 100.0;
+        let mut objects = Vec::with_capacity(n + targets);
+        for i in 0..n + targets {
+            // Target j stands one step off the first of its ten chasers.
+            let origin = if i < n {
+                grid(i)
+            } else {
+                grid((i - n) * CHASERS_PER_TARGET).add(Vec3::new(1.0, 1.0, 0.0))
+            };
+            let mut obj = Creature::builder(&motions)
+                .origin(origin)
+                .run_rate(1.5)
+                .build()
+                .into_physics_obj();
+            obj.id = i as u32 + 1;
+            obj.radius = 0.5;
+            obj.height = 1.8;
+            obj.now = clock;
+            obj.moveto = MoveToManager::new(clock);
+            objects.push(obj);
+        }
+        let mut b = ChaseBench {
+            objects: Dense(objects),
+            chasers: n,
+            clock,
+            legs: vec![0; targets],
+        };
+        for i in 0..n + targets {
+            b.next_move(i);
+        }
+        Ok(b)
+    }
+
+    /// `n` chasers on the bundled sample (whose compilation a unit test guarantees).
+    pub fn new(n: usize) -> ChaseBench {
+        ChaseBench::try_new(n).unwrap_or(ChaseBench {
+            objects: Dense(Vec::new()),
+            chasers: 0,
+            clock: 0.0,
+            legs: Vec::new(),
+        })
+    }
+
+    pub fn objects(&self) -> &[PhysicsObj] {
+        &self.objects.0
+    }
+
+    /// How many of the objects are chasers (the rest are targets).
+    pub fn chasers(&self) -> usize {
+        self.chasers
+    }
+
+    /// Object `i`'s next move: a chaser runs to its target, a target walks on.
+    fn next_move(&mut self, i: usize) {
+        let n = self.chasers;
+        let mvs = if i < n {
+            let target = (n + i / CHASERS_PER_TARGET) as u32 + 1;
+            let mut mvs =
+                MovementStruct::new(MovementType::MoveToObject, MovementParameters::default());
+            mvs.object_id = target;
+            mvs.top_level_id = target;
+            mvs.radius = 0.5;
+            mvs.height = 1.8;
+            mvs
+        } else {
+            let t = i - n;
+            let leg = self.legs[t];
+            self.legs[t] = leg.wrapping_add(1);
+            let home = grid(t * CHASERS_PER_TARGET).add(Vec3::new(1.0, 1.0, 0.0));
+            let obj = self.objects.at(i);
+            let mut frame = obj.frame;
+            frame.origin = wander_point(home, t, leg);
+            let mut mvs = MovementStruct::new(MovementType::MoveToPosition, wander_params());
+            mvs.position = Position::new(obj.cell, frame);
+            mvs
+        };
+        world::perform_movement(&mut self.objects, i, &mvs);
+    }
+}
+
+impl BenchWorld for ChaseBench {
+    fn entities(&self) -> usize {
+        self.objects.0.len()
+    }
+
+    fn tick(&mut self) {
+        for o in &mut self.objects.0 {
+            o.hook_log.clear();
+            o.motions_done.clear();
+            o.move_completions.clear();
+        }
+        world::tick(&mut self.objects, &mut self.clock, QUANTUM);
+        for i in 0..self.objects.0.len() {
+            if !self.objects.0[i].moveto.is_moving_to() {
+                self.next_move(i);
+            }
+        }
+    }
+
+    fn checksum(&self) -> u64 {
+        self.objects.0.iter().fold(0u64, |acc, o| {
+            acc.wrapping_mul(31)
+                .wrapping_add(u64::from(o.frame.origin.x.to_bits()))
+                .wrapping_add(u64::from(o.frame.origin.y.to_bits()))
+                .wrapping_add(u64::from(o.frame.orientation.z.to_bits()))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +351,45 @@ mod tests {
         for o in b.objects() {
             assert!(o.sequence.nodes.len() <= 8, "{}", o.sequence.nodes.len());
             assert!(o.minterp.pending_motions.len() <= 16);
+        }
+    }
+
+    #[test]
+    fn chasers_reach_their_wandering_targets_again_and_again() {
+        let mut b = ChaseBench::try_new(20).unwrap();
+        // 20 chasers and 2 targets.
+        assert_eq!(b.entities(), 22);
+        assert_eq!(b.chasers(), 20);
+        let start = b.checksum();
+        let mut arrivals = 0;
+        for _ in 0..600 {
+            b.tick();
+            arrivals += b.objects()[..20]
+                .iter()
+                .filter(|o| {
+                    o.move_completions
+                        .contains(&crate::commands::WeenieError::None)
+                })
+                .count();
+        }
+        assert_ne!(b.checksum(), start);
+        // Each chaser starts within 20 units of its target and runs; in 20 s every one
+        // arrives at least once.
+        assert!(arrivals >= 20, "{arrivals}");
+        // Targets took several wander legs.
+        assert!(b.legs.iter().all(|&l| l >= 3), "{:?}", b.legs);
+        for o in b.objects() {
+            assert!(o.frame.origin.x.is_finite() && o.frame.origin.y.is_finite());
+            assert!(o.sequence.nodes.len() <= 8, "{}", o.sequence.nodes.len());
+            assert!(o.moveto.pending_actions.len() <= 4);
+            assert!(o.outbox.is_empty());
+        }
+        // A target is watched by its own ten chasers at most (those between two
+        // moves are not watching).
+        for t in &b.objects()[20..] {
+            let v = t.target_manager.as_ref().unwrap().voyeurs.as_ref().unwrap();
+            assert!(v.iter().count() <= 10);
+            assert!(v.iter().all(|(_, e)| e.object_id >= 1 && e.object_id <= 20));
         }
     }
 }

@@ -95,8 +95,12 @@ pub fn flush_from(w: &mut impl Registry, i: usize, start: usize) {
 }
 
 /// Carry out every queued request of object `i`.
+#[inline]
 pub fn flush(w: &mut impl Registry, i: usize) {
-    flush_from(w, i, 0);
+    // Most objects ask nothing of others in most calls: stay out of the loop then.
+    if !w.at(i).outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
 }
 
 /// `AddVoyeur(id, radius, quantum)` on object `t`: an existing entry is updated without
@@ -274,7 +278,10 @@ pub fn update_object(w: &mut impl Registry, i: usize, q: f64) {
     if !moved {
         return;
     }
-    handle_targetting(w, i);
+    // An object nobody watches and that watches nothing has no targetting to do.
+    if w.at(i).target_manager.is_some() {
+        handle_targetting(w, i);
+    }
     w.at_mut(i).mt_use_time();
     flush(w, i);
     w.at_mut(i).check_for_completed_motions();
@@ -465,6 +472,60 @@ impl World {
             .map_or((0.0, 0.0), |t| (t.get_radius(), t.get_height()));
         if let Some(i) = self.objects.find(mover) {
             self.objects[i].stick_to(target, radius, height);
+            flush(&mut self.objects, i);
+        }
+    }
+
+    /// `mover` stops sticking to its target.
+    pub fn unstick(&mut self, mover: u32) {
+        self.on(mover, |o| o.unstick_from_object());
+    }
+
+    /// `mover` is held within `max` of `frame` (in its own cell), slowed from `start` on.
+    pub fn constrain_to(&mut self, mover: u32, frame: AFrame, start: f32, max: f32) {
+        self.on(mover, |o| {
+            let p = Position::new(o.cell, frame);
+            o.constrain_to(p, start, max);
+        });
+    }
+
+    /// `mover`'s constraint is lifted.
+    pub fn unconstrain(&mut self, mover: u32) {
+        self.on(mover, |o| o.unconstrain());
+    }
+
+    /// Put object `id` at `frame` at once (a server teleporting or correcting it), with
+    /// the velocity its watchers will extrapolate from when given. No report is sent
+    /// until its next `HandleTargetting`.
+    pub fn move_object(&mut self, id: u32, frame: AFrame, velocity: Option<crate::math::Vec3>) {
+        self.on(id, |o| {
+            o.frame = frame;
+            if let Some(v) = velocity {
+                o.cached_velocity = v;
+            }
+        });
+    }
+
+    /// `HandleTargetting` of object `id` now (a tick runs it for every moving object).
+    pub fn handle_targetting(&mut self, id: u32) {
+        if let Some(i) = self.objects.find(id) {
+            handle_targetting(&mut self.objects, i);
+            flush(&mut self.objects, i);
+        }
+    }
+
+    /// `NotifyVoyeurOfEvent(status)` of object `id`: every watcher gets the report.
+    pub fn notify_voyeurs(&mut self, id: u32, status: TargetStatus) {
+        if let Some(i) = self.objects.find(id) {
+            notify_voyeurs(&mut self.objects, i, status);
+            flush(&mut self.objects, i);
+        }
+    }
+
+    /// Run `f` on object `id`, then carry out what it asked of others.
+    fn on(&mut self, id: u32, f: impl FnOnce(&mut PhysicsObj)) {
+        if let Some(i) = self.objects.find(id) {
+            f(&mut self.objects[i]);
             flush(&mut self.objects, i);
         }
     }

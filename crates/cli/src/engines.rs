@@ -59,6 +59,12 @@ pub fn bench_spec(engine: &str) -> anyhow::Result<BenchSpec> {
             default_entities: retroanim_ac::bench::DEFAULT_OBJECTS,
             tick_name: "30 Hz quantum",
         }),
+        // N chasers and N/10 wandering targets: the move-to path (docs/performance.md).
+        "ac-chase" => Ok(BenchSpec {
+            build: |n| Box::new(retroanim_ac::bench::ChaseBench::new(n)),
+            default_entities: retroanim_ac::bench::DEFAULT_CHASERS,
+            tick_name: "30 Hz quantum",
+        }),
         "herc" => Ok(BenchSpec {
             build: |n| Box::new(retroanim_herc::bench::HercBench::new(n)),
             default_entities: retroanim_herc::bench::DEFAULT_HERCS,

@@ -97,7 +97,7 @@ enum Command {
     },
     /// Measure an engine's steady-state speed on the bundled sample assets.
     Bench {
-        /// ac, herc or actor.
+        /// ac, ac-chase (N creatures chasing N/10 wandering ones), herc or actor.
         engine: String,
         /// Number of simulated entities, at least 1 (engine default when omitted).
         #[arg(long, value_parser = parse_positive)]

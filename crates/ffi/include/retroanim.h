@@ -7,6 +7,11 @@
  * RA_STATUS_BAD_HANDLE, never dereferenced. Calls on objects of one kind are
  * serialised by a lock, so handles may be used from any thread.
  *
+ * AC CREATURES live inside their RaAcWorld: calls name one by its index (0, 1, 2, ...
+ * in the order added); each also has an object id (index + 1 unless the
+ * RaAcCreatureDesc gives one), and move-to, turn-to and stick calls name their target
+ * by that id. An id nothing has is waited for, as ACE does.
+ *
  * OWNERSHIP. Everything the library creates has exactly one free function:
  *   - handles: ra_session_free, ra_ac_world_free, ra_herc_shape_free,
  *     ra_actor_stage_free (0 is accepted; freeing twice is refused, not a crash);
@@ -25,7 +30,7 @@
  * ERRORS. Every function returns an RaStatus; out-parameters are written only on
  * RA_STATUS_OK. After a failure, ra_last_error() gives the message (naming the file,
  * record id, byte offset or JSON path where there is one) and ra_last_error_code() the
- * engine's code (ACE's WeenieError for refused AC motions). No panic crosses the
+ * engine's code (ACE's WeenieError for refused AC motions and moves). No panic crosses the
  * boundary: one becomes RA_STATUS_INTERNAL. A failed create creates nothing.
  */
 
@@ -74,7 +79,8 @@ typedef enum {
 } RaActorOutcome;
 
 // An AC world. 0 is the null handle. Creatures inside it are numbered 0, 1, 2, ...
-// in the order they were added and live as long as the world.
+// in the order they were added and live as long as the world; each also has an object
+// id (by default its index + 1), which is how move-to calls name their target.
 typedef uint64_t RaAcWorld;
 
 // A vector (units, or units per second).
@@ -111,6 +117,12 @@ typedef struct {
   uint8_t airborne;
   // 1: starts outside any cell; 0: in its cell.
   uint8_t outside_cell;
+  // Its object id, unique in the world; 0 (the default) means index + 1.
+  uint32_t id;
+  // Its Setup radius and height, which others' move-to and sticky distances use
+  // (0 by default).
+  float radius;
+  float height;
 } RaAcCreatureDesc;
 
 // Parameters of a motion command (ACE's `MovementParameters`, the fields hosts set).
@@ -164,6 +176,83 @@ typedef struct {
   uint32_t part_count;
   uint8_t active;
 } RaAcState;
+
+// Parameters of a move-to or turn-to (ACE's `MovementParameters`, every field). Fill
+// it with `ra_ac_move_params_default` first. Flags are 1 (set) or 0.
+typedef struct {
+  // Arrive this close (units; between the cylinders when `use_spheres`).
+  float distance_to_object;
+  // With `move_away`: keep at least this far.
+  float min_distance;
+  // Give up (`YouChargedTooFar`) once this far from the start.
+  float fail_distance;
+  float speed;
+  // Farther than this, a mover that may run runs.
+  float walk_run_threshold;
+  // Heading in degrees for `ra_ac_turn_to_heading` (and the final turn with
+  // `use_final_heading`).
+  float desired_heading;
+  // `HoldKey`: 0 invalid, 1 none, 2 run.
+  uint32_t hold_key_to_apply;
+  int32_t context_id;
+  int32_t action_stamp;
+  uint8_t can_walk;
+  uint8_t can_run;
+  uint8_t can_sidestep;
+  uint8_t can_walk_backwards;
+  uint8_t can_charge;
+  uint8_t fail_walk;
+  uint8_t use_final_heading;
+  uint8_t sticky;
+  uint8_t move_away;
+  uint8_t move_towards;
+  uint8_t use_spheres;
+  uint8_t set_hold_key;
+  uint8_t modify_raw_state;
+  uint8_t modify_interpreted_state;
+  uint8_t cancel_moveto;
+  uint8_t stop_completely;
+  uint8_t autonomous;
+  uint8_t disable_jump_during_link;
+} RaAcMoveParams;
+
+// One creature's move-to state: what it is moving or turning to, its managers, and
+// how its moves ended (`ra_ac_moveto_info`).
+typedef struct {
+  // Its object id.
+  uint32_t id;
+  // 1 while a move-to or turn-to is in progress.
+  uint8_t moving_to;
+  // ACE's `MovementType` of that move: 6 MoveToObject, 7 MoveToPosition,
+  // 8 TurnToObject, 9 TurnToHeading; 0 when none.
+  uint32_t movement_type;
+  // The motion the move is driving now (`WALK_FORWARD`, a turn, ...), 0 when none.
+  uint32_t current_command;
+  // The turn it runs beside the forward motion, 0 when none.
+  uint32_t aux_command;
+  // Movement nodes still queued (turn, move, final turn).
+  uint32_t node_count;
+  // The object it moves or turns to, 0 when none.
+  uint32_t sought_object;
+  // Where it is heading now (the target's last reported position, or the point).
+  RaAcPosition target_position;
+  // 1 while moving away from the target (`move_away`).
+  uint8_t moving_away;
+  // The object its target manager watches (shared by move-to and sticky), 0 when none.
+  uint32_t watching;
+  // How many objects watch it (its voyeurs).
+  uint32_t voyeur_count;
+  // The object it sticks to, 0 when none.
+  uint32_t sticky_target;
+  // 1 while constrained (`ra_ac_constrain_to`).
+  uint8_t constrained;
+  // How many moves ended during the last call (tick or command) on it.
+  uint32_t completions;
+  // 1 once a move has ended; `last_completion` is then its `WeenieError`
+  // (0 = arrived).
+  uint8_t has_completed;
+  uint32_t last_completion;
+} RaAcMoveToInfo;
 
 // How a stage starts. Fill it with `ra_actor_options_default` first.
 typedef struct {
@@ -248,7 +337,8 @@ RaStatus ra_ac_world_new_records(const uint8_t *const *records,
 RaStatus ra_ac_world_free(RaAcWorld world);
 
 // The defaults of a new creature: cell 0x7D640013, at the origin, identity
-// orientation, run rate 1, a creature weenie on walkable ground in its cell.
+// orientation, run rate 1, a creature weenie on walkable ground in its cell, id
+// index + 1, radius and height 0.
 //
 // # Safety
 // `out` is writable.
@@ -262,7 +352,8 @@ RaStatus ra_ac_motion_params_default(RaAcMotionParams *out);
 
 // Add a creature on motion table `table_id` (loaded from the world's records on
 // first use, with its animations). `desc` may be null for every default. `*out`
-// receives the creature's index.
+// (nullable) receives the creature's index. An id already in the world is refused
+// with `RA_STATUS_INVALID_ARGUMENT`.
 //
 // # Safety
 // `desc` is null or valid; `out` is null or writable.
@@ -346,11 +437,20 @@ RaStatus ra_ac_move_or_teleport(RaAcWorld world,
 // Change what `InqRunRate` reports; takes effect at the next command.
 RaStatus ra_ac_set_run_rate(RaAcWorld world, uint32_t creature, float rate);
 
-// One physics quantum of `quantum` seconds for one creature.
+// One physics quantum of `quantum` seconds for one creature, with its managers and
+// its reports to others as in a world tick. The world clock, which move-to timing
+// reads, advances only with `ra_ac_world_tick`.
 RaStatus ra_ac_tick(RaAcWorld world, uint32_t creature, double quantum);
 
-// The batch call: one quantum of `quantum` seconds for every creature, in index order.
+// The batch call: the world clock advances by `quantum` seconds, then every creature
+// moves one quantum, in index order, its move-to, target and sticky managers included.
 RaStatus ra_ac_world_tick(RaAcWorld world, double quantum);
+
+// The world clock in seconds (it starts at 100, as the conformance scenarios' does).
+//
+// # Safety
+// `out` is writable.
+RaStatus ra_ac_world_clock(RaAcWorld world, double *out);
 
 // One creature's state.
 //
@@ -377,6 +477,116 @@ RaStatus ra_ac_part_frames(RaAcWorld world,
                            RaAcFrame *out,
                            size_t cap,
                            size_t *count);
+
+// The defaults of a move-to (ACE's `MovementParameters()`): distance_to_object 0.6,
+// min_distance 0, fail_distance FLT_MAX, speed 1, walk_run_threshold 1,
+// desired_heading 0, hold key invalid; can_walk, can_run, can_sidestep,
+// can_walk_backwards, can_charge, move_towards, use_spheres, set_hold_key,
+// modify_raw_state, modify_interpreted_state, cancel_moveto and stop_completely set.
+//
+// # Safety
+// `out` is writable.
+RaStatus ra_ac_move_params_default(RaAcMoveParams *out);
+
+// `MoveToObject`: `creature` walks or runs to the object with id `target` (with that
+// object's radius and height). `params` may be null for the defaults. A target that is
+// not in the world is waited for, as ACE does. A refusal returns `RA_STATUS_REFUSED`
+// with ACE's `WeenieError` in `ra_last_error_code`; how the move ends is read with
+// `ra_ac_moveto_info`.
+//
+// # Safety
+// `params` is null or valid.
+RaStatus ra_ac_move_to_object(RaAcWorld world,
+                              uint32_t creature,
+                              uint32_t target,
+                              const RaAcMoveParams *params);
+
+// `MoveToPosition`: `creature` walks or runs to `frame` in its own cell (the
+// orientation matters with `use_final_heading`). `params` may be null.
+//
+// # Safety
+// `frame` is valid; `params` is null or valid.
+RaStatus ra_ac_move_to_position(RaAcWorld world,
+                                uint32_t creature,
+                                const RaAcFrame *frame,
+                                const RaAcMoveParams *params);
+
+// `TurnToObject`: `creature` turns to face the object with id `target`.
+//
+// # Safety
+// `params` is null or valid.
+RaStatus ra_ac_turn_to_object(RaAcWorld world,
+                              uint32_t creature,
+                              uint32_t target,
+                              const RaAcMoveParams *params);
+
+// `TurnToHeading`: `creature` turns to `params->desired_heading` (degrees; 0 faces +y,
+// 90 faces +x). `params` is required.
+//
+// # Safety
+// `params` is valid.
+RaStatus ra_ac_turn_to_heading(RaAcWorld world, uint32_t creature, const RaAcMoveParams *params);
+
+// `CancelMoveTo(error)`: end `creature`'s move-to with the `WeenieError` code `error`
+// (0x36 ActionCancelled is what a server usually sends); it is reported as the move's
+// completion if a move was in progress. An unknown code is refused.
+RaStatus ra_ac_cancel_moveto(RaAcWorld world, uint32_t creature, uint32_t error);
+
+// `StickToObject`: `creature` keeps itself next to the object with id `target` for a
+// second (renewed by each report of the target).
+RaStatus ra_ac_stick_to(RaAcWorld world, uint32_t creature, uint32_t target);
+
+// `UnStick`: `creature` stops sticking.
+RaStatus ra_ac_unstick(RaAcWorld world, uint32_t creature);
+
+// `ConstrainTo`: `creature` is slowed from `start` units away from `frame` (in its own
+// cell) and held within `max`.
+//
+// # Safety
+// `frame` is valid.
+RaStatus ra_ac_constrain_to(RaAcWorld world,
+                            uint32_t creature,
+                            const RaAcFrame *frame,
+                            float start,
+                            float max);
+
+// `UnConstrain`: lift `creature`'s constraint.
+RaStatus ra_ac_unconstrain(RaAcWorld world, uint32_t creature);
+
+// Put `creature` at `frame` at once (a server teleporting or correcting it), with the
+// velocity its watchers extrapolate from when `velocity` (nullable) is given. Its
+// watchers hear of it at its next `HandleTargetting` (a world tick, or
+// `ra_ac_handle_targetting`).
+//
+// # Safety
+// `frame` is valid; `velocity` is null or valid.
+RaStatus ra_ac_move_object(RaAcWorld world,
+                           uint32_t creature,
+                           const RaAcFrame *frame,
+                           const RaVec3 *velocity);
+
+// `HandleTargetting` of `creature` now: each watcher its predicted position has drifted
+// from by more than the watcher's radius gets a report (at most every 0.5 s of world
+// clock; a world tick runs it for every moving creature).
+RaStatus ra_ac_handle_targetting(RaAcWorld world, uint32_t creature);
+
+// `NotifyVoyeurOfEvent(status)`: every watcher of `creature` gets a report with ACE's
+// `TargetStatus` `status` (1 OK, 2 ExitWorld, 3 Teleported, 4 Contained, 5 Parented,
+// 6 TimedOut; 0 Undefined).
+RaStatus ra_ac_notify_voyeurs(RaAcWorld world, uint32_t creature, uint32_t status);
+
+// The index of the creature with object id `id`; `RA_STATUS_INVALID_ARGUMENT` when no
+// creature has it.
+//
+// # Safety
+// `out` is writable.
+RaStatus ra_ac_world_find(RaAcWorld world, uint32_t id, uint32_t *out);
+
+// One creature's move-to state.
+//
+// # Safety
+// `out` is writable.
+RaStatus ra_ac_moveto_info(RaAcWorld world, uint32_t creature, RaAcMoveToInfo *out);
 
 // The defaults: view at (0, 0), frame scale 256, scripts on.
 //

@@ -1,18 +1,23 @@
-//! AC worlds: motion tables loaded from a record source, and creatures on them.
+//! AC worlds: motion tables loaded from a record source, and creatures on them that
+//! move to each other by id (the `World` of retroanim-ac).
 
 use crate::args;
 use crate::handle::{self, Table};
 use crate::status::{guard, Error, RaStatus, Result};
-use retroanim_ac::commands::{HoldKey, MovementParameters, NON_COMBAT, READY};
+use retroanim_ac::commands::{HoldKey, MovementParameters, WeenieError, NON_COMBAT, READY};
 use retroanim_ac::math::{AFrame, Quat, Vec3};
 use retroanim_ac::motion_interp::motion_allows_jump;
-use retroanim_ac::physics_obj::DEFAULT_CELL;
-use retroanim_ac::{Creature, Loader, MotionError, MotionSet};
+use retroanim_ac::physics_obj::{PhysicsObj, DEFAULT_CELL};
+use retroanim_ac::scenario_world::DEFAULT_CLOCK;
+use retroanim_ac::target_manager::TargetStatus;
+use retroanim_ac::world::{self, Registry};
+use retroanim_ac::{Creature, Loader, MotionError, MotionSet, World};
 use std::ffi::c_char;
 use std::sync::Mutex;
 
 /// An AC world. 0 is the null handle. Creatures inside it are numbered 0, 1, 2, ...
-/// in the order they were added and live as long as the world.
+/// in the order they were added and live as long as the world; each also has an object
+/// id (by default its index + 1), which is how move-to calls name their target.
 pub type RaAcWorld = u64;
 
 /// A vector (units, or units per second).
@@ -65,6 +70,93 @@ pub struct RaAcCreatureDesc {
     pub airborne: u8,
     /// 1: starts outside any cell; 0: in its cell.
     pub outside_cell: u8,
+    /// Its object id, unique in the world; 0 (the default) means index + 1.
+    pub id: u32,
+    /// Its Setup radius and height, which others' move-to and sticky distances use
+    /// (0 by default).
+    pub radius: f32,
+    pub height: f32,
+}
+
+/// Parameters of a move-to or turn-to (ACE's `MovementParameters`, every field). Fill
+/// it with `ra_ac_move_params_default` first. Flags are 1 (set) or 0.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RaAcMoveParams {
+    /// Arrive this close (units; between the cylinders when `use_spheres`).
+    pub distance_to_object: f32,
+    /// With `move_away`: keep at least this far.
+    pub min_distance: f32,
+    /// Give up (`YouChargedTooFar`) once this far from the start.
+    pub fail_distance: f32,
+    pub speed: f32,
+    /// Farther than this, a mover that may run runs.
+    pub walk_run_threshold: f32,
+    /// Heading in degrees for `ra_ac_turn_to_heading` (and the final turn with
+    /// `use_final_heading`).
+    pub desired_heading: f32,
+    /// `HoldKey`: 0 invalid, 1 none, 2 run.
+    pub hold_key_to_apply: u32,
+    pub context_id: i32,
+    pub action_stamp: i32,
+    pub can_walk: u8,
+    pub can_run: u8,
+    pub can_sidestep: u8,
+    pub can_walk_backwards: u8,
+    pub can_charge: u8,
+    pub fail_walk: u8,
+    pub use_final_heading: u8,
+    pub sticky: u8,
+    pub move_away: u8,
+    pub move_towards: u8,
+    pub use_spheres: u8,
+    pub set_hold_key: u8,
+    pub modify_raw_state: u8,
+    pub modify_interpreted_state: u8,
+    pub cancel_moveto: u8,
+    pub stop_completely: u8,
+    pub autonomous: u8,
+    pub disable_jump_during_link: u8,
+}
+
+/// One creature's move-to state: what it is moving or turning to, its managers, and
+/// how its moves ended (`ra_ac_moveto_info`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RaAcMoveToInfo {
+    /// Its object id.
+    pub id: u32,
+    /// 1 while a move-to or turn-to is in progress.
+    pub moving_to: u8,
+    /// ACE's `MovementType` of that move: 6 MoveToObject, 7 MoveToPosition,
+    /// 8 TurnToObject, 9 TurnToHeading; 0 when none.
+    pub movement_type: u32,
+    /// The motion the move is driving now (`WALK_FORWARD`, a turn, ...), 0 when none.
+    pub current_command: u32,
+    /// The turn it runs beside the forward motion, 0 when none.
+    pub aux_command: u32,
+    /// Movement nodes still queued (turn, move, final turn).
+    pub node_count: u32,
+    /// The object it moves or turns to, 0 when none.
+    pub sought_object: u32,
+    /// Where it is heading now (the target's last reported position, or the point).
+    pub target_position: RaAcPosition,
+    /// 1 while moving away from the target (`move_away`).
+    pub moving_away: u8,
+    /// The object its target manager watches (shared by move-to and sticky), 0 when none.
+    pub watching: u32,
+    /// How many objects watch it (its voyeurs).
+    pub voyeur_count: u32,
+    /// The object it sticks to, 0 when none.
+    pub sticky_target: u32,
+    /// 1 while constrained (`ra_ac_constrain_to`).
+    pub constrained: u8,
+    /// How many moves ended during the last call (tick or command) on it.
+    pub completions: u32,
+    /// 1 once a move has ended; `last_completion` is then its `WeenieError`
+    /// (0 = arrived).
+    pub has_completed: u8,
+    pub last_completion: u32,
 }
 
 /// Parameters of a motion command (ACE's `MovementParameters`, the fields hosts set).
@@ -122,15 +214,29 @@ pub struct RaAcState {
 struct AcWorld {
     loader: Loader,
     tables: Vec<MotionSet>,
-    creatures: Vec<Creature>,
+    /// Creature `i` is `world.objects[i]` (a world never removes objects).
+    world: World,
 }
 
 impl AcWorld {
-    fn creature(&mut self, i: u32) -> Result<&mut Creature> {
-        let n = self.creatures.len();
-        self.creatures.get_mut(i as usize).ok_or_else(|| {
-            Error::invalid(format!("creature {i} does not exist (the world has {n})"))
-        })
+    fn index(&self, i: u32) -> Result<usize> {
+        let n = self.world.objects.len();
+        if (i as usize) < n {
+            Ok(i as usize)
+        } else {
+            Err(Error::invalid(format!(
+                "creature {i} does not exist (the world has {n})"
+            )))
+        }
+    }
+
+    fn creature(&mut self, i: u32) -> Result<&mut PhysicsObj> {
+        let i = self.index(i)?;
+        Ok(&mut self.world.objects[i])
+    }
+
+    fn id(&self, i: u32) -> Result<u32> {
+        Ok(self.world.objects[self.index(i)?].id)
     }
 }
 
@@ -216,8 +322,23 @@ fn on(world: RaAcWorld, f: impl FnOnce(&mut AcWorld) -> Result<()>) -> RaStatus 
     guard(|| handle::with(&WORLDS, world, f))
 }
 
-fn on_creature(world: RaAcWorld, c: u32, f: impl FnOnce(&mut Creature) -> Result<()>) -> RaStatus {
-    on(world, |w| f(w.creature(c)?))
+/// Run `f` on creature `c` (its logs cleared first, so they tell what this call did),
+/// then carry out what it asked of other objects.
+fn on_creature(
+    world: RaAcWorld,
+    c: u32,
+    f: impl FnOnce(&mut PhysicsObj) -> Result<()>,
+) -> RaStatus {
+    on(world, |w| {
+        let i = w.index(c)?;
+        let obj = &mut w.world.objects[i];
+        obj.hook_log.clear();
+        obj.motions_done.clear();
+        obj.move_completions.clear();
+        let r = f(obj);
+        world::flush(&mut w.world.objects, i);
+        r
+    })
 }
 
 fn create(loader: Loader, out: *mut RaAcWorld) -> Result<()> {
@@ -226,7 +347,7 @@ fn create(loader: Loader, out: *mut RaAcWorld) -> Result<()> {
         AcWorld {
             loader,
             tables: Vec::new(),
-            creatures: Vec::new(),
+            world: World::new(DEFAULT_CLOCK),
         },
     )?;
     // SAFETY: every caller passes its own caller's `out`, under the same guarantee.
@@ -316,7 +437,8 @@ pub extern "C" fn ra_ac_world_free(world: RaAcWorld) -> RaStatus {
 }
 
 /// The defaults of a new creature: cell 0x7D640013, at the origin, identity
-/// orientation, run rate 1, a creature weenie on walkable ground in its cell.
+/// orientation, run rate 1, a creature weenie on walkable ground in its cell, id
+/// index + 1, radius and height 0.
 ///
 /// # Safety
 /// `out` is writable.
@@ -330,6 +452,9 @@ pub unsafe extern "C" fn ra_ac_creature_desc_default(out: *mut RaAcCreatureDesc)
             creature_weenie: 1,
             airborne: 0,
             outside_cell: 0,
+            id: 0,
+            radius: 0.0,
+            height: 0.0,
         };
         // SAFETY: the caller's guarantee for `out`.
         unsafe { args::put(out, d, "out") }
@@ -358,7 +483,8 @@ pub unsafe extern "C" fn ra_ac_motion_params_default(out: *mut RaAcMotionParams)
 
 /// Add a creature on motion table `table_id` (loaded from the world's records on
 /// first use, with its animations). `desc` may be null for every default. `*out`
-/// receives the creature's index.
+/// (nullable) receives the creature's index. An id already in the world is refused
+/// with `RA_STATUS_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// `desc` is null or valid; `out` is null or writable.
@@ -372,8 +498,24 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
     on(world, |w| {
         // SAFETY: the caller's guarantee for `desc`.
         let desc = unsafe { args::optional(desc) };
-        let index = u32::try_from(w.creatures.len())
-            .map_err(|_| Error::invalid("the world holds too many creatures"))?;
+        let index = u32::try_from(w.world.objects.len())
+            .ok()
+            .filter(|i| *i < u32::MAX)
+            .ok_or_else(|| Error::invalid("the world holds too many creatures"))?;
+        let id = desc.map_or(0, |d| d.id);
+        let id = if id == 0 { index + 1 } else { id };
+        if w.world.objects.find(id).is_some() {
+            return Err(Error::invalid(format!(
+                "id {id:#x} is already taken in this world"
+            )));
+        }
+        let (radius, height) = match desc {
+            Some(d) => (
+                finite(d.radius, "desc.radius")?,
+                finite(d.height, "desc.height")?,
+            ),
+            None => (0.0, 0.0),
+        };
         let set = match w.tables.iter().find(|t| t.table_id() == table_id) {
             Some(t) => t.clone(),
             None => {
@@ -397,7 +539,7 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
                 b = b.outside_cell();
             }
         }
-        w.creatures.push(b.build());
+        w.world.add_creature(id, radius, height, b.build());
         // SAFETY: the caller's guarantee for `out`.
         unsafe { args::put_optional(out, index) };
         Ok(())
@@ -412,7 +554,7 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
 pub unsafe extern "C" fn ra_ac_world_creature_count(world: RaAcWorld, out: *mut u32) -> RaStatus {
     on(world, |w| {
         // SAFETY: the caller's guarantee for `out`.
-        unsafe { args::put(out, w.creatures.len() as u32, "out") }
+        unsafe { args::put(out, w.world.objects.len() as u32, "out") }
     })
 }
 
@@ -432,7 +574,9 @@ pub unsafe extern "C" fn ra_ac_do_motion(
     // SAFETY: the caller's guarantee for `params`.
     let p = unsafe { args::optional(params) }.copied();
     on_creature(world, creature, |c| {
-        motion(c.do_motion_with(command, &self::params(p.as_ref())?))
+        motion(MotionError::check(
+            c.do_motion(command, &self::params(p.as_ref())?),
+        ))
     })
 }
 
@@ -450,21 +594,25 @@ pub unsafe extern "C" fn ra_ac_stop_motion(
     // SAFETY: the caller's guarantee for `params`.
     let p = unsafe { args::optional(params) }.copied();
     on_creature(world, creature, |c| {
-        motion(c.stop_motion_with(command, &self::params(p.as_ref())?))
+        motion(MotionError::check(
+            c.stop_motion(command, &self::params(p.as_ref())?),
+        ))
     })
 }
 
 /// `StopCompletely`: back to the style's default substate.
 #[no_mangle]
 pub extern "C" fn ra_ac_stop_completely(world: RaAcWorld, creature: u32) -> RaStatus {
-    on_creature(world, creature, |c| motion(c.stop_completely()))
+    on_creature(world, creature, |c| {
+        motion(MotionError::check(c.stop_completely()))
+    })
 }
 
 /// Hold (1) or release (0) the Run key.
 #[no_mangle]
 pub extern "C" fn ra_ac_set_hold_run(world: RaAcWorld, creature: u32, run: u8) -> RaStatus {
     on_creature(world, creature, |c| {
-        c.set_hold_run(run != 0);
+        c.mi_set_hold_run(i32::from(run != 0), true);
         Ok(())
     })
 }
@@ -498,7 +646,7 @@ pub unsafe extern "C" fn ra_ac_move_to_state(
             hold_key(raw.sidestep_hold_key, "raw.sidestep_hold_key")?,
             hold_key(raw.turn_hold_key, "raw.turn_hold_key")?,
         ];
-        let obj = c.physics_mut();
+        let obj = c;
         let r = &mut obj.minterp.raw;
         r.current_hold_key = keys[0];
         r.current_style = or(raw.current_style, NON_COMBAT);
@@ -544,7 +692,7 @@ pub extern "C" fn ra_ac_set_state(
             flag(on_walkable, "on_walkable")?,
             flag(in_cell, "in_cell")?,
         );
-        let obj = c.physics_mut();
+        let obj = c;
         if let Some(v) = in_cell {
             obj.set_in_cell(v);
         }
@@ -571,7 +719,7 @@ pub unsafe extern "C" fn ra_ac_interpolate_to(
     let frame = unsafe { args::optional(frame) }.copied();
     on_creature(world, creature, |c| {
         let f = frame_in(&frame.ok_or_else(|| Error::null("frame"))?, "frame")?;
-        c.physics_mut().interpolate_to(f, keep_heading != 0);
+        c.interpolate_to(f, keep_heading != 0);
         Ok(())
     })
 }
@@ -595,7 +743,7 @@ pub unsafe extern "C" fn ra_ac_move_or_teleport(
     let frame = unsafe { args::optional(frame) }.copied();
     on_creature(world, creature, |c| {
         let f = frame_in(&frame.ok_or_else(|| Error::null("frame"))?, "frame")?;
-        let obj = c.physics_mut();
+        let obj = c;
         obj.player_distance = if player_distance >= 0.0 && player_distance.is_finite() {
             player_distance
         } else {
@@ -612,17 +760,24 @@ pub unsafe extern "C" fn ra_ac_move_or_teleport(
 #[no_mangle]
 pub extern "C" fn ra_ac_set_run_rate(world: RaAcWorld, creature: u32, rate: f32) -> RaStatus {
     on_creature(world, creature, |c| {
-        c.set_run_rate(finite(rate, "rate")?);
+        c.weenie.run_rate = finite(rate, "rate")?;
         Ok(())
     })
 }
 
-/// One physics quantum of `quantum` seconds for one creature.
+/// One physics quantum of `quantum` seconds for one creature, with its managers and
+/// its reports to others as in a world tick. The world clock, which move-to timing
+/// reads, advances only with `ra_ac_world_tick`.
 #[no_mangle]
 pub extern "C" fn ra_ac_tick(world: RaAcWorld, creature: u32, quantum: f64) -> RaStatus {
-    on_creature(world, creature, |c| {
+    on(world, |w| {
         check_quantum(quantum)?;
-        c.tick(quantum);
+        let i = w.index(creature)?;
+        let obj = &mut w.world.objects[i];
+        obj.hook_log.clear();
+        obj.motions_done.clear();
+        obj.move_completions.clear();
+        world::update_object(&mut w.world.objects, i, quantum);
         Ok(())
     })
 }
@@ -637,15 +792,26 @@ fn check_quantum(q: f64) -> Result<()> {
     }
 }
 
-/// The batch call: one quantum of `quantum` seconds for every creature, in index order.
+/// The batch call: the world clock advances by `quantum` seconds, then every creature
+/// moves one quantum, in index order, its move-to, target and sticky managers included.
 #[no_mangle]
 pub extern "C" fn ra_ac_world_tick(world: RaAcWorld, quantum: f64) -> RaStatus {
     on(world, |w| {
         check_quantum(quantum)?;
-        for c in &mut w.creatures {
-            c.tick(quantum);
-        }
+        w.world.tick(quantum);
         Ok(())
+    })
+}
+
+/// The world clock in seconds (it starts at 100, as the conformance scenarios' does).
+///
+/// # Safety
+/// `out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_world_clock(world: RaAcWorld, out: *mut f64) -> RaStatus {
+    on(world, |w| {
+        // SAFETY: the caller's guarantee for `out`.
+        unsafe { args::put(out, w.world.clock(), "out") }
     })
 }
 
@@ -659,20 +825,21 @@ pub unsafe extern "C" fn ra_ac_state(
     creature: u32,
     out: *mut RaAcState,
 ) -> RaStatus {
-    on_creature(world, creature, |c| {
+    on(world, |w| {
+        let c: &PhysicsObj = w.creature(creature)?;
         let p = c.position();
         let s = RaAcState {
             position: RaAcPosition {
                 cell: p.cell,
                 frame: frame_out(&p.frame),
             },
-            velocity: v3(c.velocity()),
-            style: c.style(),
-            motion: c.motion(),
-            table_substate: c.table_substate(),
-            animation: c.animation().unwrap_or(0),
-            frame_number: c.frame_number(),
-            part_count: c.part_frames().len() as u32,
+            velocity: v3(c.cached_velocity),
+            style: c.minterp.interpreted.current_style,
+            motion: c.minterp.interpreted.forward_command,
+            table_substate: c.table_manager.as_ref().map_or(0, |t| t.state.substate),
+            animation: animation(c).unwrap_or(0),
+            frame_number: c.sequence.frame_number,
+            part_count: part_frames(c).len() as u32,
             active: u8::from(c.is_active()),
         };
         // SAFETY: the caller's guarantee for `out`.
@@ -695,7 +862,7 @@ pub unsafe extern "C" fn ra_ac_world_positions(
     count: *mut usize,
 ) -> RaStatus {
     on(world, |w| {
-        let items = w.creatures.iter().map(|c| {
+        let items = w.world.objects.iter().map(|c| {
             let p = c.position();
             RaAcPosition {
                 cell: p.cell,
@@ -703,7 +870,7 @@ pub unsafe extern "C" fn ra_ac_world_positions(
             }
         });
         // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
-        unsafe { args::fill(out, cap, count, w.creatures.len(), items) }
+        unsafe { args::fill(out, cap, count, w.world.objects.len(), items) }
     })
 }
 
@@ -720,9 +887,432 @@ pub unsafe extern "C" fn ra_ac_part_frames(
     cap: usize,
     count: *mut usize,
 ) -> RaStatus {
-    on_creature(world, creature, |c| {
-        let parts = c.part_frames();
+    on(world, |w| {
+        let parts = part_frames(w.creature(creature)?);
         // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
         unsafe { args::fill(out, cap, count, parts.len(), parts.iter().map(frame_out)) }
+    })
+}
+
+/// The id of the animation the sequence plays (as `Creature::animation`).
+fn animation(c: &PhysicsObj) -> Option<u32> {
+    let s = &c.sequence;
+    s.curr.map(|i| s.nodes[i].anim.id)
+}
+
+/// The part frames the sequence shows now (as `Creature::part_frames`).
+fn part_frames(c: &PhysicsObj) -> &[AFrame] {
+    let s = &c.sequence;
+    s.curr
+        .and_then(|i| s.nodes[i].part_frame(s.curr_frame_number()))
+        .map_or(&[], |pf| pf.parts.as_slice())
+}
+
+// ---- several objects: move-to, sticky, constraints, targets ----
+
+/// The defaults of a move-to (ACE's `MovementParameters()`): distance_to_object 0.6,
+/// min_distance 0, fail_distance FLT_MAX, speed 1, walk_run_threshold 1,
+/// desired_heading 0, hold key invalid; can_walk, can_run, can_sidestep,
+/// can_walk_backwards, can_charge, move_towards, use_spheres, set_hold_key,
+/// modify_raw_state, modify_interpreted_state, cancel_moveto and stop_completely set.
+///
+/// # Safety
+/// `out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_move_params_default(out: *mut RaAcMoveParams) -> RaStatus {
+    guard(|| {
+        let d = MovementParameters::default();
+        let b = u8::from;
+        let p = RaAcMoveParams {
+            distance_to_object: d.distance_to_object,
+            min_distance: d.min_distance,
+            fail_distance: d.fail_distance,
+            speed: d.speed,
+            walk_run_threshold: d.walk_run_threshold,
+            desired_heading: d.desired_heading,
+            hold_key_to_apply: d.hold_key_to_apply as u32,
+            context_id: d.context_id,
+            action_stamp: d.action_stamp,
+            can_walk: b(d.can_walk),
+            can_run: b(d.can_run),
+            can_sidestep: b(d.can_sidestep),
+            can_walk_backwards: b(d.can_walk_backwards),
+            can_charge: b(d.can_charge),
+            fail_walk: b(d.fail_walk),
+            use_final_heading: b(d.use_final_heading),
+            sticky: b(d.sticky),
+            move_away: b(d.move_away),
+            move_towards: b(d.move_towards),
+            use_spheres: b(d.use_spheres),
+            set_hold_key: b(d.set_hold_key),
+            modify_raw_state: b(d.modify_raw_state),
+            modify_interpreted_state: b(d.modify_interpreted_state),
+            cancel_moveto: b(d.cancel_moveto),
+            stop_completely: b(d.stop_completely),
+            autonomous: b(d.autonomous),
+            disable_jump_during_link: b(d.disable_jump_during_link),
+        };
+        // SAFETY: the caller's guarantee for `out`.
+        unsafe { args::put(out, p, "out") }
+    })
+}
+
+fn move_params(p: Option<&RaAcMoveParams>) -> Result<MovementParameters> {
+    let d = MovementParameters::default();
+    let Some(p) = p else { return Ok(d) };
+    let flag = |v: u8, what: &str| match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(Error::invalid(format!(
+            "params.{what}: {v} (expected 0 or 1)"
+        ))),
+    };
+    // fail_distance may be FLT_MAX; only NaN and infinities are refused.
+    Ok(MovementParameters {
+        distance_to_object: finite(p.distance_to_object, "params.distance_to_object")?,
+        min_distance: finite(p.min_distance, "params.min_distance")?,
+        fail_distance: finite(p.fail_distance, "params.fail_distance")?,
+        speed: finite(p.speed, "params.speed")?,
+        walk_run_threshold: finite(p.walk_run_threshold, "params.walk_run_threshold")?,
+        desired_heading: finite(p.desired_heading, "params.desired_heading")?,
+        hold_key_to_apply: hold_key(p.hold_key_to_apply, "params.hold_key_to_apply")?,
+        context_id: p.context_id,
+        action_stamp: p.action_stamp,
+        can_walk: flag(p.can_walk, "can_walk")?,
+        can_run: flag(p.can_run, "can_run")?,
+        can_sidestep: flag(p.can_sidestep, "can_sidestep")?,
+        can_walk_backwards: flag(p.can_walk_backwards, "can_walk_backwards")?,
+        can_charge: flag(p.can_charge, "can_charge")?,
+        fail_walk: flag(p.fail_walk, "fail_walk")?,
+        use_final_heading: flag(p.use_final_heading, "use_final_heading")?,
+        sticky: flag(p.sticky, "sticky")?,
+        move_away: flag(p.move_away, "move_away")?,
+        move_towards: flag(p.move_towards, "move_towards")?,
+        use_spheres: flag(p.use_spheres, "use_spheres")?,
+        set_hold_key: flag(p.set_hold_key, "set_hold_key")?,
+        modify_raw_state: flag(p.modify_raw_state, "modify_raw_state")?,
+        modify_interpreted_state: flag(p.modify_interpreted_state, "modify_interpreted_state")?,
+        cancel_moveto: flag(p.cancel_moveto, "cancel_moveto")?,
+        stop_completely: flag(p.stop_completely, "stop_completely")?,
+        autonomous: flag(p.autonomous, "autonomous")?,
+        disable_jump_during_link: flag(p.disable_jump_during_link, "disable_jump_during_link")?,
+    })
+}
+
+/// A move's result: `WeenieError::None` is success, anything else a refusal.
+fn moved(r: Option<WeenieError>) -> Result<()> {
+    match r {
+        None | Some(WeenieError::None) => Ok(()),
+        Some(e) => Err(Error {
+            status: RaStatus::Refused,
+            message: format!("the move was refused: {} ({:#x})", e.name(), e as u32),
+            code: e as u32,
+        }),
+    }
+}
+
+/// Run a front-door call on creature `c` of the world, by its id, with every object's
+/// per-call logs cleared first (so `ra_ac_moveto_info` tells what this call did).
+fn on_mover(world: RaAcWorld, c: u32, f: impl FnOnce(&mut World, u32) -> Result<()>) -> RaStatus {
+    on(world, |w| {
+        let id = w.id(c)?;
+        for o in &mut w.world.objects {
+            o.move_completions.clear();
+        }
+        f(&mut w.world, id)
+    })
+}
+
+/// `MoveToObject`: `creature` walks or runs to the object with id `target` (with that
+/// object's radius and height). `params` may be null for the defaults. A target that is
+/// not in the world is waited for, as ACE does. A refusal returns `RA_STATUS_REFUSED`
+/// with ACE's `WeenieError` in `ra_last_error_code`; how the move ends is read with
+/// `ra_ac_moveto_info`.
+///
+/// # Safety
+/// `params` is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_move_to_object(
+    world: RaAcWorld,
+    creature: u32,
+    target: u32,
+    params: *const RaAcMoveParams,
+) -> RaStatus {
+    // SAFETY: the caller's guarantee for `params`.
+    let p = unsafe { args::optional(params) }.copied();
+    on_mover(world, creature, |w, id| {
+        let p = move_params(p.as_ref())?;
+        moved(w.move_to_object(id, target, p))
+    })
+}
+
+/// `MoveToPosition`: `creature` walks or runs to `frame` in its own cell (the
+/// orientation matters with `use_final_heading`). `params` may be null.
+///
+/// # Safety
+/// `frame` is valid; `params` is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_move_to_position(
+    world: RaAcWorld,
+    creature: u32,
+    frame: *const RaAcFrame,
+    params: *const RaAcMoveParams,
+) -> RaStatus {
+    // SAFETY: the caller's guarantees for `frame` and `params`.
+    let (f, p) = unsafe {
+        (
+            args::optional(frame).copied(),
+            args::optional(params).copied(),
+        )
+    };
+    on_mover(world, creature, |w, id| {
+        let f = frame_in(&f.ok_or_else(|| Error::null("frame"))?, "frame")?;
+        let p = move_params(p.as_ref())?;
+        moved(w.move_to_position(id, f, p))
+    })
+}
+
+/// `TurnToObject`: `creature` turns to face the object with id `target`.
+///
+/// # Safety
+/// `params` is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_turn_to_object(
+    world: RaAcWorld,
+    creature: u32,
+    target: u32,
+    params: *const RaAcMoveParams,
+) -> RaStatus {
+    // SAFETY: the caller's guarantee for `params`.
+    let p = unsafe { args::optional(params) }.copied();
+    on_mover(world, creature, |w, id| {
+        let p = move_params(p.as_ref())?;
+        moved(w.turn_to_object(id, target, p))
+    })
+}
+
+/// `TurnToHeading`: `creature` turns to `params->desired_heading` (degrees; 0 faces +y,
+/// 90 faces +x). `params` is required.
+///
+/// # Safety
+/// `params` is valid.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_turn_to_heading(
+    world: RaAcWorld,
+    creature: u32,
+    params: *const RaAcMoveParams,
+) -> RaStatus {
+    // SAFETY: the caller's guarantee for `params`.
+    let p = unsafe { args::optional(params) }.copied();
+    on_mover(world, creature, |w, id| {
+        let p = p.ok_or_else(|| Error::null("params"))?;
+        moved(w.turn_to_heading(id, move_params(Some(&p))?))
+    })
+}
+
+/// `CancelMoveTo(error)`: end `creature`'s move-to with the `WeenieError` code `error`
+/// (0x36 ActionCancelled is what a server usually sends); it is reported as the move's
+/// completion if a move was in progress. An unknown code is refused.
+#[no_mangle]
+pub extern "C" fn ra_ac_cancel_moveto(world: RaAcWorld, creature: u32, error: u32) -> RaStatus {
+    on_mover(world, creature, |w, id| {
+        let e = WeenieError::ALL
+            .into_iter()
+            .find(|e| *e as u32 == error)
+            .ok_or_else(|| Error::invalid(format!("error {error:#x} is not a WeenieError")))?;
+        w.cancel_moveto(id, e);
+        Ok(())
+    })
+}
+
+/// `StickToObject`: `creature` keeps itself next to the object with id `target` for a
+/// second (renewed by each report of the target).
+#[no_mangle]
+pub extern "C" fn ra_ac_stick_to(world: RaAcWorld, creature: u32, target: u32) -> RaStatus {
+    on_mover(world, creature, |w, id| {
+        w.stick_to(id, target);
+        Ok(())
+    })
+}
+
+/// `UnStick`: `creature` stops sticking.
+#[no_mangle]
+pub extern "C" fn ra_ac_unstick(world: RaAcWorld, creature: u32) -> RaStatus {
+    on_mover(world, creature, |w, id| {
+        w.unstick(id);
+        Ok(())
+    })
+}
+
+/// `ConstrainTo`: `creature` is slowed from `start` units away from `frame` (in its own
+/// cell) and held within `max`.
+///
+/// # Safety
+/// `frame` is valid.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_constrain_to(
+    world: RaAcWorld,
+    creature: u32,
+    frame: *const RaAcFrame,
+    start: f32,
+    max: f32,
+) -> RaStatus {
+    // SAFETY: the caller's guarantee for `frame`.
+    let f = unsafe { args::optional(frame) }.copied();
+    on_mover(world, creature, |w, id| {
+        let f = frame_in(&f.ok_or_else(|| Error::null("frame"))?, "frame")?;
+        w.constrain_to(id, f, finite(start, "start")?, finite(max, "max")?);
+        Ok(())
+    })
+}
+
+/// `UnConstrain`: lift `creature`'s constraint.
+#[no_mangle]
+pub extern "C" fn ra_ac_unconstrain(world: RaAcWorld, creature: u32) -> RaStatus {
+    on_mover(world, creature, |w, id| {
+        w.unconstrain(id);
+        Ok(())
+    })
+}
+
+/// Put `creature` at `frame` at once (a server teleporting or correcting it), with the
+/// velocity its watchers extrapolate from when `velocity` (nullable) is given. Its
+/// watchers hear of it at its next `HandleTargetting` (a world tick, or
+/// `ra_ac_handle_targetting`).
+///
+/// # Safety
+/// `frame` is valid; `velocity` is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_move_object(
+    world: RaAcWorld,
+    creature: u32,
+    frame: *const RaAcFrame,
+    velocity: *const RaVec3,
+) -> RaStatus {
+    // SAFETY: the caller's guarantees for `frame` and `velocity`.
+    let (f, v) = unsafe {
+        (
+            args::optional(frame).copied(),
+            args::optional(velocity).copied(),
+        )
+    };
+    on_mover(world, creature, |w, id| {
+        let f = frame_in(&f.ok_or_else(|| Error::null("frame"))?, "frame")?;
+        let v = match v {
+            Some(v) => Some(Vec3::new(
+                finite(v.x, "velocity.x")?,
+                finite(v.y, "velocity.y")?,
+                finite(v.z, "velocity.z")?,
+            )),
+            None => None,
+        };
+        w.move_object(id, f, v);
+        Ok(())
+    })
+}
+
+/// `HandleTargetting` of `creature` now: each watcher its predicted position has drifted
+/// from by more than the watcher's radius gets a report (at most every 0.5 s of world
+/// clock; a world tick runs it for every moving creature).
+#[no_mangle]
+pub extern "C" fn ra_ac_handle_targetting(world: RaAcWorld, creature: u32) -> RaStatus {
+    on_mover(world, creature, |w, id| {
+        w.handle_targetting(id);
+        Ok(())
+    })
+}
+
+/// `NotifyVoyeurOfEvent(status)`: every watcher of `creature` gets a report with ACE's
+/// `TargetStatus` `status` (1 OK, 2 ExitWorld, 3 Teleported, 4 Contained, 5 Parented,
+/// 6 TimedOut; 0 Undefined).
+#[no_mangle]
+pub extern "C" fn ra_ac_notify_voyeurs(world: RaAcWorld, creature: u32, status: u32) -> RaStatus {
+    on_mover(world, creature, |w, id| {
+        let s = match status {
+            0 => TargetStatus::Undefined,
+            1 => TargetStatus::Ok,
+            2 => TargetStatus::ExitWorld,
+            3 => TargetStatus::Teleported,
+            4 => TargetStatus::Contained,
+            5 => TargetStatus::Parented,
+            6 => TargetStatus::TimedOut,
+            _ => {
+                return Err(Error::invalid(format!(
+                    "status {status} is not a TargetStatus (0 to 6)"
+                )))
+            }
+        };
+        w.notify_voyeurs(id, s);
+        Ok(())
+    })
+}
+
+/// The index of the creature with object id `id`; `RA_STATUS_INVALID_ARGUMENT` when no
+/// creature has it.
+///
+/// # Safety
+/// `out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_world_find(world: RaAcWorld, id: u32, out: *mut u32) -> RaStatus {
+    on(world, |w| {
+        let i = w
+            .world
+            .objects
+            .find(id)
+            .ok_or_else(|| Error::invalid(format!("no creature has id {id:#x}")))?;
+        // SAFETY: the caller's guarantee for `out`.
+        unsafe { args::put(out, i as u32, "out") }
+    })
+}
+
+/// One creature's move-to state.
+///
+/// # Safety
+/// `out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_moveto_info(
+    world: RaAcWorld,
+    creature: u32,
+    out: *mut RaAcMoveToInfo,
+) -> RaStatus {
+    on(world, |w| {
+        let c: &PhysicsObj = w.creature(creature)?;
+        let m = &c.moveto;
+        let moving = c.has_movement_manager() && m.is_moving_to();
+        let p = m.current_target_position;
+        let tm = c.target_manager.as_ref();
+        let pm = c.position_manager.as_ref();
+        let s = RaAcMoveToInfo {
+            id: c.id,
+            moving_to: u8::from(moving),
+            movement_type: if moving { m.movement_type as u32 } else { 0 },
+            current_command: m.current_command,
+            aux_command: m.aux_command,
+            node_count: m.pending_actions.len() as u32,
+            sought_object: m.sought_object_id,
+            target_position: RaAcPosition {
+                cell: p.cell,
+                frame: frame_out(&p.frame),
+            },
+            moving_away: u8::from(m.moving_away),
+            watching: tm
+                .and_then(|t| t.target_info.as_ref())
+                .map_or(0, |i| i.object_id),
+            voyeur_count: tm
+                .and_then(|t| t.voyeurs.as_ref())
+                .map_or(0, |v| v.iter().count() as u32),
+            sticky_target: pm
+                .and_then(|p| p.sticky.as_ref())
+                .map_or(0, |s| s.target_id),
+            constrained: u8::from(
+                pm.and_then(|p| p.constraint.as_ref())
+                    .is_some_and(|c| c.is_constrained),
+            ),
+            completions: c.move_completions.len() as u32,
+            has_completed: u8::from(c.last_move_completion.is_some()),
+            last_completion: c.last_move_completion.map_or(0, |e| e as u32),
+        };
+        // SAFETY: the caller's guarantee for `out`.
+        unsafe { args::put(out, s, "out") }
     })
 }

@@ -7,6 +7,7 @@ use crate::args;
 use crate::handle::{self, Table};
 use crate::status::{guard, Error, RaStatus, Result};
 use retroanim_core::sim::{load_dyn, DynSimulation};
+use retroanim_core::trace::line_text;
 use retroanim_core::{Scenario, Simulation};
 use serde_json::Value;
 use std::ffi::c_char;
@@ -219,7 +220,7 @@ pub unsafe extern "C" fn ra_session_snapshot_json(
                 Engine::Rejected(line) => line.clone(),
             };
             // SAFETY: the caller's guarantee for `out`.
-            unsafe { args::put_string(out, line.to_string()) }
+            unsafe { args::put_string(out, line_text(&line)) }
         })
     })
 }
@@ -262,7 +263,7 @@ pub unsafe extern "C" fn ra_session_apply_json(
                 .map_err(|e| Error::new(RaStatus::Refused, e.to_string()))?;
             s.applied += 1;
             // SAFETY: the caller's guarantee for `out`.
-            unsafe { args::put_string(out, line.to_string()) }
+            unsafe { args::put_string(out, line_text(&line)) }
         })
     })
 }

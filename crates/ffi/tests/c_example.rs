@@ -1,6 +1,8 @@
 //! The C example (examples/c/play_scenario.c) built with the system C compiler against
 //! the static library: its output is byte for byte what `retroanim run` prints, and it
-//! runs clean under valgrind (no leak, no invalid access).
+//! runs clean under valgrind (no leak, no invalid access); it plays the committed
+//! move-to scenarios as `retroanim run` does; the typed-call chase (chase_ac.c)
+//! reproduces the committed chase trace tick by tick.
 
 mod support;
 
@@ -84,4 +86,74 @@ fn c_bench_builds_and_ticks_a_small_world_through_the_batch_call() {
         .parse()
         .expect("number");
     assert!(sum > 0.0, "{out}");
+}
+
+/// Move-to scenarios (several objects) through the generic step call.
+#[test]
+fn c_example_prints_retroanim_run_traces_for_moveto_scenarios() {
+    let Some(exe) = build_example("c_moveto_trace") else {
+        return;
+    };
+    let base = repo_root().join("crates/ac/tests/conformance/scenarios");
+    for name in [
+        "oracle_chase_walking_target.json",
+        "moveto_sticky_handoff.json",
+        "oracle_melee_stick_and_swing.json",
+    ] {
+        let path = base.join(name);
+        let printed = run_ok(Command::new(&exe).arg(&path));
+        assert!(printed.lines().count() > 2, "{name}");
+        assert!(
+            printed == reference_trace(&path),
+            "{name}: the C example's trace differs from `retroanim run`"
+        );
+    }
+}
+
+/// The committed trace of oracle_chase_walking_target, replayed through the typed
+/// calls from C: every tick's origins match bit for bit, and the chase ends with one
+/// successful arrival.
+#[test]
+fn c_chase_through_typed_calls_matches_the_committed_trace() {
+    let Some(exe) = build_c("c_chase", "chase_ac") else {
+        return;
+    };
+    let conformance = repo_root().join("crates/ac/tests/conformance");
+    let printed = run_ok(Command::new(&exe).arg(conformance.join("humanoid")));
+    let trace =
+        std::fs::read_to_string(conformance.join("traces/oracle_chase_walking_target.jsonl"))
+            .unwrap();
+    let bits = |v: &serde_json::Value| format!("{:08x}", (v.as_f64().unwrap() as f32).to_bits());
+    let mut expected = String::new();
+    // Lines 0 to 2 are the setup, do_motion and move_to_object; then 60 ticks.
+    for line in trace.lines().skip(3) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let a = &v["frame"]["origin"];
+        let b = &v["moveto"]["objects"][0]["frame"]["origin"];
+        expected += &format!(
+            "{} {} {} {}\n",
+            bits(&a[0]),
+            bits(&a[1]),
+            bits(&b[0]),
+            bits(&b[1])
+        );
+    }
+    expected += "arrivals 1 last 0 moving 0\n";
+    assert_eq!(printed, expected);
+}
+
+#[test]
+fn c_chase_runs_clean_under_valgrind() {
+    let Some(exe) = build_c("c_chase_valgrind", "chase_ac") else {
+        return;
+    };
+    if !have("valgrind", "--version") {
+        return;
+    }
+    run_ok(
+        Command::new("valgrind")
+            .args(["-q", "--leak-check=full", "--error-exitcode=1"])
+            .arg(&exe)
+            .arg(repo_root().join("crates/ac/tests/conformance/humanoid")),
+    );
 }

@@ -1,7 +1,8 @@
 //! The .NET binding (bindings/dotnet) compiled with Mono's mcs: its console sample
 //! prints, for every bundled AC, HERC and actor scenario, the trace `retroanim run`
 //! prints, byte for byte; a failed load surfaces as a RetroanimException carrying the
-//! library's last-error text.
+//! library's last-error text; the committed move-to scenarios play through the generic
+//! call too, and a chase runs through the typed move-to methods.
 
 mod support;
 
@@ -82,4 +83,59 @@ fn dotnet_exception_carries_the_last_error_naming_the_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("Sample: Load: "), "{err}");
     assert!(err.contains("no_such_scenario.json"), "{err}");
+}
+
+/// The several-object (move-to) conformance scenarios, which the bundled ones do not
+/// include: the committed chase, sticky hand-off, cancel and three-movers scenarios.
+#[test]
+fn dotnet_sample_prints_retroanim_run_traces_for_moveto_scenarios() {
+    let Some(dir) = build("dotnet_moveto_traces") else {
+        return;
+    };
+    let base = repo_root().join("crates/ac/tests/conformance/scenarios");
+    for name in [
+        "oracle_chase_walking_target.json",
+        "moveto_sticky_handoff.json",
+        "oracle_cancel_mid_move.json",
+        "oracle_three_movers_one_target.json",
+    ] {
+        let path = base.join(name);
+        let printed = run_ok(&mut sample(&dir, &path));
+        assert!(printed.lines().count() > 2, "{name}");
+        assert!(
+            printed == reference_trace(&path),
+            "{name}: the .NET sample's trace differs from `retroanim run`"
+        );
+    }
+}
+
+/// `oracle_chase_walking_target` through the typed methods: after 60 ticks the chaser
+/// stands at (4.7124243, 7.7013707, 0) and its prey at (18.450012, 8, 0), as the
+/// committed trace's last line says; it arrived once, with success (0).
+#[test]
+fn dotnet_typed_move_to_reproduces_the_committed_chase() {
+    let Some(dir) = build("dotnet_chase") else {
+        return;
+    };
+    let records = repo_root().join("crates/ac/tests/conformance/humanoid");
+    let mut c = Command::new("mono");
+    c.arg(dir.join("Sample.exe"))
+        .arg("--chase")
+        .arg(&records)
+        .env("LD_LIBRARY_PATH", lib_dir());
+    let printed = run_ok(&mut c);
+    let bits = |v: [f32; 3]| {
+        format!(
+            "{:08x} {:08x} {:08x}",
+            v[0].to_bits(),
+            v[1].to_bits(),
+            v[2].to_bits()
+        )
+    };
+    let expected = format!(
+        "{}\n{}\narrivals 1 last 0 moving 0\n",
+        bits([4.712_424_3, 7.701_370_7, 0.0]),
+        bits([18.450_012, 8.0, 0.0])
+    );
+    assert_eq!(printed, expected);
 }
