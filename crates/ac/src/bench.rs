@@ -155,8 +155,8 @@ pub const CHASERS_PER_TARGET: usize = 10;
 const WANDER: u32 = 10;
 
 /// The objects of the chase world, found by id in constant time: ids are dense
-/// (object `i` has id `i + 1`), as a server's own id map would find them, so the
-/// figures describe the move-to path rather than a linear scan over the registry.
+/// (object `i` has id `i + 1`), so the figures describe the move-to path rather than
+/// the registry. (`World` keeps a hash index for arbitrary ids; this is cheaper still.)
 struct Dense(Vec<PhysicsObj>);
 
 impl Registry for Dense {

@@ -12,6 +12,8 @@ use crate::math::AFrame;
 use crate::moveto_manager::MovementStruct;
 use crate::physics_obj::PhysicsObj;
 use crate::target_manager::{Remote, TargetInfo, TargetManager, TargetStatus, Voyeur, VoyeurTable};
+use std::collections::HashMap;
+use std::ops::{Index, IndexMut};
 
 /// The objects of a world, by index; ids are looked up by scanning.
 pub trait Registry {
@@ -33,6 +35,88 @@ impl Registry for Vec<PhysicsObj> {
     }
     fn at_mut(&mut self, i: usize) -> &mut PhysicsObj {
         &mut self[i]
+    }
+}
+
+/// The objects of a [`World`] in the order they were added, with an index from id to
+/// position, so that finding a target costs the same in a world of ten thousand
+/// creatures as in a world of two (ACE's `ServerObjectManager` keeps a dictionary too).
+#[derive(Default)]
+pub struct Objects {
+    list: Vec<PhysicsObj>,
+    by_id: HashMap<u32, usize>,
+}
+
+impl Objects {
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, PhysicsObj> {
+        self.list.iter()
+    }
+
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, PhysicsObj> {
+        self.list.iter_mut()
+    }
+
+    /// Append an object whose id is not yet registered.
+    fn push(&mut self, obj: PhysicsObj) {
+        self.by_id.insert(obj.id, self.list.len());
+        self.list.push(obj);
+    }
+}
+
+impl<'a> IntoIterator for &'a Objects {
+    type Item = &'a PhysicsObj;
+    type IntoIter = std::slice::Iter<'a, PhysicsObj>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Objects {
+    type Item = &'a mut PhysicsObj;
+    type IntoIter = std::slice::IterMut<'a, PhysicsObj>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter_mut()
+    }
+}
+
+impl Index<usize> for Objects {
+    type Output = PhysicsObj;
+    fn index(&self, i: usize) -> &PhysicsObj {
+        &self.list[i]
+    }
+}
+
+impl IndexMut<usize> for Objects {
+    fn index_mut(&mut self, i: usize) -> &mut PhysicsObj {
+        &mut self.list[i]
+    }
+}
+
+impl Registry for Objects {
+    fn count(&self) -> usize {
+        self.list.len()
+    }
+    fn at(&self, i: usize) -> &PhysicsObj {
+        &self.list[i]
+    }
+    fn at_mut(&mut self, i: usize) -> &mut PhysicsObj {
+        &mut self.list[i]
+    }
+    /// The index answers; a caller may have rewritten an object's `id` through
+    /// `IndexMut`, so an answer is checked, and a miss falls back to the scan.
+    fn find(&self, id: u32) -> Option<usize> {
+        match self.by_id.get(&id) {
+            Some(&i) if self.list.get(i).is_some_and(|o| o.id == id) => Some(i),
+            _ => self.list.iter().position(|o| o.id == id),
+        }
     }
 }
 
@@ -330,7 +414,7 @@ pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct World {
-    pub objects: Vec<PhysicsObj>,
+    pub objects: Objects,
     clock: f64,
 }
 
@@ -338,7 +422,7 @@ impl World {
     /// An empty world whose clock reads `clock` seconds.
     pub fn new(clock: f64) -> World {
         World {
-            objects: Vec::new(),
+            objects: Objects::default(),
             clock,
         }
     }
@@ -388,7 +472,7 @@ impl World {
     /// logs (`hook_log`, `motions_done`, `move_completions`) then hold this tick's only,
     /// so a long-running world keeps no growing history.
     pub fn tick(&mut self, dt: f64) {
-        for o in &mut self.objects {
+        for o in self.objects.iter_mut() {
             o.hook_log.clear();
             o.motions_done.clear();
             o.move_completions.clear();
@@ -528,5 +612,43 @@ impl World {
             f(&mut self.objects[i]);
             flush(&mut self.objects, i);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Creature, Loader};
+
+    fn world_of(ids: &[u32]) -> World {
+        let records = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/ac/records");
+        let motions = Loader::from_dir(records).load(0x0900_0001).unwrap();
+        let mut w = World::new(100.0);
+        for &id in ids {
+            assert!(w.add_creature(id, 0.5, 1.8, Creature::new(&motions)));
+        }
+        w
+    }
+
+    #[test]
+    fn ids_are_found_through_the_index_and_duplicates_refused() {
+        let mut w = world_of(&[7, 3, 900]);
+        assert_eq!(w.objects.find(7), Some(0));
+        assert_eq!(w.objects.find(3), Some(1));
+        assert_eq!(w.objects.find(900), Some(2));
+        assert_eq!(w.objects.find(4), None);
+        let records = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/ac/records");
+        let motions = Loader::from_dir(records).load(0x0900_0001).unwrap();
+        assert!(!w.add_creature(3, 0.5, 1.8, Creature::new(&motions)));
+        assert_eq!(w.objects.len(), 3);
+    }
+
+    #[test]
+    fn an_id_rewritten_in_place_is_found_under_its_new_value_only() {
+        let mut w = world_of(&[1, 2]);
+        w.objects[1].id = 5;
+        assert_eq!(w.objects.find(5), Some(1));
+        assert_eq!(w.objects.find(2), None);
+        assert_eq!(w.get(5).map(|o| o.id), Some(5));
     }
 }
