@@ -70,7 +70,7 @@ pub fn bench_spec(engine: &str) -> anyhow::Result<BenchSpec> {
             default_entities: retroanim_herc::bench::DEFAULT_HERCS,
             tick_name: "25 Hz step",
         }),
-        other => bail!("{}", not_built(other)),
+        other => bail!("unknown bench workload '{other}' (expected ac, ac-chase, herc or actor)"),
     }
 }
 

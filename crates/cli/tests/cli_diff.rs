@@ -174,7 +174,8 @@ fn bench_of_unknown_engine_is_a_clear_error() {
     let o = retroanim(&["bench", "quake"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("unknown engine 'quake'"),
+        stderr(&o)
+            .contains("unknown bench workload 'quake' (expected ac, ac-chase, herc or actor)"),
         "{}",
         stderr(&o)
     );
