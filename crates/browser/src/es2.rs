@@ -7,8 +7,9 @@
 
 use retroanim_core::Scenario;
 use retroanim_herc::formats::dts::DtsFile;
-use retroanim_herc::formats::group::{shape_meshes, ShapeMesh};
+use retroanim_herc::formats::group::shape_meshes;
 use retroanim_herc::formats::vol::VolArchive;
+use retroanim_herc::inspect::meshes::{meshes_json, scenario_meshes};
 use retroanim_herc::model::{AnimList, SeqClass};
 use serde_json::{json, Value};
 use std::io::Read;
@@ -340,49 +341,12 @@ pub fn expand(
     Ok(doc)
 }
 
-/// Meshes as the page draws them: per group the node (transform id) placing it, its part
-/// id, its points (node space) and its polygons as point indices with their colour index
-/// and the front colour of the surface entry that index names (when it exists).
-pub fn meshes_json(meshes: &[ShapeMesh]) -> Value {
-    let groups: Vec<Value> = meshes
-        .iter()
-        .map(|m| {
-            let g = &m.geometry;
-            let polys: Vec<Value> = (0..g.polys.len())
-                .filter(|&i| g.polys[i].vertex_count > 0)
-                .map(|i| {
-                    let p = &g.polys[i];
-                    let surface = p
-                        .color
-                        .and_then(|c| usize::try_from(c).ok())
-                        .and_then(|c| g.surfaces.get(c))
-                        .map(|s| s.front_color);
-                    json!({"points": g.poly_points(i), "color": p.color, "surface_color": surface})
-                })
-                .collect();
-            json!({
-                "node": m.transform_id,
-                "part": m.part_id,
-                "points": g.points,
-                "polys": polys,
-            })
-        })
-        .collect();
-    Value::Array(groups)
-}
-
-fn dts_meshes(bytes: &[u8], label: &str) -> Result<Value, String> {
-    let dts = DtsFile::read(bytes, label).map_err(|e| e.to_string())?;
-    let meshes = shape_meshes(&dts, label).map_err(|e| e.to_string())?;
-    Ok(meshes_json(&meshes))
-}
-
 /// The DTS meshes of a herc session (its scenario with confined, absolute paths): the ES2
-/// shape it plays; else the mech extension's `setup.mech.shape` (loose, or an entry of
-/// `setup.mech.vol`); else the `.dts` file next to a JSON asset file with the same stem
-/// (`biped.json` → `biped.dts`). `{"source": null, "meshes": []}` when there is none.
+/// shape it plays; else what [`scenario_meshes`] finds (the mech extension's
+/// `setup.mech.shape`, loose or an entry of `setup.mech.vol`; else the `.dts` file next
+/// to a JSON asset file with the same stem), the same code the WebAssembly page uses.
+/// `{"source": null, "meshes": []}` when there is none.
 pub fn session_meshes(s: &Scenario, es2: Option<&Es2Folder>) -> Result<Value, String> {
-    let none = || Ok(json!({"source": null, "meshes": []}));
     if let Some(r) = s.raw("asset_es2") {
         let (vol, entry) = es2_ref(r)?;
         let es2 = es2.ok_or("no Earthsiege 2 folder is open")?;
@@ -390,48 +354,11 @@ pub fn session_meshes(s: &Scenario, es2: Option<&Es2Folder>) -> Result<Value, St
         let meshes = shape_meshes(&dts, &source).map_err(|e| e.to_string())?;
         return Ok(json!({"source": source, "meshes": meshes_json(&meshes)}));
     }
-    let mech = s.raw("setup").and_then(|v| v.pointer("/mech"));
-    if let Some(Value::String(shape)) = mech.and_then(|m| m.get("shape")) {
-        return match mech.and_then(|m| m.get("vol")) {
-            Some(Value::String(vol)) => {
-                let bytes = read_capped(Path::new(vol))?;
-                let archive = VolArchive::read(&bytes, vol).map_err(|e| e.to_string())?;
-                let e = archive
-                    .find(shape)
-                    .ok_or_else(|| format!("{vol}: entry {shape}: not found"))?;
-                let name = file_name(vol);
-                Ok(
-                    json!({"source": format!("{name}:{shape}"), "meshes": dts_meshes(&e.content, &format!("{name}:{shape}"))?}),
-                )
-            }
-            _ => {
-                let bytes = read_capped(Path::new(shape))?;
-                Ok(
-                    json!({"source": file_name(shape), "meshes": dts_meshes(&bytes, &file_name(shape))?}),
-                )
-            }
-        };
-    }
-    if let Some(Value::String(asset)) = s.raw("asset") {
-        let p = Path::new(asset);
-        if p.extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        {
-            let dts = p.with_extension("dts");
-            if dts.is_file() {
-                let bytes = read_capped(&dts)?;
-                let name = file_name(&dts.display().to_string());
-                return Ok(json!({"source": name, "meshes": dts_meshes(&bytes, &name)?}));
-            }
+    scenario_meshes(&s.doc, &|p| {
+        if Path::new(p).is_file() {
+            read_capped(Path::new(p)).map(Some)
+        } else {
+            Ok(None)
         }
-    }
-    none()
-}
-
-/// The last path component, so that messages and listings do not show server paths.
-fn file_name(p: &str) -> String {
-    Path::new(p)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| p.to_string())
+    })
 }

@@ -105,9 +105,9 @@ fn run_e2e() {
 
     // What the page exported equals what the engines' own runners (`retroanim run`)
     // write for the exported scenario (the AC one is the move-to world the script
-    // left the view in). The herc view ends on the --es2 fixture's shape, which names
-    // the server's folder by a token: the static-site test compares herc instead.
-    for engine in ["ac", "actor"] {
+    // left the view in; the herc one is exported before the --es2 check moves the view
+    // onto the fixture's shape, which names the server's folder).
+    for engine in ["herc", "ac", "actor"] {
         let trace = std::fs::read_to_string(exports.join(format!("{engine}.jsonl")))
             .unwrap_or_else(|e| panic!("{engine}: no exported trace: {e}"));
         let doc: serde_json::Value = serde_json::from_str(

@@ -1,5 +1,8 @@
 //! `retroanim inspect` for herc files: an asset JSON (D1), a `.DTS` shape (F2–F6), a VOL archive
 //! (F1) or a chassis record (F8, binary or JSON). Text for people, `--json` for tools.
+//! [`meshes`]: the DTS meshes a herc scenario draws, as the model browser sends them.
+
+pub mod meshes;
 
 use crate::chassis::ChassisRuntime;
 use crate::formats::chassis::ChassisRecord;

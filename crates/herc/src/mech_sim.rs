@@ -3,8 +3,6 @@
 //! conformance format does not, and writes the conformance line fields plus a `mech` object.
 //! The format is documented in docs/herc-formats.md.
 
-use std::path::Path;
-
 use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -192,9 +190,20 @@ pub struct MechSim {
     pub inputs: MechInputs,
 }
 
-fn read_bytes(path: &Path, file: &str, at: &str) -> Result<Vec<u8>, ScenarioError> {
-    std::fs::read(path)
-        .map_err(|e| ScenarioError::new(file, at, format!("cannot read {}: {e}", path.display())))
+/// Where a mech scenario's files come from: given a path as the scenario writes it
+/// (`setup.mech.vol`, `chassis`, `shape`), the file's bytes and the name its errors
+/// give, or a sentence saying why it cannot be read. [`MechSim::load`] reads the file
+/// system ([`disk_files`]); a host without one (the WebAssembly page) passes its own.
+pub type MechFiles<'a> = &'a dyn Fn(&str) -> Result<(Vec<u8>, String), String>;
+
+/// The file system, relative paths read against the scenario's folder (what
+/// `retroanim run` does).
+pub fn disk_files(scenario: &Scenario, rel: &str) -> Result<(Vec<u8>, String), String> {
+    let path = scenario.resolve(rel);
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok((bytes, path.display().to_string())),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
 }
 
 impl MechSim {
@@ -275,44 +284,9 @@ impl MechSim {
         self.mech.shape.evaluate(&self.list, &read);
     }
 
-    fn load_chassis(
-        scenario: &Scenario,
-        setup: &MechSetup,
-        vol: Option<&(VolArchive, String)>,
-    ) -> Result<ChassisRecord, ScenarioError> {
-        let at = "setup.mech.chassis";
-        match &setup.chassis {
-            Value::Object(_) => {
-                retroanim_core::scenario::from_value_at(&setup.chassis, &scenario.file, at)
-            }
-            Value::String(name) => {
-                if let Some((archive, vol_file)) = vol {
-                    let e = archive.find(name).ok_or_else(|| {
-                        scenario.error(at, format!("{vol_file} has no entry {name:?}"))
-                    })?;
-                    return ChassisRecord::read(&e.content, &format!("{vol_file}:{name}"));
-                }
-                let path = scenario.resolve(name);
-                let file = path.display().to_string();
-                if name.to_ascii_lowercase().ends_with(".json") {
-                    let text = std::fs::read_to_string(&path).map_err(|e| {
-                        scenario.error(at, format!("cannot read {}: {e}", path.display()))
-                    })?;
-                    ChassisRecord::from_json_str(&text, &file)
-                } else {
-                    ChassisRecord::read(&read_bytes(&path, &scenario.file, at)?, &file)
-                }
-            }
-            _ => Err(scenario.error(at, "expected a path or a chassis object")),
-        }
-    }
-}
-
-impl Simulation for MechSim {
-    type Step = MechStep;
-    type Line = MechTraceLine;
-
-    fn load(scenario: &Scenario) -> Result<MechSim, ScenarioError> {
+    /// [`Simulation::load`] with the scenario's files read through `files` (the same
+    /// checks and the same setup).
+    pub fn load_with(scenario: &Scenario, files: MechFiles) -> Result<MechSim, ScenarioError> {
         let setup_v = scenario
             .raw("setup")
             .ok_or_else(|| scenario.error("setup", "missing field"))?;
@@ -332,14 +306,12 @@ impl Simulation for MechSim {
         }
         let vol = match &setup.vol {
             Some(p) => {
-                let path = scenario.resolve(p);
-                let file = path.display().to_string();
-                let bytes = read_bytes(&path, &scenario.file, "setup.mech.vol")?;
+                let (bytes, file) = files(p).map_err(|m| scenario.error("setup.mech.vol", m))?;
                 Some((VolArchive::read(&bytes, &file)?, file))
             }
             None => None,
         };
-        let raw = Self::load_chassis(scenario, &setup, vol.as_ref())?;
+        let raw = Self::load_chassis(scenario, &setup, vol.as_ref(), files)?;
         let (list, dts) = match &setup.shape {
             Some(name) => {
                 let (bytes, file) = match &vol {
@@ -352,13 +324,7 @@ impl Simulation for MechSim {
                         })?;
                         (e.content.clone(), format!("{vol_file}:{name}"))
                     }
-                    None => {
-                        let path = scenario.resolve(name);
-                        (
-                            read_bytes(&path, &scenario.file, "setup.mech.shape")?,
-                            path.display().to_string(),
-                        )
-                    }
+                    None => files(name).map_err(|m| scenario.error("setup.mech.shape", m))?,
                 };
                 let (dts, list) = DtsFile::load_anim_list(&bytes, &file)?;
                 (list, Some(dts))
@@ -397,6 +363,53 @@ impl Simulation for MechSim {
         sim.mech.env.terrain_height = setup.terrain_height;
         sim.inputs.lever = setup.lever;
         Ok(sim)
+    }
+
+    fn load_chassis(
+        scenario: &Scenario,
+        setup: &MechSetup,
+        vol: Option<&(VolArchive, String)>,
+        files: MechFiles,
+    ) -> Result<ChassisRecord, ScenarioError> {
+        let at = "setup.mech.chassis";
+        match &setup.chassis {
+            Value::Object(_) => {
+                retroanim_core::scenario::from_value_at(&setup.chassis, &scenario.file, at)
+            }
+            Value::String(name) => {
+                if let Some((archive, vol_file)) = vol {
+                    let e = archive.find(name).ok_or_else(|| {
+                        scenario.error(at, format!("{vol_file} has no entry {name:?}"))
+                    })?;
+                    return ChassisRecord::read(&e.content, &format!("{vol_file}:{name}"));
+                }
+                let (bytes, file) = files(name).map_err(|m| scenario.error(at, m))?;
+                if name.to_ascii_lowercase().ends_with(".json") {
+                    let text = String::from_utf8(bytes).map_err(|e| {
+                        scenario.error(
+                            at,
+                            format!(
+                                "cannot read {file}: not UTF-8 text (byte {})",
+                                e.utf8_error().valid_up_to()
+                            ),
+                        )
+                    })?;
+                    ChassisRecord::from_json_str(&text, &file)
+                } else {
+                    ChassisRecord::read(&bytes, &file)
+                }
+            }
+            _ => Err(scenario.error(at, "expected a path or a chassis object")),
+        }
+    }
+}
+
+impl Simulation for MechSim {
+    type Step = MechStep;
+    type Line = MechTraceLine;
+
+    fn load(scenario: &Scenario) -> Result<MechSim, ScenarioError> {
+        MechSim::load_with(scenario, &|rel| disk_files(scenario, rel))
     }
 
     fn snapshot(&self) -> MechTraceLine {

@@ -253,3 +253,86 @@ fn sample_biped_dts_is_biped_json_with_a_box_per_part() {
 fn regenerate_sample_biped_dts() {
     std::fs::write(BIPED_DTS, sample_biped_dts()).unwrap();
 }
+
+/// `scenario_meshes` over files held in memory: `(path, bytes)` pairs.
+fn in_memory(
+    files: Vec<(&'static str, Vec<u8>)>,
+) -> impl Fn(&str) -> Result<Option<Vec<u8>>, String> {
+    move |p: &str| Ok(files.iter().find(|(n, _)| *n == p).map(|(_, b)| b.clone()))
+}
+
+#[test]
+fn the_meshes_a_scenario_draws_come_from_its_shape_its_archive_or_the_dts_beside_its_asset() {
+    use retroanim_herc::formats::vol::{VolArchive, VolEntry};
+    use retroanim_herc::inspect::meshes::scenario_meshes;
+    use serde_json::json;
+    let dts = std::fs::read(BIPED_DTS).unwrap();
+    let vol = VolArchive {
+        program_mask: 1,
+        precedence: 5,
+        directories: vec!["dts".into()],
+        entries: vec![VolEntry::stored("BIPED.DTS", 0, dts.clone()).unwrap()],
+        list_extra: Vec::new(),
+    }
+    .write()
+    .unwrap();
+    let read = in_memory(vec![
+        ("m/biped.json", Vec::new()),
+        ("m/biped.dts", dts.clone()),
+        ("m/other.dts", dts),
+        ("m/SIM.VOL", vol),
+    ]);
+
+    // A JSON asset draws the DTS beside it, named by its file name.
+    let v = scenario_meshes(&json!({"asset": "m/biped.json"}), &read).unwrap();
+    assert_eq!(v["source"], "biped.dts");
+    let meshes = v["meshes"].as_array().unwrap();
+    assert_eq!(meshes.len(), 14);
+    // The pelvis box (node 1, part 1): corner 0 is (−80, −45, −30); face −x is corners
+    // 0, 4, 6, 2; colour index 0 names the surface entry whose front colour is 1.
+    assert_eq!(meshes[0]["node"], 1);
+    assert_eq!(meshes[0]["points"][0], json!([-80, -45, -30]));
+    assert_eq!(
+        meshes[0]["polys"][0],
+        json!({"points": [0, 4, 6, 2], "color": 0, "surface_color": 1})
+    );
+
+    // The mech extension's shape wins over the asset; an archive's entry is named with it.
+    let v = scenario_meshes(
+        &json!({"asset": "m/biped.json", "setup": {"mech": {"shape": "m/other.dts"}}}),
+        &read,
+    )
+    .unwrap();
+    assert_eq!(v["source"], "other.dts");
+    let v = scenario_meshes(
+        &json!({"setup": {"mech": {"vol": "m/SIM.VOL", "shape": "dts\\biped.dts"}}}),
+        &read,
+    )
+    .unwrap();
+    assert_eq!(v["source"], "SIM.VOL:dts\\biped.dts");
+    assert_eq!(v["meshes"].as_array().unwrap().len(), 14);
+
+    // No DTS beside the asset, or an inline asset: nothing to draw, not an error.
+    let none = json!({"source": null, "meshes": []});
+    assert_eq!(
+        scenario_meshes(&json!({"asset": "m/lone.json"}), &read).unwrap(),
+        none
+    );
+    assert_eq!(
+        scenario_meshes(&json!({"asset": {"nodes": []}}), &read).unwrap(),
+        none
+    );
+    // A named shape or archive that is not there, or an entry the archive lacks, is.
+    assert_eq!(
+        scenario_meshes(&json!({"setup": {"mech": {"shape": "m/gone.dts"}}}), &read).unwrap_err(),
+        "gone.dts: no such file"
+    );
+    assert_eq!(
+        scenario_meshes(
+            &json!({"setup": {"mech": {"vol": "m/SIM.VOL", "shape": "dts\\GONE.DTS"}}}),
+            &read
+        )
+        .unwrap_err(),
+        "SIM.VOL: entry dts\\GONE.DTS: not found"
+    );
+}

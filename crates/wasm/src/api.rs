@@ -215,6 +215,18 @@ impl Api {
                     .map_err(|m| ApiError::unprocessable(s.engine.asset_field, m))?;
                 ok(json!({ "engine": name, "figure": figure }))
             }
+            ("GET", ["sessions", id, "meshes"]) => {
+                let s = self.session(id)?;
+                let name = s.engine.name;
+                if name != "herc" {
+                    return Err(ApiError::not_found(format!(
+                        "engine '{name}' has no DTS meshes (only herc sessions do)"
+                    )));
+                }
+                let mut v = engines::herc_meshes(s.doc())?;
+                v["engine"] = json!(name);
+                ok(v)
+            }
             _ => Err(ApiError::not_found(
                 "no such API endpoint (see docs/browser.md)",
             )),

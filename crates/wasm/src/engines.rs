@@ -1,10 +1,11 @@
 //! The three engines with their assets built in: how a scenario document that names
 //! bundled files becomes a live simulation without a file system.
 //!
-//! The JSON assets (a HERC model, a HERC chassis, an actor set) are handed to the
-//! engines inline, which their scenario formats allow. The AC records folder becomes
-//! an in-memory record store. Binary HERC chassis, VOL and DTS files are not offered:
-//! the static page only carries the JSON samples.
+//! The JSON assets (a HERC model, an actor set) are handed to the engines inline, which
+//! their scenario formats allow. The HERC mech extension's files (chassis, VOL, DTS;
+//! binary or JSON) are read from the built-in assets through
+//! [`MechSim::load_with`](retroanim_herc::mech_sim::MechSim::load_with). The AC records
+//! folder becomes an in-memory record store.
 
 use crate::embedded;
 use crate::error::ApiError;
@@ -13,6 +14,7 @@ use retroanim_ac::records::RecordStore;
 use retroanim_ac::scenario::Setup;
 use retroanim_ac::AcSim;
 use retroanim_core::{DynSimulation, Scenario, ScenarioError};
+use retroanim_herc::inspect::meshes::scenario_meshes;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -91,7 +93,9 @@ fn inline_json(engine: &str, at: &str, rel: &str) -> Result<Value, ApiError> {
     if !path.to_ascii_lowercase().ends_with(".json") {
         return Err(ApiError::unprocessable(
             at,
-            format!("'{rel}' is a binary asset; the static page loads only the JSON samples"),
+            format!(
+                "'{rel}' is not a JSON file; this field takes a JSON asset (or the asset inline)"
+            ),
         ));
     }
     let bytes = embedded::file(&path).unwrap_or_default();
@@ -119,31 +123,68 @@ fn inline_field(doc: &mut Value, engine: &str, field: &str) -> Result<(), ApiErr
 
 fn resolve_herc(doc: &mut Value) -> Result<(), ApiError> {
     inline_field(doc, "herc", "asset")?;
+    herc_mech_paths(doc)
+}
+
+/// The mech extension's files become their paths under `assets/` (read by
+/// [`load_herc`] through [`built_in_file`]), as the server confines them: `setup.mech.vol`
+/// when given (`chassis` and `shape` then name entries inside it and are left alone),
+/// else `chassis` and `shape`. A chassis given inline stays inline.
+fn herc_mech_paths(doc: &mut Value) -> Result<(), ApiError> {
     let Some(Value::Object(mech)) = doc.pointer_mut("/setup/mech") else {
         return Ok(());
     };
-    for f in ["vol", "shape"] {
-        if mech.get(f).is_some_and(|v| !v.is_null()) {
-            return Err(ApiError::unprocessable(
-                format!("scenario.setup.mech.{f}"),
-                "VOL and DTS files are not built into the static page; use the JSON chassis sample",
-            ));
+    let fields: &[&str] = if matches!(mech.get("vol"), Some(Value::String(_))) {
+        &["vol"]
+    } else {
+        &["chassis", "shape"]
+    };
+    for f in fields {
+        if let Some(Value::String(rel)) = mech.get(*f) {
+            let at = format!("scenario.setup.mech.{f}");
+            let path = embedded::resolve("herc", rel, false)
+                .map_err(|m| ApiError::unprocessable(at, m))?;
+            mech.insert((*f).to_string(), Value::String(path));
         }
-    }
-    if let Some(Value::String(rel)) = mech.get("chassis") {
-        let v = inline_json("herc", "scenario.setup.mech.chassis", rel)?;
-        mech.insert("chassis".into(), v);
     }
     Ok(())
 }
 
-/// What `retroanim run` does for herc: a `mech` setup is the mech extension.
+/// A built-in file by the path [`herc_mech_paths`] gave it (its errors name that path).
+fn built_in_file(path: &str) -> Result<(Vec<u8>, String), String> {
+    embedded::file(path)
+        .map(|b| (b.to_vec(), path.to_string()))
+        .ok_or_else(|| format!("no file '{path}' among the assets built into this page"))
+}
+
+/// What `retroanim run` does for herc: a `mech` setup is the mech extension (its
+/// chassis, VOL and DTS files read from the built-in assets).
 fn load_herc(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
     if retroanim_herc::mech_sim::is_mech_scenario(s) {
-        retroanim_core::sim::load_dyn::<retroanim_herc::mech_sim::MechSim>(s)
+        Ok(Box::new(retroanim_herc::mech_sim::MechSim::load_with(
+            s,
+            &built_in_file,
+        )?))
     } else {
         retroanim_core::sim::load_dyn::<retroanim_herc::scenario::HercSim>(s)
     }
+}
+
+/// The DTS meshes a herc session draws (`GET /sessions/{id}/meshes`), found and described
+/// as the server does ([`scenario_meshes`]) among the built-in files: the mech
+/// extension's `setup.mech.shape` (loose or in `setup.mech.vol`), else the `.dts` beside
+/// the JSON asset file (`biped.json` → `biped.dts`). `doc` is the session's document as
+/// given (its paths relative).
+pub fn herc_meshes(doc: &Value) -> Result<Value, ApiError> {
+    let mut resolved = doc.clone();
+    if let Some(Value::String(rel)) = doc.get("asset") {
+        let path = embedded::resolve("herc", rel, false)
+            .map_err(|m| ApiError::unprocessable("scenario.asset", m))?;
+        resolved["asset"] = Value::String(path);
+    }
+    herc_mech_paths(&mut resolved)?;
+    scenario_meshes(&resolved, &|p| Ok(embedded::file(p).map(<[u8]>::to_vec)))
+        .map_err(|m| ApiError::unprocessable("asset", m))
 }
 
 fn resolve_actor(doc: &mut Value) -> Result<(), ApiError> {

@@ -247,3 +247,124 @@ fn the_ac_motion_table_is_listed_as_the_server_lists_it() {
     assert_eq!(walk["data"]["anims"][0]["anim_id"], "0x03000102");
     assert_eq!(t["anim_frames"]["0x03000102"], 30);
 }
+
+#[test]
+fn the_herc_meshes_are_the_sample_biped_dts_as_the_server_sends_them() {
+    let mut api = Api::default();
+    let s = json_of(api.handle("POST", "/sessions", Some(json!({ "engine": "herc" }))));
+    let id = s["id"].as_str().unwrap();
+    let r = json_of(api.handle("GET", &format!("/sessions/{id}/meshes"), None));
+    assert_eq!(r["engine"], "herc");
+    // The starting scenario's asset is biped.json: the DTS beside it is drawn.
+    assert_eq!(r["source"], "biped.dts");
+    let meshes = r["meshes"].as_array().unwrap();
+    assert_eq!(meshes.len(), 14);
+    // The pelvis box (node 1): corner 0 is (−80, −45, −30); face −x is corners 0, 4, 6, 2;
+    // its colour index 0 names the surface entry whose front colour is 1.
+    assert_eq!(meshes[0]["node"], 1);
+    assert_eq!(meshes[0]["points"][0], json!([-80, -45, -30]));
+    assert_eq!(
+        meshes[0]["polys"][0],
+        json!({"points": [0, 4, 6, 2], "color": 0, "surface_color": 1})
+    );
+    // The gun mount (node 14): corner 7 is (15, 140, 15).
+    assert_eq!(meshes[13]["node"], 14);
+    assert_eq!(meshes[13]["points"][7], json!([15, 140, 15]));
+
+    // An inline asset has no DTS beside it: no meshes, not an error.
+    let asset: Value =
+        serde_json::from_str(&std::fs::read_to_string(assets().join("herc/biped.json")).unwrap())
+            .unwrap();
+    let s = json_of(api.handle(
+        "POST",
+        "/sessions",
+        Some(json!({ "engine": "herc", "scenario": {
+            "asset": asset, "setup": {"threads": [{"seq": 0, "rate": 256}]} } })),
+    ));
+    let id = s["id"].as_str().unwrap();
+    let r = json_of(api.handle("GET", &format!("/sessions/{id}/meshes"), None));
+    assert_eq!(r, json!({"engine": "herc", "source": null, "meshes": []}));
+
+    let a = json_of(api.handle("POST", "/sessions", Some(json!({ "engine": "actor" }))));
+    let aid = a["id"].as_str().unwrap();
+    let Answer::Json(404, body) = api.handle("GET", &format!("/sessions/{aid}/meshes"), None)
+    else {
+        panic!("only herc sessions have meshes");
+    };
+    assert_eq!(
+        body["error"],
+        "engine 'actor' has no DTS meshes (only herc sessions do)"
+    );
+}
+
+/// The sample mech scenario with its chassis given as the binary record
+/// (`biped.chassis.bin`) and its model as the DTS (`biped.dts`), both built in.
+fn binary_mech_scenario() -> Value {
+    let file = assets().join("herc/scenarios/mech_walk_and_steer.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    doc["setup"]["mech"]["chassis"] = json!("../biped.chassis.bin");
+    doc["setup"]["mech"]["shape"] = json!("../biped.dts");
+    doc
+}
+
+#[test]
+fn a_mech_scenario_on_the_binary_chassis_and_dts_runs_as_retroanim_run() {
+    let mut api = Api::default();
+    let doc = binary_mech_scenario();
+    let steps = doc["steps"].as_array().unwrap().len();
+    let created = json_of(api.handle(
+        "POST",
+        "/sessions",
+        Some(json!({ "engine": "herc", "scenario": doc.clone(), "replay": true })),
+    ));
+    let id = created["id"].as_str().unwrap();
+    let lines = created["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), steps + 1);
+    assert_eq!(lines[0]["op"], "setup");
+    let Answer::Download { text, .. } = api.handle("GET", &format!("/sessions/{id}/trace"), None)
+    else {
+        panic!("the trace is a download");
+    };
+    let s = Scenario::from_value(doc, "binary mech", assets().join("herc/scenarios")).unwrap();
+    let native = retroanim_herc::mech_sim::run(&s).unwrap();
+    assert_eq!(text, retroanim_core::trace::to_jsonl(&native));
+    // The session draws the DTS it animates.
+    let r = json_of(api.handle("GET", &format!("/sessions/{id}/meshes"), None));
+    assert_eq!(r["source"], "biped.dts");
+    assert_eq!(r["meshes"].as_array().unwrap().len(), 14);
+}
+
+#[test]
+fn herc_files_not_built_in_are_refused_with_their_field() {
+    let mut api = Api::default();
+    let mut doc = binary_mech_scenario();
+    doc["setup"]["mech"]["shape"] = json!("nothing.dts");
+    let a = api.handle(
+        "POST",
+        "/sessions",
+        Some(json!({ "engine": "herc", "scenario": doc })),
+    );
+    let Answer::Json(422, body) = a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(body["at"], "scenario.setup.mech.shape");
+    assert_eq!(
+        body["error"],
+        "no file 'nothing.dts' among the assets built into this page (only the bundled samples are)"
+    );
+    // A DTS is not a model asset: the model field takes JSON (the mech `shape` takes DTS).
+    let a = api.handle(
+        "POST",
+        "/sessions",
+        Some(json!({ "engine": "herc", "scenario": {
+            "asset": "biped.dts", "setup": {"threads": [{"seq": 0, "rate": 256}]} } })),
+    );
+    let Answer::Json(422, body) = a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(body["at"], "scenario.asset");
+    assert_eq!(
+        body["error"],
+        "'biped.dts' is not a JSON file; this field takes a JSON asset (or the asset inline)"
+    );
+}
