@@ -7,7 +7,7 @@
 //! (`remove_link_animations`), so a `Vec` with the two handles stored as indices and
 //! shifted on removal keeps the same identities without a linked list.
 
-use crate::math::{AFrame, Vec3, EPSILON};
+use crate::math::{AFrame, RotationMemo, Vec3, EPSILON};
 use crate::records::{Animation, PartFrame};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -193,11 +193,25 @@ pub struct Sequence {
     /// Set by the last `update` when it stopped at a work limit (its state is then
     /// not ACE's and the caller must discard the update).
     pub overrun: Option<WorkLimit>,
+    /// The last rotation step `apply_physics` built (a turning cycle repeats it).
+    pub rotation_memo: RotationMemo,
 }
 
 /// C# `Math.Floor(double)` of an f32 value.
+///
+/// The baseline x86-64 target has no rounding instruction, so `floor` is a library
+/// call; below 2²³ an f32 is floored exactly by truncating to an integer and stepping
+/// down when that rounded up (a negative fraction). Only the sign of a zero result can
+/// differ from `floor` (−0.5 → −1 either way, but −0.0 → +0.0), and every caller
+/// compares the result or converts it to an integer, where the sign of a zero is lost.
+#[inline]
 fn floor64(x: f32) -> f64 {
-    (x as f64).floor()
+    if x.abs() < 8_388_608.0 {
+        let t = x as i32;
+        (if t as f32 > x { t - 1 } else { t }) as f64
+    } else {
+        (x as f64).floor()
+    }
 }
 
 impl Sequence {
@@ -279,14 +293,15 @@ impl Sequence {
     }
 
     /// `apply_physics(frame, q, sign)`.
-    pub fn apply_physics(&self, frame: &mut AFrame, q: f32, sign: f32) {
+    #[inline]
+    pub fn apply_physics(&mut self, frame: &mut AFrame, q: f32, sign: f32) {
         let q = if sign as f64 >= 0.0 {
             q.abs()
         } else {
             -q.abs()
         };
         frame.origin = frame.origin.add(self.velocity.scale(q));
-        frame.rotate_vec(self.omega.scale(q));
+        frame.rotate_vec_memo(self.omega.scale(q), &mut self.rotation_memo);
     }
 
     /// `Sequence.Update(quantum, ref offset)`: hooks are appended to `hooks`.
@@ -367,7 +382,10 @@ impl Sequence {
             let mut leftover = 0.0f32;
             let mut done = false;
             if ft > 0.0 {
-                if (high as f64) < floor64(self.frame_number) {
+                // Nothing in the crossing loop moves `frame_number`, so its floor is
+                // taken once per value.
+                let mut floor = floor64(self.frame_number);
+                if (high as f64) < floor {
                     let mut off = (self.frame_number - high as f32) - 1.0;
                     if off < 0.0 {
                         off = 0.0;
@@ -376,9 +394,10 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = high as f32;
+                    floor = floor64(self.frame_number);
                     done = true;
                 }
-                while floor64(self.frame_number) > last as f64 {
+                while floor > last as f64 {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
@@ -394,7 +413,8 @@ impl Sequence {
                     last += 1;
                 }
             } else if ft < 0.0 {
-                if (low as f64) > floor64(self.frame_number) {
+                let mut floor = floor64(self.frame_number);
+                if (low as f64) > floor {
                     let mut off = self.frame_number - low as f32;
                     if off > 0.0 {
                         off = 0.0;
@@ -403,9 +423,10 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = low as f32;
+                    floor = floor64(self.frame_number);
                     done = true;
                 }
-                while floor64(self.frame_number) < last as f64 {
+                while floor < last as f64 {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         let pos = self.nodes[ci].pos_frame(last);
@@ -509,6 +530,7 @@ impl Sequence {
     }
 
     /// `apricot`: drop fully played link nodes from the front.
+    #[inline]
     pub fn apricot(&mut self) {
         while !self.nodes.is_empty() && self.curr != Some(0) {
             if self.first_cyclic == Some(0) {
