@@ -130,6 +130,12 @@ impl Quat {
     /// `Vector3.Transform(v, q)` (rotation-matrix form; no rescale for non-unit `q`).
     #[inline]
     pub fn rotate(q: Quat, v: Vec3) -> Vec3 {
+        Quat::rotation_rows(q).apply(v)
+    }
+
+    /// The rotation matrix `Vector3.Transform` builds from `q`, row by row.
+    #[inline]
+    pub fn rotation_rows(q: Quat) -> Rows {
         let x2 = q.x + q.x;
         let y2 = q.y + q.y;
         let z2 = q.z + q.z;
@@ -142,14 +148,19 @@ impl Quat {
         let yy2 = q.y * y2;
         let yz2 = q.y * z2;
         let zz2 = q.z * z2;
-        Vec3 {
-            x: v.x * (1.0 - yy2 - zz2) + v.y * (xy2 - wz2) + v.z * (xz2 + wy2),
-            y: v.x * (xy2 + wz2) + v.y * (1.0 - xx2 - zz2) + v.z * (yz2 - wx2),
-            z: v.x * (xz2 - wy2) + v.y * (yz2 + wx2) + v.z * (1.0 - xx2 - yy2),
-        }
+        Rows([
+            1.0 - yy2 - zz2,
+            xy2 - wz2,
+            xz2 + wy2,
+            xy2 + wz2,
+            1.0 - xx2 - zz2,
+            yz2 - wx2,
+            xz2 - wy2,
+            yz2 + wx2,
+            1.0 - xx2 - yy2,
+        ])
     }
 
-    #[inline]
     fn length_sq(self) -> f32 {
         self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w
     }
@@ -290,6 +301,56 @@ impl RotationMemo {
         self.step_key = key;
         self.step_value = Some(r);
         r
+    }
+}
+
+/// The rows of a rotation matrix built by [`Quat::rotation_rows`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rows(pub [f32; 9]);
+
+impl Rows {
+    /// `v` through the matrix, each row summed left to right as `Vector3.Transform` does.
+    #[inline]
+    pub fn apply(&self, v: Vec3) -> Vec3 {
+        let m = &self.0;
+        Vec3 {
+            x: v.x * m[0] + v.y * m[1] + v.z * m[2],
+            y: v.x * m[3] + v.y * m[4] + v.z * m[5],
+            z: v.x * m[6] + v.y * m[7] + v.z * m[8],
+        }
+    }
+}
+
+/// A one-entry memo for [`AFrame::combine`] at one call site: the rotation matrix of
+/// `a.orientation` and the product `a.orientation ⊗ b.orientation`, keyed by the bits of
+/// both orientations. An object that does not turn combines into the same orientation
+/// with the same offset orientation tick after tick, so only the matrix times `b.origin`
+/// and the sum with `a.origin` are left; both are computed exactly as `combine` does.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CombineMemo {
+    key: [u32; 8],
+    rows: Rows,
+    product: Quat,
+    valid: bool,
+}
+
+impl CombineMemo {
+    /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
+    #[inline]
+    pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
+        let p = quat_bits(a.orientation);
+        let q = quat_bits(b.orientation);
+        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
+        if !self.valid || key != self.key {
+            self.rows = Quat::rotation_rows(a.orientation);
+            self.product = Quat::mul(a.orientation, b.orientation);
+            self.key = key;
+            self.valid = true;
+        }
+        AFrame {
+            origin: a.origin.add(self.rows.apply(b.origin)),
+            orientation: self.product,
+        }
     }
 }
 

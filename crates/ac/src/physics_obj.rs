@@ -7,7 +7,7 @@
 
 use crate::commands::*;
 use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, Position};
-use crate::math::{AFrame, RotationMemo, Vec3, EPSILON};
+use crate::math::{AFrame, CombineMemo, RotationMemo, Vec3, EPSILON};
 use crate::motion_interp::{MotionInterp, Weenie};
 use crate::motion_table::MotionTableData;
 use crate::moveto_manager::MoveToManager;
@@ -103,6 +103,8 @@ pub struct PhysicsObj {
     pub(crate) sticky_object: u32,
     /// The last rotation step `update_physics_internal` built from `omega`.
     pub(crate) omega_memo: RotationMemo,
+    /// The last combine of the tick's offset into the frame.
+    pub(crate) offset_memo: CombineMemo,
 }
 
 impl PhysicsObj {
@@ -158,6 +160,7 @@ impl PhysicsObj {
             sticky_live: None,
             sticky_object: 0,
             omega_memo: RotationMemo::default(),
+            offset_memo: CombineMemo::default(),
         }
     }
 
@@ -408,7 +411,7 @@ impl PhysicsObj {
             }
         }
         self.position_manager_adjust_offset(&mut off, q);
-        let mut new_frame = AFrame::combine(&self.frame, &off);
+        let mut new_frame = self.offset_memo.combine(&self.frame, &off);
         if !self.hidden {
             self.update_physics_internal(q as f32, &mut new_frame);
         }

@@ -7,7 +7,7 @@
 //! (`remove_link_animations`), so a `Vec` with the two handles stored as indices and
 //! shifted on removal keeps the same identities without a linked list.
 
-use crate::math::{AFrame, RotationMemo, Vec3, EPSILON};
+use crate::math::{AFrame, CombineMemo, RotationMemo, Vec3, EPSILON};
 use crate::records::{Animation, PartFrame};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -195,6 +195,8 @@ pub struct Sequence {
     pub overrun: Option<WorkLimit>,
     /// The last rotation step `apply_physics` built (a turning cycle repeats it).
     pub rotation_memo: RotationMemo,
+    /// The last pos-frame combine of a frame crossing.
+    pub combine_memo: CombineMemo,
 }
 
 /// C# `Math.Floor(double)` of an f32 value.
@@ -403,7 +405,7 @@ impl Sequence {
                         // ACE combines unconditionally; an out-of-range (identity) pos
                         // frame changes nothing but the sign of a zero, so skip it.
                         if let Some(pos) = self.nodes[ci].pos_frame_in_range(last) {
-                            *f = AFrame::combine(f, &pos);
+                            *f = self.combine_memo.combine(f, &pos);
                         }
                         if fr.abs() > EPSILON {
                             self.apply_physics(f, 1.0 / fr, t);
