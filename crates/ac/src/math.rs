@@ -572,4 +572,57 @@ mod tests {
         let i = Quat::mul(q, q.inverse());
         assert!((i.w - 1.0).abs() < 1e-6);
     }
+
+    #[test]
+    fn zero_angles_keep_the_sign_of_zero() {
+        assert_eq!(sin_cos(0.0), (0.0, 1.0));
+        let (s, c) = sin_cos(-0.0);
+        assert_eq!(s.to_bits(), 0x8000_0000);
+        assert_eq!(c, 1.0);
+        // A zero step about any axis is the identity quaternion with +0 parts.
+        let q = Quat::from_ypr(0.0, 0.0, 0.0);
+        assert_eq!(quat_bits(q), [0x3f80_0000, 0, 0, 0]);
+    }
+
+    fn bits(f: &AFrame) -> [u32; 7] {
+        let o = quat_bits(f.orientation);
+        let v = vec_bits(f.origin);
+        [o[0], o[1], o[2], o[3], v[0], v[1], v[2]]
+    }
+
+    #[test]
+    fn rotation_memo_gives_the_formulas_bits_on_hits_and_after_a_change() {
+        let turning = Vec3::new(0.0, 0.0, -0.05);
+        let still = Vec3::ZERO;
+        let mut memo = RotationMemo::default();
+        let mut memo_frame = AFrame::new(Vec3::ZERO, Quat::from_ypr(0.3, 0.0, 1.2));
+        let mut plain = memo_frame;
+        // Turn for three steps (same angles, moving orientation), hold for three
+        // (same orientation and angles: whole-step hits), turn again.
+        for v in [turning, turning, turning, still, still, still, turning] {
+            memo_frame.grotate_memo(v, &mut memo);
+            plain.grotate(v);
+            assert_eq!(bits(&memo_frame), bits(&plain));
+            memo_frame.rotate_vec_memo(v, &mut memo);
+            plain.rotate_vec(v);
+            assert_eq!(bits(&memo_frame), bits(&plain));
+        }
+    }
+
+    #[test]
+    fn combine_memo_gives_combines_bits_on_hits_and_after_a_change() {
+        let step = AFrame::new(Vec3::new(0.0, 0.104, 0.0), Quat::IDENTITY);
+        let turn = AFrame::new(Vec3::new(0.0, 0.05, 0.0), Quat::from_ypr(0.0, 0.0, -0.1));
+        let mut memo = CombineMemo::default();
+        let mut a = AFrame::new(Vec3::new(2.0, 4.0, 0.0), Quat::from_ypr(0.0, 0.0, 0.7));
+        let mut b = a;
+        for off in [step, step, step, turn, turn, step] {
+            a = memo.combine(&a, &off);
+            b = AFrame::combine(&b, &off);
+            assert_eq!(bits(&a), bits(&b));
+        }
+        // The steps really moved the frame (so the comparisons above were not of a
+        // frame that stood still).
+        assert!(a.origin.y > 4.0);
+    }
 }

@@ -602,3 +602,24 @@ impl Sequence {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::floor64;
+
+    #[test]
+    fn floor_truncates_and_steps_down_for_negative_fractions() {
+        assert_eq!(floor64(2.999), 2.0);
+        assert_eq!(floor64(3.0), 3.0);
+        assert_eq!(floor64(0.25), 0.0);
+        assert_eq!(floor64(-0.5), -1.0);
+        assert_eq!(floor64(-3.0), -3.0);
+        assert_eq!(floor64(-3.25), -4.0);
+        assert_eq!(floor64(29.999998), 29.0);
+        // Past 2^23 every f32 is an integer and the library floor is used.
+        assert_eq!(floor64(16_777_216.0), 16_777_216.0);
+        assert_eq!(floor64(-1.0e10), -1.0e10);
+        assert!(floor64(f32::NAN).is_nan());
+        assert_eq!(floor64(f32::INFINITY), f64::INFINITY);
+    }
+}
