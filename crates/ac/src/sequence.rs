@@ -202,15 +202,17 @@ pub struct Sequence {
 /// C# `Math.Floor(double)` of an f32 value.
 ///
 /// The baseline x86-64 target has no rounding instruction, so `floor` is a library
-/// call; below 2²³ an f32 is floored exactly by truncating to an integer and stepping
-/// down when that rounded up (a negative fraction). Only the sign of a zero result can
-/// differ from `floor` (−0.5 → −1 either way, but −0.0 → +0.0), and every caller
-/// compares the result or converts it to an integer, where the sign of a zero is lost.
+/// call. Below 2²² in magnitude, adding and subtracting 1.5·2²³ rounds an f32 to the
+/// nearest integer exactly (the sum lies where the spacing of f32 values is 1), and the
+/// floor is that integer, or one less when it rounded up; both steps are exact. Only the
+/// sign of a zero result can differ from `floor` (−0.0 gives +0.0), and every caller
+/// compares the result or converts it to an integer, where that sign is lost.
 #[inline]
 fn floor64(x: f32) -> f64 {
-    if x.abs() < 8_388_608.0 {
-        let t = x as i32;
-        (if t as f32 > x { t - 1 } else { t }) as f64
+    const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23
+    if x.abs() < 4_194_304.0 {
+        let r = (x + ROUND) - ROUND;
+        (if r > x { r - 1.0 } else { r }) as f64
     } else {
         (x as f64).floor()
     }
@@ -616,7 +618,11 @@ mod tests {
         assert_eq!(floor64(-3.0), -3.0);
         assert_eq!(floor64(-3.25), -4.0);
         assert_eq!(floor64(29.999998), 29.0);
-        // Past 2^23 every f32 is an integer and the library floor is used.
+        assert_eq!(floor64(-0.0), 0.0);
+        assert_eq!(floor64(4_194_303.5), 4_194_303.0);
+        assert_eq!(floor64(-4_194_303.5), -4_194_304.0);
+        // From 2^22 on the library floor is used (every f32 past 2^23 is an integer).
+        assert_eq!(floor64(4_194_304.5), 4_194_304.0);
         assert_eq!(floor64(16_777_216.0), 16_777_216.0);
         assert_eq!(floor64(-1.0e10), -1.0e10);
         assert!(floor64(f32::NAN).is_nan());
