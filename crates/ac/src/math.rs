@@ -27,20 +27,24 @@ impl Vec3 {
     }
     /// `a + b`.
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn add(self, b: Vec3) -> Vec3 {
         Vec3::new(self.x + b.x, self.y + b.y, self.z + b.z)
     }
     /// `a - b`.
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn sub(self, b: Vec3) -> Vec3 {
         Vec3::new(self.x - b.x, self.y - b.y, self.z - b.z)
     }
     /// `v * s` (component-wise by a scalar).
+    #[inline]
     pub fn scale(self, s: f32) -> Vec3 {
         Vec3::new(self.x * s, self.y * s, self.z * s)
     }
     /// `v * w` (component-wise).
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn mul(self, b: Vec3) -> Vec3 {
         Vec3::new(self.x * b.x, self.y * b.y, self.z * b.z)
     }
@@ -48,22 +52,27 @@ impl Vec3 {
     /// (checked against the runtime ACE's reference traces come from: multiplying by
     /// `1/s` differs in the last ulp).
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn div(self, s: f32) -> Vec3 {
         Vec3::new(self.x / s, self.y / s, self.z / s)
     }
     /// `Vector3.Dot`.
+    #[inline]
     pub fn dot(self, b: Vec3) -> f32 {
         self.x * b.x + self.y * b.y + self.z * b.z
     }
     /// `Vector3.LengthSquared`.
+    #[inline]
     pub fn length_sq(self) -> f32 {
         self.x * self.x + self.y * self.y + self.z * self.z
     }
     /// `Vector3.Length` (square root taken in f64, as managed code does).
+    #[inline]
     pub fn length(self) -> f32 {
         (self.length_sq() as f64).sqrt() as f32
     }
     /// `Vector3.Normalize`: `v / |v|`.
+    #[inline]
     pub fn normalize(self) -> Vec3 {
         self.div(self.length())
     }
@@ -104,6 +113,7 @@ impl Quat {
 
     /// `Quaternion.Multiply(a, b)` = `a ⊗ b` (applies `b` first, then `a`).
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn mul(a: Quat, b: Quat) -> Quat {
         let cx = a.y * b.z - a.z * b.y;
         let cy = a.z * b.x - a.x * b.z;
@@ -118,7 +128,14 @@ impl Quat {
     }
 
     /// `Vector3.Transform(v, q)` (rotation-matrix form; no rescale for non-unit `q`).
+    #[inline]
     pub fn rotate(q: Quat, v: Vec3) -> Vec3 {
+        Quat::rotation_rows(q).apply(v)
+    }
+
+    /// The rotation matrix `Vector3.Transform` builds from `q`, row by row.
+    #[inline]
+    pub fn rotation_rows(q: Quat) -> Rows {
         let x2 = q.x + q.x;
         let y2 = q.y + q.y;
         let z2 = q.z + q.z;
@@ -131,11 +148,17 @@ impl Quat {
         let yy2 = q.y * y2;
         let yz2 = q.y * z2;
         let zz2 = q.z * z2;
-        Vec3 {
-            x: v.x * (1.0 - yy2 - zz2) + v.y * (xy2 - wz2) + v.z * (xz2 + wy2),
-            y: v.x * (xy2 + wz2) + v.y * (1.0 - xx2 - zz2) + v.z * (yz2 - wx2),
-            z: v.x * (xz2 - wy2) + v.y * (yz2 + wx2) + v.z * (1.0 - xx2 - yy2),
-        }
+        Rows([
+            1.0 - yy2 - zz2,
+            xy2 - wz2,
+            xz2 + wy2,
+            xy2 + wz2,
+            1.0 - xx2 - zz2,
+            yz2 - wx2,
+            xz2 - wy2,
+            yz2 + wx2,
+            1.0 - xx2 - yy2,
+        ])
     }
 
     fn length_sq(self) -> f32 {
@@ -143,6 +166,7 @@ impl Quat {
     }
 
     /// `Quaternion.Normalize`.
+    #[inline]
     pub fn normalize(self) -> Quat {
         let k = 1.0 / ((self.length_sq() as f64).sqrt() as f32);
         Quat {
@@ -154,6 +178,7 @@ impl Quat {
     }
 
     /// `Quaternion.Inverse`.
+    #[inline]
     pub fn inverse(self) -> Quat {
         let k = 1.0 / self.length_sq();
         Quat {
@@ -165,6 +190,7 @@ impl Quat {
     }
 
     /// `Quaternion.CreateFromYawPitchRoll` (yaw about +Y, pitch about +X, roll about +Z).
+    #[inline]
     pub fn from_ypr(yaw: f32, pitch: f32, roll: f32) -> Quat {
         let (sr, cr) = sin_cos(roll * 0.5);
         let (sp, cp) = sin_cos(pitch * 0.5);
@@ -205,8 +231,127 @@ impl Default for Quat {
 /// `MathF.Sin(x)`, `MathF.Cos(x)`: Mono's `CreateFromYawPitchRoll` works in single
 /// precision (the C library's `sinf`/`cosf`, which Rust's f32 methods also call), and a
 /// double-precision sine narrowed to f32 differs in the last ulp for a few angles.
+///
+/// A zero angle (the common case: no rotation this step) skips the library call:
+/// `sinf(±0) = ±0` and `cosf(±0) = 1` exactly, so the result is the same bits.
+#[inline]
 fn sin_cos(x: f32) -> (f32, f32) {
-    (x.sin(), x.cos())
+    if x == 0.0 {
+        (x, 1.0)
+    } else {
+        (x.sin(), x.cos())
+    }
+}
+
+/// One-entry memos of a rotation step (`GRotate` / `Rotate(Vector3)`), kept per call
+/// site. A step is a pure function of the bits of its inputs, so a memo hit returns
+/// exactly what the formulas would; only work whose inputs did not change is skipped.
+///
+/// * `step`: the whole step, orientation and vector in, orientation out. An object
+///   that does not turn keeps its orientation and asks for the zero step every tick.
+/// * `ypr`: the rotation built from the angles. A turning object asks for the same
+///   angles every tick while its orientation moves, so the sines and cosines are
+///   computed once per change of the angles.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RotationMemo {
+    step_key: [u32; 7],
+    step_value: Option<Quat>,
+    ypr_key: [u32; 3],
+    ypr_value: Option<Quat>,
+}
+
+#[inline]
+fn quat_bits(q: Quat) -> [u32; 4] {
+    [q.w.to_bits(), q.x.to_bits(), q.y.to_bits(), q.z.to_bits()]
+}
+
+#[inline]
+fn vec_bits(v: Vec3) -> [u32; 3] {
+    [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
+}
+
+impl RotationMemo {
+    /// `Quat::from_ypr(v.x, v.y, v.z)`, from the memo when the angles are unchanged.
+    #[inline]
+    fn ypr_rotation(&mut self, v: Vec3) -> Quat {
+        let key = vec_bits(v);
+        if let Some(q) = self.ypr_value {
+            if key == self.ypr_key {
+                return q;
+            }
+        }
+        let q = Quat::from_ypr(v.x, v.y, v.z);
+        self.ypr_key = key;
+        self.ypr_value = Some(q);
+        q
+    }
+
+    /// The memoised result of `f(o, v)` when both are unchanged since the last call.
+    #[inline]
+    fn step(&mut self, o: Quat, v: Vec3, f: impl FnOnce(&mut Self, Quat, Vec3) -> Quat) -> Quat {
+        let q = quat_bits(o);
+        let w = vec_bits(v);
+        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2]];
+        if let Some(r) = self.step_value {
+            if key == self.step_key {
+                return r;
+            }
+        }
+        let r = f(self, o, v);
+        self.step_key = key;
+        self.step_value = Some(r);
+        r
+    }
+}
+
+/// The rows of a rotation matrix built by [`Quat::rotation_rows`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rows(pub [f32; 9]);
+
+impl Rows {
+    /// `v` through the matrix, each row summed left to right as `Vector3.Transform` does.
+    #[inline]
+    pub fn apply(&self, v: Vec3) -> Vec3 {
+        let m = &self.0;
+        Vec3 {
+            x: v.x * m[0] + v.y * m[1] + v.z * m[2],
+            y: v.x * m[3] + v.y * m[4] + v.z * m[5],
+            z: v.x * m[6] + v.y * m[7] + v.z * m[8],
+        }
+    }
+}
+
+/// A one-entry memo for [`AFrame::combine`] at one call site: the rotation matrix of
+/// `a.orientation` and the product `a.orientation ⊗ b.orientation`, keyed by the bits of
+/// both orientations. An object that does not turn combines into the same orientation
+/// with the same offset orientation tick after tick, so only the matrix times `b.origin`
+/// and the sum with `a.origin` are left; both are computed exactly as `combine` does.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CombineMemo {
+    key: [u32; 8],
+    rows: Rows,
+    product: Quat,
+    valid: bool,
+}
+
+impl CombineMemo {
+    /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
+    #[inline]
+    pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
+        let p = quat_bits(a.orientation);
+        let q = quat_bits(b.orientation);
+        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
+        if !self.valid || key != self.key {
+            self.rows = Quat::rotation_rows(a.orientation);
+            self.product = Quat::mul(a.orientation, b.orientation);
+            self.key = key;
+            self.valid = true;
+        }
+        AFrame {
+            origin: a.origin.add(self.rows.apply(b.origin)),
+            orientation: self.product,
+        }
+    }
 }
 
 /// `ToRadians`: computed in f64, narrowed.
@@ -240,6 +385,7 @@ impl AFrame {
     }
 
     /// `AFrame.Combine(a, b)`: `b` expressed in `a` (orientation not normalised).
+    #[inline]
     pub fn combine(a: &AFrame, b: &AFrame) -> AFrame {
         AFrame {
             origin: a.origin.add(Quat::rotate(a.orientation, b.origin)),
@@ -248,6 +394,7 @@ impl AFrame {
     }
 
     /// `AFrame.Combine(a, b, scale)` (PartArray poses): `b`'s origin scaled first.
+    #[inline]
     pub fn combine_scaled(a: &AFrame, b: &AFrame, scale: Vec3) -> AFrame {
         AFrame {
             origin: a
@@ -258,21 +405,41 @@ impl AFrame {
     }
 
     /// `AFrame.Subtract(b)` (in place): not the inverse of `combine`.
+    #[inline]
     pub fn subtract(&mut self, b: &AFrame) {
         self.origin = self.origin.sub(Quat::rotate(b.orientation, b.origin));
         self.orientation = Quat::mul(self.orientation, b.orientation.inverse());
     }
 
     /// `AFrame.GRotate(v)`.
+    #[inline]
     pub fn grotate(&mut self, v: Vec3) {
         let r = Quat::from_ypr(v.x, v.y, v.z);
         self.orientation = Quat::mul(self.orientation, r).normalize();
     }
 
     /// `AFrame.Rotate(Vector3)`: the vector is taken in local axes.
+    #[inline]
     pub fn rotate_vec(&mut self, w: Vec3) {
         let g = Quat::rotate(self.orientation, w);
         self.grotate(g);
+    }
+
+    /// [`AFrame::grotate`] through `memo` (same bits).
+    #[inline]
+    pub fn grotate_memo(&mut self, v: Vec3, memo: &mut RotationMemo) {
+        self.orientation = memo.step(self.orientation, v, |m, o, v| {
+            Quat::mul(o, m.ypr_rotation(v)).normalize()
+        });
+    }
+
+    /// [`AFrame::rotate_vec`] through `memo` (same bits).
+    #[inline]
+    pub fn rotate_vec_memo(&mut self, w: Vec3, memo: &mut RotationMemo) {
+        self.orientation = memo.step(self.orientation, w, |m, o, w| {
+            let g = Quat::rotate(o, w);
+            Quat::mul(o, m.ypr_rotation(g)).normalize()
+        });
     }
 
     /// `AFrame.Rotate(Quaternion)`.
@@ -281,6 +448,7 @@ impl AFrame {
     }
 
     /// `AFrame.LocalToGlobalVec`.
+    #[inline]
     pub fn local_to_global(&self, v: Vec3) -> Vec3 {
         Quat::rotate(self.orientation, v)
     }
@@ -347,6 +515,7 @@ impl AFrame {
 
     /// `AFrame.Equals` as ACE evaluates it: origins within EPSILON; the orientation
     /// test compares each component with itself, so it never fails (quirk Q27).
+    #[inline]
     pub fn ace_equals(&self, other: &AFrame) -> bool {
         (self.origin.x - other.origin.x).abs() <= EPSILON
             && (self.origin.y - other.origin.y).abs() <= EPSILON
@@ -402,5 +571,58 @@ mod tests {
         assert!((back.x - 1.0).abs() < 1e-5 && (back.z - 3.0).abs() < 1e-5);
         let i = Quat::mul(q, q.inverse());
         assert!((i.w - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn zero_angles_keep_the_sign_of_zero() {
+        assert_eq!(sin_cos(0.0), (0.0, 1.0));
+        let (s, c) = sin_cos(-0.0);
+        assert_eq!(s.to_bits(), 0x8000_0000);
+        assert_eq!(c, 1.0);
+        // A zero step about any axis is the identity quaternion with +0 parts.
+        let q = Quat::from_ypr(0.0, 0.0, 0.0);
+        assert_eq!(quat_bits(q), [0x3f80_0000, 0, 0, 0]);
+    }
+
+    fn bits(f: &AFrame) -> [u32; 7] {
+        let o = quat_bits(f.orientation);
+        let v = vec_bits(f.origin);
+        [o[0], o[1], o[2], o[3], v[0], v[1], v[2]]
+    }
+
+    #[test]
+    fn rotation_memo_gives_the_formulas_bits_on_hits_and_after_a_change() {
+        let turning = Vec3::new(0.0, 0.0, -0.05);
+        let still = Vec3::ZERO;
+        let mut memo = RotationMemo::default();
+        let mut memo_frame = AFrame::new(Vec3::ZERO, Quat::from_ypr(0.3, 0.0, 1.2));
+        let mut plain = memo_frame;
+        // Turn for three steps (same angles, moving orientation), hold for three
+        // (same orientation and angles: whole-step hits), turn again.
+        for v in [turning, turning, turning, still, still, still, turning] {
+            memo_frame.grotate_memo(v, &mut memo);
+            plain.grotate(v);
+            assert_eq!(bits(&memo_frame), bits(&plain));
+            memo_frame.rotate_vec_memo(v, &mut memo);
+            plain.rotate_vec(v);
+            assert_eq!(bits(&memo_frame), bits(&plain));
+        }
+    }
+
+    #[test]
+    fn combine_memo_gives_combines_bits_on_hits_and_after_a_change() {
+        let step = AFrame::new(Vec3::new(0.0, 0.104, 0.0), Quat::IDENTITY);
+        let turn = AFrame::new(Vec3::new(0.0, 0.05, 0.0), Quat::from_ypr(0.0, 0.0, -0.1));
+        let mut memo = CombineMemo::default();
+        let mut a = AFrame::new(Vec3::new(2.0, 4.0, 0.0), Quat::from_ypr(0.0, 0.0, 0.7));
+        let mut b = a;
+        for off in [step, step, step, turn, turn, step] {
+            a = memo.combine(&a, &off);
+            b = AFrame::combine(&b, &off);
+            assert_eq!(bits(&a), bits(&b));
+        }
+        // The steps really moved the frame (so the comparisons above were not of a
+        // frame that stood still).
+        assert!(a.origin.y > 4.0);
     }
 }

@@ -700,10 +700,19 @@ impl PhysicsObj {
     }
 
     /// `MoveToManager.UseTime`: only on the ground and with nodes pending.
+    #[inline]
     pub fn mt_use_time(&mut self) {
         if !self.has_movement_manager || !self.contact {
             return;
         }
+        if self.moveto.pending_actions.is_empty() {
+            return;
+        }
+        self.mt_use_time_node();
+    }
+
+    /// The part of `UseTime` that runs only while a node is pending.
+    fn mt_use_time_node(&mut self) {
         let Some(node) = self.moveto.pending_actions.front() else {
             return;
         };

@@ -83,8 +83,19 @@ impl PhysicsObj {
     }
 
     /// `PhysicsObj.CheckForCompletedMotions` → table manager.
+    ///
+    /// The manager completes only a queue head with no animations left, so a tick whose
+    /// head still plays (or whose queue is empty) returns before building the sink.
+    #[inline]
     pub fn check_for_completed_motions(&mut self) {
-        self.with_manager(|tm, _seq, sink| tm.check_for_completed_motions(sink));
+        let ready = self
+            .table_manager
+            .as_ref()
+            .and_then(|tm| tm.pending.front())
+            .is_some_and(|n| n.num_anims == 0);
+        if ready {
+            self.with_manager(|tm, _seq, sink| tm.check_for_completed_motions(sink));
+        }
     }
 
     /// `PhysicsObj.RemoveLinkAnimations` → `MotionTableManager.HandleEnterWorld` (Q30).

@@ -7,7 +7,7 @@
 
 use crate::commands::*;
 use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, Position};
-use crate::math::{AFrame, Vec3, EPSILON};
+use crate::math::{AFrame, CombineMemo, RotationMemo, Vec3, EPSILON};
 use crate::motion_interp::{MotionInterp, Weenie};
 use crate::motion_table::MotionTableData;
 use crate::moveto_manager::MoveToManager;
@@ -101,6 +101,10 @@ pub struct PhysicsObj {
     pub(crate) sticky_live: Option<Position>,
     /// `get_sticky_object()` for the interpolation manager during the offset step.
     pub(crate) sticky_object: u32,
+    /// The last rotation step `update_physics_internal` built from `omega`.
+    pub(crate) omega_memo: RotationMemo,
+    /// The last combine of the tick's offset into the frame.
+    pub(crate) offset_memo: CombineMemo,
 }
 
 impl PhysicsObj {
@@ -155,6 +159,8 @@ impl PhysicsObj {
             unstick_pending: false,
             sticky_live: None,
             sticky_object: 0,
+            omega_memo: RotationMemo::default(),
+            offset_memo: CombineMemo::default(),
         }
     }
 
@@ -405,7 +411,7 @@ impl PhysicsObj {
             }
         }
         self.position_manager_adjust_offset(&mut off, q);
-        let mut new_frame = AFrame::combine(&self.frame, &off);
+        let mut new_frame = self.offset_memo.combine(&self.frame, &off);
         if !self.hidden {
             self.update_physics_internal(q as f32, &mut new_frame);
         }
@@ -434,7 +440,7 @@ impl PhysicsObj {
             frame.origin = frame.origin.add(a.add(b));
         }
         self.velocity = self.velocity.add(self.acceleration.scale(q));
-        frame.grotate(self.omega.scale(q));
+        frame.grotate_memo(self.omega.scale(q), &mut self.omega_memo);
     }
 
     /// `calc_friction(q, v2)` on flat ground (never sledding here).
@@ -455,7 +461,14 @@ impl PhysicsObj {
 
     /// `process_hooks`: execute the queued anim hooks in order; only AnimationDone acts
     /// on the server (Q32).
+    #[inline]
     pub fn process_hooks(&mut self) {
+        if !self.anim_hooks.is_empty() {
+            self.process_queued_hooks();
+        }
+    }
+
+    fn process_queued_hooks(&mut self) {
         let n = self.anim_hooks.len();
         for i in 0..n {
             let h = self.anim_hooks[i];
@@ -540,7 +553,14 @@ impl PhysicsObj {
     }
 
     /// `PositionManager.AdjustOffset` step of `UpdatePositionInternal`.
+    #[inline]
     fn position_manager_adjust_offset(&mut self, off: &mut AFrame, q: f64) {
+        if self.position_manager.is_some() {
+            self.position_manager_adjust_offset_with(off, q);
+        }
+    }
+
+    fn position_manager_adjust_offset_with(&mut self, off: &mut AFrame, q: f64) {
         if let Some(mut m) = self.position_manager.take() {
             // The interpolation manager asks get_sticky_object() while the position
             // manager is held outside the object.
@@ -554,7 +574,14 @@ impl PhysicsObj {
     }
 
     /// `PositionManager.UseTime` step of `UpdateObjectInternal`.
+    #[inline]
     pub(crate) fn position_manager_use_time(&mut self) {
+        if self.position_manager.is_some() {
+            self.position_manager_use_time_with();
+        }
+    }
+
+    fn position_manager_use_time_with(&mut self) {
         if let Some(mut m) = self.position_manager.take() {
             m.use_time(self);
             self.position_manager = Some(m);

@@ -7,7 +7,7 @@
 //! (`remove_link_animations`), so a `Vec` with the two handles stored as indices and
 //! shifted on removal keeps the same identities without a linked list.
 
-use crate::math::{AFrame, Vec3, EPSILON};
+use crate::math::{AFrame, CombineMemo, RotationMemo, Vec3, EPSILON};
 use crate::records::{Animation, PartFrame};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -193,11 +193,29 @@ pub struct Sequence {
     /// Set by the last `update` when it stopped at a work limit (its state is then
     /// not ACE's and the caller must discard the update).
     pub overrun: Option<WorkLimit>,
+    /// The last rotation step `apply_physics` built (a turning cycle repeats it).
+    pub rotation_memo: RotationMemo,
+    /// The last pos-frame combine of a frame crossing.
+    pub combine_memo: CombineMemo,
 }
 
 /// C# `Math.Floor(double)` of an f32 value.
+///
+/// The baseline x86-64 target has no rounding instruction, so `floor` is a library
+/// call. Below 2²² in magnitude, adding and subtracting 1.5·2²³ rounds an f32 to the
+/// nearest integer exactly (the sum lies where the spacing of f32 values is 1), and the
+/// floor is that integer, or one less when it rounded up; both steps are exact. Only the
+/// sign of a zero result can differ from `floor` (−0.0 gives +0.0), and every caller
+/// compares the result or converts it to an integer, where that sign is lost.
+#[inline]
 fn floor64(x: f32) -> f64 {
-    (x as f64).floor()
+    const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23
+    if x.abs() < 4_194_304.0 {
+        let r = (x + ROUND) - ROUND;
+        (if r > x { r - 1.0 } else { r }) as f64
+    } else {
+        (x as f64).floor()
+    }
 }
 
 impl Sequence {
@@ -279,14 +297,15 @@ impl Sequence {
     }
 
     /// `apply_physics(frame, q, sign)`.
-    pub fn apply_physics(&self, frame: &mut AFrame, q: f32, sign: f32) {
+    #[inline]
+    pub fn apply_physics(&mut self, frame: &mut AFrame, q: f32, sign: f32) {
         let q = if sign as f64 >= 0.0 {
             q.abs()
         } else {
             -q.abs()
         };
         frame.origin = frame.origin.add(self.velocity.scale(q));
-        frame.rotate_vec(self.omega.scale(q));
+        frame.rotate_vec_memo(self.omega.scale(q), &mut self.rotation_memo);
     }
 
     /// `Sequence.Update(quantum, ref offset)`: hooks are appended to `hooks`.
@@ -367,7 +386,10 @@ impl Sequence {
             let mut leftover = 0.0f32;
             let mut done = false;
             if ft > 0.0 {
-                if (high as f64) < floor64(self.frame_number) {
+                // Nothing in the crossing loop moves `frame_number`, so its floor is
+                // taken once per value.
+                let mut floor = floor64(self.frame_number);
+                if (high as f64) < floor {
                     let mut off = (self.frame_number - high as f32) - 1.0;
                     if off < 0.0 {
                         off = 0.0;
@@ -376,15 +398,16 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = high as f32;
+                    floor = floor64(self.frame_number);
                     done = true;
                 }
-                while floor64(self.frame_number) > last as f64 {
+                while floor > last as f64 {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
                         // frame changes nothing but the sign of a zero, so skip it.
                         if let Some(pos) = self.nodes[ci].pos_frame_in_range(last) {
-                            *f = AFrame::combine(f, &pos);
+                            *f = self.combine_memo.combine(f, &pos);
                         }
                         if fr.abs() > EPSILON {
                             self.apply_physics(f, 1.0 / fr, t);
@@ -394,7 +417,8 @@ impl Sequence {
                     last += 1;
                 }
             } else if ft < 0.0 {
-                if (low as f64) > floor64(self.frame_number) {
+                let mut floor = floor64(self.frame_number);
+                if (low as f64) > floor {
                     let mut off = self.frame_number - low as f32;
                     if off > 0.0 {
                         off = 0.0;
@@ -403,9 +427,10 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = low as f32;
+                    floor = floor64(self.frame_number);
                     done = true;
                 }
-                while floor64(self.frame_number) < last as f64 {
+                while floor < last as f64 {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         let pos = self.nodes[ci].pos_frame(last);
@@ -509,6 +534,7 @@ impl Sequence {
     }
 
     /// `apricot`: drop fully played link nodes from the front.
+    #[inline]
     pub fn apricot(&mut self) {
         while !self.nodes.is_empty() && self.curr != Some(0) {
             if self.first_cyclic == Some(0) {
@@ -576,5 +602,30 @@ impl Sequence {
                 n.multiply_framerate(rate);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::floor64;
+
+    #[test]
+    fn floor_truncates_and_steps_down_for_negative_fractions() {
+        assert_eq!(floor64(2.999), 2.0);
+        assert_eq!(floor64(3.0), 3.0);
+        assert_eq!(floor64(0.25), 0.0);
+        assert_eq!(floor64(-0.5), -1.0);
+        assert_eq!(floor64(-3.0), -3.0);
+        assert_eq!(floor64(-3.25), -4.0);
+        assert_eq!(floor64(29.999998), 29.0);
+        assert_eq!(floor64(-0.0), 0.0);
+        assert_eq!(floor64(4_194_303.5), 4_194_303.0);
+        assert_eq!(floor64(-4_194_303.5), -4_194_304.0);
+        // From 2^22 on the library floor is used (every f32 past 2^23 is an integer).
+        assert_eq!(floor64(4_194_304.5), 4_194_304.0);
+        assert_eq!(floor64(16_777_216.0), 16_777_216.0);
+        assert_eq!(floor64(-1.0e10), -1.0e10);
+        assert!(floor64(f32::NAN).is_nan());
+        assert_eq!(floor64(f32::INFINITY), f64::INFINITY);
     }
 }
