@@ -93,6 +93,37 @@ impl AppState {
     }
 
     /// A session's lock, waited for without blocking an async worker.
+    /// The session's engine and a copy of its scenario, taken under the session's lock
+    /// (released before any engine work).
+    async fn session_scenario(
+        &self,
+        id: &str,
+    ) -> Result<(&'static EngineDef, retroanim_core::Scenario), ApiError> {
+        let s = self
+            .lock_session(id, Instant::now() + self.opts.queue_wait)
+            .await?;
+        Ok((s.engine, s.scenario().clone()))
+    }
+
+    /// A description of a session's assets (`f`), worked out on a blocking thread that
+    /// holds an engine slot; its error is located at the engine's asset field.
+    async fn describe(
+        &self,
+        engine: &'static EngineDef,
+        f: impl FnOnce() -> Result<Value, String> + Send + 'static,
+    ) -> Result<Value, ApiError> {
+        let slot = self
+            .engine_slot(Instant::now() + self.opts.queue_wait)
+            .await?;
+        tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            f()
+        })
+        .await
+        .map_err(join_error)?
+        .map_err(|m| ApiError::unprocessable(engine.asset_field, m))
+    }
+
     async fn lock_session(
         &self,
         id: &str,
@@ -480,12 +511,7 @@ pub async fn get_assets(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let (engine, scenario) = {
-        let s = st
-            .lock_session(&id, Instant::now() + st.opts.queue_wait)
-            .await?;
-        (s.engine, s.scenario().clone())
-    };
+    let (engine, scenario) = st.session_scenario(&id).await?;
     let info = engine.info.ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_IMPLEMENTED,
@@ -493,14 +519,7 @@ pub async fn get_assets(
             format!("no asset description for engine '{}'", engine.name),
         )
     })?;
-    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
-    let v = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        info(&scenario)
-    })
-    .await
-    .map_err(join_error)?
-    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    let v = st.describe(engine, move || info(&scenario)).await?;
     Ok(Json(json!({ "engine": engine.name, "assets": v })))
 }
 
@@ -511,26 +530,16 @@ pub async fn get_figure(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let (engine, scenario) = {
-        let s = st
-            .lock_session(&id, Instant::now() + st.opts.queue_wait)
-            .await?;
-        (s.engine, s.scenario().clone())
-    };
+    let (engine, scenario) = st.session_scenario(&id).await?;
     if engine.name != "ac" {
         return Err(ApiError::not_found(format!(
             "engine '{}' has no figure (only ac sessions do)",
             engine.name
         )));
     }
-    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
-    let v = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        crate::figure::ac(&scenario)
-    })
-    .await
-    .map_err(join_error)?
-    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    let v = st
+        .describe(engine, move || crate::figure::ac(&scenario))
+        .await?;
     Ok(Json(json!({ "engine": engine.name, "figure": v })))
 }
 
@@ -540,12 +549,7 @@ pub async fn get_meshes(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let (engine, scenario) = {
-        let s = st
-            .lock_session(&id, Instant::now() + st.opts.queue_wait)
-            .await?;
-        (s.engine, s.scenario().clone())
-    };
+    let (engine, scenario) = st.session_scenario(&id).await?;
     if engine.name != "herc" {
         return Err(ApiError::not_found(format!(
             "engine '{}' has no DTS meshes (only herc sessions do)",
@@ -553,14 +557,11 @@ pub async fn get_meshes(
         )));
     }
     let es2 = st.opts.es2.clone();
-    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
-    let mut v = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        crate::es2::session_meshes(&scenario, es2.as_deref())
-    })
-    .await
-    .map_err(join_error)?
-    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    let mut v = st
+        .describe(engine, move || {
+            crate::es2::session_meshes(&scenario, es2.as_deref())
+        })
+        .await?;
     v["engine"] = json!(engine.name);
     Ok(Json(v))
 }
