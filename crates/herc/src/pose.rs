@@ -117,14 +117,14 @@ pub fn write_thread_locals(list: &AnimList, th: &AnimationThread, locals: &mut [
 }
 
 /// The keys of frame `f` of `seq`, one per column, if the frame exists.
-fn key_row(seq: &Sequence, f: i16) -> Option<&[i16]> {
+pub(crate) fn key_row(seq: &Sequence, f: i16) -> Option<&[i16]> {
     let f = usize::try_from(f).ok()?;
     let width = seq.columns.len();
     seq.keys.get(f * width..(f + 1) * width)
 }
 
 /// [`AnimList::keyframe`] on the pool slice (the zero record outside it).
-fn key_at(keyframes: &[Keyframe], k: i16) -> Keyframe {
+pub(crate) fn key_at(keyframes: &[Keyframe], k: i16) -> Keyframe {
     usize::try_from(k)
         .ok()
         .and_then(|i| keyframes.get(i))
