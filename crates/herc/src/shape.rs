@@ -58,7 +58,25 @@ struct LocalXf {
 }
 
 impl LocalXf {
+    #[inline(never)]
     fn new(local: Keyframe) -> LocalXf {
+        let [x, y, z, tx, ty, tz] = local;
+        if y == 0 && z == 0 {
+            let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
+            if let Some(xf) = Transform3::pitch_only(x, t) {
+                return LocalXf {
+                    xf,
+                    pitch: true,
+                    moved: false,
+                };
+            }
+        }
+        Self::general(local)
+    }
+
+    /// Any other local: the full FromEuler, kept out of the pose loop.
+    #[inline(never)]
+    fn general(local: Keyframe) -> LocalXf {
         let xf = Transform3::from_local(local);
         LocalXf {
             xf,

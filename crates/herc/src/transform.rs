@@ -166,6 +166,25 @@ impl Transform3 {
         }
     }
 
+    /// `FromEuler(x, 0, 0)` with translation `t` when it is in pitch form
+    /// ([`Transform3::is_pitch_form`]), else `None`. With the generated table `C(0) = ONE` and
+    /// `S(0) = 0`, so M6's pitch-only formulas give `m0 = ONE`, `m1 = m6 = 0`, `m7 = −S(x)`,
+    /// `m3 = m8 = C(x)`, `m5 = S(x)`, and `m2 = m4 = 0` exactly when `S(x) + S(−x) = 0`
+    /// (the table's rounding of ±x can differ by one step); 3 table reads.
+    #[inline(always)]
+    pub fn pitch_only(x: i16, t: [i32; 3]) -> Option<Self> {
+        let table = CosTable::generated();
+        let (c, s, sn) = (table.cos(x), table.sin(x), table.sin(x.wrapping_neg()));
+        if x == 0 || i32::from(s) + i32::from(sn) != 0 {
+            return None;
+        }
+        Some(Transform3 {
+            m: [ONE, 0, 0, c, 0, s, 0, s.wrapping_neg(), c],
+            kind: KIND_GENERAL_X,
+            t,
+        })
+    }
+
     /// `FromEuler` of a 6-component local record `[rx, ry, rz, tx, ty, tz]` (H13): the
     /// rotation from the angles and the translation widened to i32.
     #[inline]
