@@ -316,7 +316,13 @@ impl ShapeInstance {
             x0.moved = fresh || *w0 != *root_read;
             *w0 = *root_read;
         }
-        let sources = &self.cover.sources;
+        let sources = &self.cover.sources[..];
+        // Slices taken once: stores into the buffers then cannot be taken for stores into
+        // `self`, so their pointers and lengths stay in registers across the loop.
+        let scratch = &self.scratch[..];
+        let locals = &mut self.locals[..];
+        let local_xf = &mut self.local_xf[..];
+        let worlds = &mut self.world[..];
         for (k, &(n, parent)) in list.build_order().iter().enumerate() {
             let n = usize::from(n);
             let local = if covered {
@@ -342,14 +348,14 @@ impl ShapeInstance {
                     }
                 }
             } else {
-                self.scratch[n]
+                scratch[n]
             };
-            let parent_moved = match self.local_xf.get(usize::from(parent)) {
+            let parent_moved = match local_xf.get(usize::from(parent)) {
                 Some(p) => p.moved,
                 None => false,
             };
-            let node = &mut self.local_xf[n];
-            let old = &mut self.locals[n];
+            let node = &mut local_xf[n];
+            let old = &mut locals[n];
             let changed = local
                 .iter()
                 .zip(old.iter())
@@ -362,13 +368,13 @@ impl ShapeInstance {
             let moved = fresh | parent_moved | changed;
             node.moved = moved;
             if moved {
-                let node = &self.local_xf[n];
-                let world = match self.world.get(usize::from(parent)) {
+                let node = &local_xf[n];
+                let world = match worlds.get(usize::from(parent)) {
                     Some(pw) if node.pitch => node.xf.concat_pitch(pw),
                     Some(pw) => node.xf.concat(pw),
                     None => node.xf,
                 };
-                self.world[n] = world;
+                worlds[n] = world;
             }
         }
     }
