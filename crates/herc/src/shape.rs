@@ -61,8 +61,8 @@ impl LocalXf {
     #[inline(never)]
     fn new(local: Keyframe) -> LocalXf {
         let [x, y, z, tx, ty, tz] = local;
+        let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
         if y == 0 && z == 0 {
-            let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
             if let Some(xf) = Transform3::pitch_only(x, t) {
                 return LocalXf {
                     xf,
@@ -70,6 +70,14 @@ impl LocalXf {
                     moved: false,
                 };
             }
+        }
+        if x == 0 && y == 0 {
+            // FromEuler's first branch: identity, or a rotation about Z (never pitch form).
+            return LocalXf {
+                xf: Transform3::yaw_only(z, t),
+                pitch: false,
+                moved: false,
+            };
         }
         Self::general(local)
     }

@@ -185,6 +185,22 @@ impl Transform3 {
         })
     }
 
+    /// `FromEuler(0, 0, z)` with translation `t`: the identity for z = 0, else a rotation about
+    /// Z, `m = [C(z), S(z), −S(z), C(z), 0, 0, 0, 0, ONE]` (M6's first branch).
+    #[inline(always)]
+    pub fn yaw_only(z: i16, t: [i32; 3]) -> Self {
+        if z == 0 {
+            return Self::IDENTITY.with_translation(t);
+        }
+        let table = CosTable::generated();
+        let (c, s) = (table.cos(z), table.sin(z));
+        Transform3 {
+            m: [c, s, s.wrapping_neg(), c, 0, 0, 0, 0, ONE],
+            kind: KIND_Z,
+            t,
+        }
+    }
+
     /// `FromEuler` of a 6-component local record `[rx, ry, rz, tx, ty, tz]` (H13): the
     /// rotation from the angles and the translation widened to i32.
     #[inline]

@@ -459,3 +459,32 @@ fn m07_concat_pitch_is_concat_for_pitch_form_locals() {
     }
     assert!(checked > 2000);
 }
+
+#[test]
+fn m06_yaw_only_builds_fromeuler_0_0_z() {
+    // z = 0 is the identity (kind 0) with the translation.
+    assert_eq!(
+        Transform3::yaw_only(0, [4, 5, 6]),
+        tr(
+            [16384, 0, 0, 16384, 0, 0, 0, 0, 16384],
+            KIND_IDENTITY,
+            [4, 5, 6]
+        )
+    );
+    // z = 1008: C reads entry 63 = 16308, S reads entry 961 = 1581 (worked out above).
+    assert_eq!(
+        Transform3::yaw_only(1008, [0; 3]),
+        tr(
+            [16308, 1581, -1581, 16308, 0, 0, 0, 0, 16384],
+            KIND_Z,
+            [0; 3]
+        )
+    );
+    for z in i16::MIN..=i16::MAX {
+        assert_eq!(
+            Transform3::yaw_only(z, [1, -2, 3]),
+            Transform3::from_euler(0, 0, z).with_translation([1, -2, 3]),
+            "z = {z}"
+        );
+    }
+}
