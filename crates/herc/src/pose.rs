@@ -125,9 +125,10 @@ pub(crate) fn key_row(seq: &Sequence, f: i16) -> Option<&[i16]> {
 
 /// [`AnimList::keyframe`] on the pool slice (the zero record outside it).
 pub(crate) fn key_at(keyframes: &[Keyframe], k: i16) -> Keyframe {
-    usize::try_from(k)
-        .ok()
-        .and_then(|i| keyframes.get(i))
+    // A negative k read as u16 is 32768 or more, past any pool (at most 32767 records), so
+    // one bounds check also rejects it.
+    keyframes
+        .get(usize::from(k as u16))
         .copied()
         .unwrap_or([0; 6])
 }
