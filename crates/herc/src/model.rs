@@ -108,7 +108,15 @@ pub struct AnimList {
     node_columns: Vec<Vec<i16>>,
     /// Nodes in an order where every parent precedes its children (D7 builds parent-first).
     parent_first: Vec<u16>,
+    /// `parent_first` without node 0, each node with its parent ([`NO_PARENT`] for none):
+    /// the pose build's loop, with the parent lookup done once per model.
+    build_order: Vec<(u16, u16)>,
+    /// Per node, its rest record (the keyframe `rest` points at; validated in range).
+    rest_keys: Vec<Keyframe>,
 }
+
+/// [`AnimList::build_order`]'s parent of a node without one.
+pub const NO_PARENT: u16 = u16::MAX;
 
 impl AnimList {
     /// Validate and build. Checks (D1, D2): counts, i16 ranges, every index
@@ -177,6 +185,18 @@ impl AnimList {
                 map
             })
             .collect();
+        let build_order = parent_first
+            .iter()
+            .filter(|&&n| n != 0)
+            .map(|&n| {
+                let parent = u16::try_from(nodes[usize::from(n)].parent).unwrap_or(NO_PARENT);
+                (n, parent)
+            })
+            .collect();
+        let rest_keys = nodes
+            .iter()
+            .map(|node| keyframes[node.rest as usize])
+            .collect();
         Ok(AnimList {
             nodes,
             keyframes,
@@ -184,6 +204,8 @@ impl AnimList {
             transitions,
             node_columns,
             parent_first,
+            build_order,
+            rest_keys,
         })
     }
 
@@ -206,6 +228,16 @@ impl AnimList {
     /// Nodes ordered so that every parent comes before its children.
     pub fn parent_first(&self) -> &[u16] {
         &self.parent_first
+    }
+
+    /// Every node but node 0 with its parent index ([`NO_PARENT`] for none), parents first.
+    pub fn build_order(&self) -> &[(u16, u16)] {
+        &self.build_order
+    }
+
+    /// Every node's rest record, by node.
+    pub fn rest_keys(&self) -> &[Keyframe] {
+        &self.rest_keys
     }
 
     /// The sequence `s`, if it exists.

@@ -117,17 +117,18 @@ pub fn write_thread_locals(list: &AnimList, th: &AnimationThread, locals: &mut [
 }
 
 /// The keys of frame `f` of `seq`, one per column, if the frame exists.
-fn key_row(seq: &Sequence, f: i16) -> Option<&[i16]> {
+pub(crate) fn key_row(seq: &Sequence, f: i16) -> Option<&[i16]> {
     let f = usize::try_from(f).ok()?;
     let width = seq.columns.len();
     seq.keys.get(f * width..(f + 1) * width)
 }
 
 /// [`AnimList::keyframe`] on the pool slice (the zero record outside it).
-fn key_at(keyframes: &[Keyframe], k: i16) -> Keyframe {
-    usize::try_from(k)
-        .ok()
-        .and_then(|i| keyframes.get(i))
+pub(crate) fn key_at(keyframes: &[Keyframe], k: i16) -> Keyframe {
+    // A negative k read as u16 is 32768 or more, past any pool (at most 32767 records), so
+    // one bounds check also rejects it.
+    keyframes
+        .get(usize::from(k as u16))
         .copied()
         .unwrap_or([0; 6])
 }

@@ -6,7 +6,7 @@
 //! state step allocates nothing.
 
 use crate::model::{AnimList, Keyframe};
-use crate::pose::write_thread_locals;
+use crate::pose::{blend, fraction, key_at, key_row, write_thread_locals};
 use crate::thread::AnimationThread;
 use crate::transform::Transform3;
 
@@ -28,21 +28,113 @@ pub struct ShapeInstance {
     threads: Vec<AnimationThread>,
     /// Thread ids, first slot first.
     slots: Vec<usize>,
+    /// The evaluated locals, per node. Also the memo key of `local_xf`: the transform of a
+    /// node whose new local equals its last one is not rebuilt from its angles.
     locals: Vec<Keyframe>,
     world: Vec<Transform3>,
-    /// Memo of `Transform3::from_local(xf_key[n])` per node: a local that did not change
-    /// since the last evaluation is not rebuilt from its angles.
-    local_xf: Vec<Transform3>,
-    xf_key: Vec<Keyframe>,
-    /// Scratch of [`Self::evaluate`]: the node's world transform changed in this pass, so its
-    /// children must be rebuilt. A node whose local and parent did not change keeps its world.
-    moved: Vec<bool>,
+    /// Per node `Transform3::from_local(locals[n])`, whether it is in pitch form
+    /// ([`Transform3::is_pitch_form`]), and whether the node's world transform changed in
+    /// the current pass (so its children must be rebuilt; a node whose local and parent did
+    /// not change keeps its world).
+    local_xf: Vec<LocalXf>,
+    /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
+    scratch: Vec<Keyframe>,
+    /// Which thread writes which node, for the current slot order and sequences.
+    cover: Cover,
     /// No evaluation yet: every world transform must be built.
     fresh: bool,
     /// What the last identity seed of [`Self::tick`] left: the thread id, the G, acc and dur
     /// its partial P was built from, and the root it stored. A seed from the same inputs onto
     /// that same root would store that root again, so it is skipped.
     seeded: Option<(usize, Keyframe, i16, i16, Transform3)>,
+}
+
+/// One node's memoised local transform.
+#[derive(Clone, Copy, Debug)]
+struct LocalXf {
+    xf: Transform3,
+    pitch: bool,
+    moved: bool,
+}
+
+impl LocalXf {
+    #[inline(never)]
+    fn new(local: Keyframe) -> LocalXf {
+        let [x, y, z, tx, ty, tz] = local;
+        let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
+        if y == 0 && z == 0 {
+            if let Some(xf) = Transform3::pitch_only(x, t) {
+                return LocalXf {
+                    xf,
+                    pitch: true,
+                    moved: false,
+                };
+            }
+        }
+        if x == 0 && y == 0 {
+            // FromEuler's first branch: identity, or a rotation about Z (never pitch form).
+            return LocalXf {
+                xf: Transform3::yaw_only(z, t),
+                pitch: false,
+                moved: false,
+            };
+        }
+        Self::general(local)
+    }
+
+    /// Any other local: the full FromEuler, kept out of the pose loop.
+    #[inline(never)]
+    fn general(local: Keyframe) -> LocalXf {
+        let xf = Transform3::from_local(local);
+        LocalXf {
+            xf,
+            pitch: xf.is_pitch_form(),
+            moved: false,
+        }
+    }
+}
+
+/// Where a node's local comes from: the slot (index into `slots`) of the thread that writes
+/// it last (the first slot wins, H17) and its columns, or its rest record.
+#[derive(Clone, Copy, Debug)]
+struct Source {
+    /// Index into `slots`; [`REST`] for the rest record.
+    slot: u8,
+    /// Column in the thread's playing sequence.
+    column: u16,
+    /// Column in its next cursor's sequence; [`REST_COLUMN`] when that sequence does not
+    /// animate the node, so the blend goes toward the rest record (D5).
+    next_column: u16,
+    /// The node's rest keyframe index (the blend target for [`REST_COLUMN`]).
+    rest: i16,
+}
+
+impl Source {
+    const REST: Source = Source {
+        slot: REST,
+        column: 0,
+        next_column: REST_COLUMN,
+        rest: 0,
+    };
+}
+
+const REST: u8 = u8::MAX;
+const REST_COLUMN: u16 = u16::MAX;
+
+/// The per-node sources of [`write_thread_locals`] for one slot order and one (sequence,
+/// next sequence) per thread. Which nodes a thread writes depends only on those, as long as
+/// each thread's key rows exist (checked on every evaluation); the pose is then built node
+/// by node without the rest pass and the overwrites.
+#[derive(Clone, Debug, Default)]
+struct Cover {
+    /// (thread id, seq, next_seq) per slot, first slot first; `len` entries used.
+    key: [(usize, i16, i16); MAX_SLOTS],
+    len: usize,
+    built: bool,
+    /// Per node (scratch of the rebuild).
+    by_node: Vec<Source>,
+    /// Per entry of [`AnimList::build_order`].
+    sources: Vec<Source>,
 }
 
 impl ShapeInstance {
@@ -54,9 +146,13 @@ impl ShapeInstance {
             slots: Vec::with_capacity(MAX_SLOTS),
             locals: vec![[0; 6]; n],
             world: vec![Transform3::IDENTITY; n],
-            local_xf: vec![Transform3::from_local([0; 6]); n],
-            xf_key: vec![[0; 6]; n],
-            moved: vec![false; n],
+            local_xf: vec![LocalXf::new([0; 6]); n],
+            scratch: vec![[0; 6]; n],
+            cover: Cover {
+                by_node: Vec::with_capacity(n),
+                sources: Vec::with_capacity(n),
+                ..Cover::default()
+            },
             fresh: true,
             seeded: None,
         };
@@ -192,44 +288,159 @@ impl ShapeInstance {
     /// (H17); uncovered nodes and node 0 take their rest record (D6, H12). World transforms
     /// are built parent-first with `world[0] = root_read` (H13, H28, D7).
     pub fn evaluate(&mut self, list: &AnimList, root_read: &Transform3) {
-        let nodes = list.nodes();
-        let keyframes = list.keyframes();
-        for (local, node) in self.locals.iter_mut().zip(nodes) {
-            *local = usize::try_from(node.rest)
-                .ok()
-                .and_then(|i| keyframes.get(i))
-                .copied()
-                .unwrap_or([0; 6]);
-        }
-        for &id in self.slots.iter().rev() {
-            write_thread_locals(list, &self.threads[id], &mut self.locals);
-        }
-        let fresh = std::mem::replace(&mut self.fresh, false);
-        for &n in list.parent_first() {
-            let n = usize::from(n);
-            if n == 0 {
-                self.moved[0] = fresh || self.world[0] != *root_read;
-                self.world[0] = *root_read;
+        self.refresh_cover(list);
+        // Per slot: the key rows of the current and the next cursor and the Q10 fraction.
+        let mut rows: [(&[i16], &[i16], i32); MAX_SLOTS] = [(&[], &[], 0); MAX_SLOTS];
+        let mut covered = true;
+        for (r, &id) in rows.iter_mut().zip(&self.slots) {
+            let th = &self.threads[id];
+            let Some(seq) = list.sequence(th.seq) else {
+                // Writes nothing, as in write_thread_locals; the cover gives it no node.
                 continue;
-            }
-            let local = self.locals[n];
-            let mut moved = fresh;
-            if local != self.xf_key[n] {
-                self.xf_key[n] = local;
-                self.local_xf[n] = Transform3::from_local(local);
-                moved = true;
-            }
-            let parent = usize::try_from(nodes[n].parent).ok();
-            if let Some(p) = parent {
-                moved |= self.moved[p];
-            }
-            self.moved[n] = moved;
-            if moved {
-                self.world[n] = match parent {
-                    Some(p) => self.local_xf[n].concat(&self.world[p]),
-                    None => self.local_xf[n],
-                };
+            };
+            let row = key_row(seq, th.frame);
+            let next_row = list
+                .sequence(th.next_seq)
+                .and_then(|s| key_row(s, th.next_frame));
+            match (row, next_row) {
+                (Some(row), Some(next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
+                _ => covered = false,
             }
         }
+        if !covered {
+            // A cursor outside its sequence: the general per-thread pass decides.
+            self.scratch.copy_from_slice(list.rest_keys());
+            for &id in self.slots.iter().rev() {
+                write_thread_locals(list, &self.threads[id], &mut self.scratch);
+            }
+        }
+        let keyframes = list.keyframes();
+        let rest_keys = list.rest_keys();
+        let fresh = std::mem::replace(&mut self.fresh, false);
+        if let (Some(l0), Some(r0)) = (self.locals.first_mut(), rest_keys.first()) {
+            *l0 = *r0;
+        }
+        if let (Some(w0), Some(x0)) = (self.world.first_mut(), self.local_xf.first_mut()) {
+            x0.moved = fresh || *w0 != *root_read;
+            *w0 = *root_read;
+        }
+        let sources = &self.cover.sources[..];
+        // Slices taken once: stores into the buffers then cannot be taken for stores into
+        // `self`, so their pointers and lengths stay in registers across the loop.
+        let scratch = &self.scratch[..];
+        let locals = &mut self.locals[..];
+        let local_xf = &mut self.local_xf[..];
+        let worlds = &mut self.world[..];
+        for (k, &(n, parent)) in list.build_order().iter().enumerate() {
+            let n = usize::from(n);
+            let local = if covered {
+                let src = sources.get(k).copied().unwrap_or(Source::REST);
+                if src.slot == REST {
+                    rest_keys[n]
+                } else {
+                    let (row, next_row, q) = rows[usize::from(src.slot)];
+                    let i = row.get(usize::from(src.column)).copied().unwrap_or(0);
+                    let j = if src.next_column == REST_COLUMN {
+                        src.rest
+                    } else {
+                        next_row
+                            .get(usize::from(src.next_column))
+                            .copied()
+                            .unwrap_or(0)
+                    };
+                    let a = key_at(keyframes, i);
+                    if i == j {
+                        a
+                    } else {
+                        blend(&a, &key_at(keyframes, j), q)
+                    }
+                }
+            } else {
+                scratch[n]
+            };
+            let parent_moved = match local_xf.get(usize::from(parent)) {
+                Some(p) => p.moved,
+                None => false,
+            };
+            let node = &mut local_xf[n];
+            let old = &mut locals[n];
+            let changed = local
+                .iter()
+                .zip(old.iter())
+                .fold(0, |d, (a, b)| d | (a ^ b))
+                != 0;
+            if changed {
+                *old = local;
+                *node = LocalXf::new(local);
+            }
+            let moved = fresh | parent_moved | changed;
+            node.moved = moved;
+            if moved {
+                let node = &local_xf[n];
+                let world = match worlds.get(usize::from(parent)) {
+                    Some(pw) if node.pitch => node.xf.concat_pitch(pw),
+                    Some(pw) => node.xf.concat(pw),
+                    None => node.xf,
+                };
+                worlds[n] = world;
+            }
+        }
+    }
+
+    /// Rebuild [`Cover`] when the slot order or a thread's sequences changed: the nodes
+    /// [`write_thread_locals`] would write for each slot, applied from the last slot to the
+    /// first.
+    fn refresh_cover(&mut self, list: &AnimList) {
+        let c = &mut self.cover;
+        let same = c.built
+            && c.len == self.slots.len()
+            && c.key.iter().zip(&self.slots).all(|(k, &id)| {
+                let th = &self.threads[id];
+                *k == (id, th.seq, th.next_seq)
+            });
+        if same {
+            return;
+        }
+        c.built = true;
+        c.len = self.slots.len();
+        // Per node first, then laid out in the build order the pose loop walks.
+        c.by_node.clear();
+        c.by_node.extend(list.nodes().iter().map(|node| Source {
+            rest: node.rest,
+            ..Source::REST
+        }));
+        for (k, &id) in c.key.iter_mut().zip(&self.slots) {
+            let th = &self.threads[id];
+            *k = (id, th.seq, th.next_seq);
+        }
+        for (slot, &id) in self.slots.iter().enumerate().rev() {
+            let th = &self.threads[id];
+            let Some(seq) = list.sequence(th.seq) else {
+                continue;
+            };
+            for (column, &node) in seq.columns.iter().enumerate() {
+                let node = node as usize;
+                if node == 0 {
+                    continue;
+                }
+                let next_column = if th.next_seq == th.seq {
+                    column as u16
+                } else {
+                    list.column_of(th.next_seq, node)
+                        .map_or(REST_COLUMN, |c| c as u16)
+                };
+                if let Some(s) = c.by_node.get_mut(node) {
+                    s.slot = slot as u8;
+                    s.column = column as u16;
+                    s.next_column = next_column;
+                }
+            }
+        }
+        c.sources.clear();
+        c.sources.extend(
+            list.build_order()
+                .iter()
+                .map(|&(n, _)| c.by_node[usize::from(n)]),
+        );
     }
 }

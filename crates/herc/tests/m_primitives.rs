@@ -407,3 +407,84 @@ fn m09_to_euler() {
     // asin(1581) = 999; atan2(13, 16308) and atan2(12, 16308) have i = 0.
     assert_eq!(Transform3::from_euler(1000, 0, 0).to_euler(), [999, 0, 0]);
 }
+
+#[test]
+fn m06_pitch_only_builds_fromeuler_x_0_0_in_pitch_form() {
+    // x = 1008: C(1008) reads entry ((1008 >> 3) + 1) >> 1 = 63 = 16308; S(1008) = C(−15376)
+    // reads |((−1922) + 1) >> 1| = 961 = 1581; S(−1008) = C(−17392) reads k = −1087, i.e.
+    // −entries[2048 − 1087] = −1581, so the two halvings (m2, m4) are 0.
+    let p = Transform3::pitch_only(1008, [1, 2, 3]).expect("pitch form");
+    assert_eq!(
+        p,
+        tr(
+            [16384, 0, 0, 16308, 0, 1581, 0, -1581, 16308],
+            KIND_GENERAL_X,
+            [1, 2, 3]
+        )
+    );
+    // x = 1000 ≡ 8 (mod 16): S(1000) reads entry 961 = 1581 but S(−1000) reads k = −1086,
+    // −entries[962] = −1556; m2 = −(25 >> 1) = −12 ≠ 0, so not pitch form.
+    assert_eq!(Transform3::pitch_only(1000, [0; 3]), None);
+    assert_eq!(Transform3::from_euler(1000, 0, 0).m[2], -12);
+    // x = 0 is the identity, not pitch form.
+    assert_eq!(Transform3::pitch_only(0, [0; 3]), None);
+    // Every angle: the same transform as FromEuler wherever it answers.
+    for x in i16::MIN..=i16::MAX {
+        if let Some(p) = Transform3::pitch_only(x, [0; 3]) {
+            assert_eq!(p, Transform3::from_euler(x, 0, 0), "x = {x}");
+            assert!(p.is_pitch_form());
+        }
+    }
+}
+
+#[test]
+fn m07_concat_pitch_is_concat_for_pitch_form_locals() {
+    // Parents of every kind: identity with a translation, about Z, general, general with X.
+    let parents = [
+        Transform3::IDENTITY.with_translation([5, -7, 9]),
+        Transform3::from_euler(0, 0, 12345).with_translation([100, 200, 300]),
+        Transform3::from_euler(0, 3000, -7000).with_translation([-40, 50, 60]),
+        Transform3::from_euler(-20000, 31000, 9000).with_translation([i32::MAX, i32::MIN, 7]),
+        tr([-32768; 9], KIND_GENERAL, [1, 2, 3]),
+    ];
+    let mut checked = 0;
+    for x in (i16::MIN..=i16::MAX).step_by(97) {
+        let Some(a) = Transform3::pitch_only(x, [-150, 0, 100]) else {
+            continue;
+        };
+        for b in &parents {
+            assert_eq!(a.concat_pitch(b), a.concat(b), "x = {x}, b = {b:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 2000);
+}
+
+#[test]
+fn m06_yaw_only_builds_fromeuler_0_0_z() {
+    // z = 0 is the identity (kind 0) with the translation.
+    assert_eq!(
+        Transform3::yaw_only(0, [4, 5, 6]),
+        tr(
+            [16384, 0, 0, 16384, 0, 0, 0, 0, 16384],
+            KIND_IDENTITY,
+            [4, 5, 6]
+        )
+    );
+    // z = 1008: C reads entry 63 = 16308, S reads entry 961 = 1581 (worked out above).
+    assert_eq!(
+        Transform3::yaw_only(1008, [0; 3]),
+        tr(
+            [16308, 1581, -1581, 16308, 0, 0, 0, 0, 16384],
+            KIND_Z,
+            [0; 3]
+        )
+    );
+    for z in i16::MIN..=i16::MAX {
+        assert_eq!(
+            Transform3::yaw_only(z, [1, -2, 3]),
+            Transform3::from_euler(0, 0, z).with_translation([1, -2, 3]),
+            "z = {z}"
+        );
+    }
+}
