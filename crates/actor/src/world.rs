@@ -3,7 +3,7 @@
 //! update (timing, the list, then every member in asset order).
 
 use crate::advance::advance;
-use crate::arbitration::request;
+use crate::arbitration::request_default;
 use crate::boundary::{actor_force_request, actor_request, eligible, Env};
 use crate::error::RunError;
 use crate::load::CELL;
@@ -230,8 +230,7 @@ pub fn update_actor(
         // neither changes the switch, the model or the static flag it reads.
         if let Some((anim, cx)) = eligible(actor, models, env) {
             advance(anim, cx, 0)?;
-            let default = anim.default;
-            request(anim, cx, default, 0)?;
+            request_default(anim, cx)?;
         }
     }
     move_actor(actor, env.ticks);
