@@ -28,18 +28,21 @@ pub fn interpret(anim: &mut Anim, model: &Model) -> Result<Flow, RunError> {
         return Ok(Flow::Done);
     }
     let start = slot.start as usize;
-    let cmds = model
-        .cmds
-        .get(start..start + slot.len as usize)
-        .unwrap_or(&[]);
     // The common pass: the cursor is on a frame and nothing is to be skipped. It is
     // the first step of the loop below, which cannot run out of budget in one step.
-    if let Some(&Cmd::ShowFrame { handle, index }) = cmds.get(anim.cursor as usize) {
-        if anim.skip == 0 {
+    if anim.cursor < slot.len && anim.skip == 0 {
+        if let Some(&Cmd::ShowFrame { handle, index }) =
+            model.cmds.get(start + anim.cursor as usize)
+        {
             anim.frame = Some([handle, index]); // A3
             return Ok(Flow::Done);
         }
     }
+    // The slot was made from this command array, so the range is always inside it.
+    let cmds = model
+        .cmds
+        .get(start..start + slot.len as usize)
+        .unwrap_or(&[]);
     interpret_loop(anim, cmds, number)
 }
 

@@ -217,6 +217,7 @@ pub fn membership(actor: &Actor, origin: [i64; 2]) -> Why {
 }
 
 /// One eligible actor's update (A36).
+#[inline(always)]
 pub fn update_actor(
     actor: &mut Actor,
     models: &[Model],
