@@ -17,8 +17,15 @@ pub fn script_stage(
     script: &Script,
     env: Env,
 ) -> Result<(), RunError> {
-    if actor.task.is_some() {
-        if invoke(actor, models, env)? == TaskStatus::Active {
+    if let Some(task) = actor.task {
+        // A started task only watches for its group to stop being current (A31): the
+        // check of `invoke` without its request path.
+        let active = if task.phase == Phase::Started {
+            actor.anim.as_ref().and_then(|a| a.current) == Some(task.group)
+        } else {
+            invoke(actor, models, env)? == TaskStatus::Active
+        };
+        if active {
             return Ok(()); // the body stays blocked
         }
         actor.task = None; // completed: the body may continue in this update

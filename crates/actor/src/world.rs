@@ -146,24 +146,43 @@ impl World {
         let switches = self.switches;
         // One pass: an update moves only its own actor, so every membership is still the
         // one the list would have computed before the first update (the A34–A35 update list before the A36–A37 updates).
-        for i in 0..self.actors.len() {
-            let actor = &mut self.actors[i];
-            let why = membership(actor, origin);
-            self.members[i] = why;
+        let models = &self.models[..];
+        let scripts = &self.scripts[..];
+        let mut failed = None;
+        for (i, (actor, m)) in self.actors.iter_mut().zip(&mut self.members).enumerate() {
             actor.translation = None;
-            if why.listed() && !actor.flags.excluded {
-                if let Err(error) = update_actor(actor, &self.models, &self.scripts, env, switches)
-                {
-                    let actor = actor.id.clone();
-                    // The list is complete even when an update fails.
-                    for (a, m) in self.actors.iter().zip(&mut self.members).skip(i + 1) {
-                        *m = membership(a, origin);
-                    }
-                    return Err(ActorRunError { actor, error });
+            // Persistent storage first: most actors are, and they need no cell arithmetic.
+            let listed = if actor.activation != 0 {
+                *m = Why::Persistent;
+                true
+            } else {
+                let why = membership(actor, origin);
+                *m = why;
+                why.listed()
+            };
+            if listed && !actor.flags.excluded {
+                if let Err(error) = update_actor(actor, models, scripts, env, switches) {
+                    failed = Some((
+                        i,
+                        ActorRunError {
+                            actor: actor.id.clone(),
+                            error,
+                        },
+                    ));
+                    break;
                 }
             }
         }
-        Ok(())
+        match failed {
+            None => Ok(()),
+            Some((i, error)) => {
+                // The list is complete even when an update fails.
+                for (a, m) in self.actors.iter().zip(&mut self.members).skip(i + 1) {
+                    *m = membership(a, origin);
+                }
+                Err(error)
+            }
+        }
     }
 }
 
