@@ -80,18 +80,41 @@ pub fn request(anim: &mut Anim, cx: Ctx, g: u8, modifier: u8) -> Result<Outcome,
 }
 
 /// The update's own request for the default group with modifier 0 (A36): [`request`]
-/// with `g` = the default, where A6 cannot apply.
+/// with `g` = the default, where A6 cannot apply and the fallback group is the
+/// requested one.
 #[inline(always)]
 pub fn request_default(anim: &mut Anim, cx: Ctx) -> Result<(), RunError> {
     let g = anim.default;
-    if anim.current == Some(g) {
-        return Ok(()); // A5
+    match anim.current {
+        Some(cur) => {
+            if cur == g {
+                return Ok(()); // A5
+            }
+            let replace = match anim.pending {
+                None => true,
+                Some(pend) => pend <= g || pend == cur,
+            };
+            if replace {
+                accept_default(anim, cx.model); // A7
+            }
+            Ok(())
+        }
+        None => {
+            accept_default(anim, cx.model); // A7
+            advance(anim, cx, 0) // A11
+        }
     }
-    if replaces(anim, g) {
-        accept(anim, cx.model, g, 0); // A7
+}
+
+/// [`accept`] of the default group with modifier 0.
+#[inline(always)]
+fn accept_default(anim: &mut Anim, model: &Model) {
+    let slot = model.slot(anim.default);
+    if slot.present() {
+        anim.pending = Some(anim.default);
+        anim.pending_countdown = Some(slot.low);
+    } else {
+        anim.pending = None;
+        anim.pending_countdown = None;
     }
-    if anim.current.is_none() {
-        advance(anim, cx, 0)?; // A11
-    }
-    Ok(())
 }

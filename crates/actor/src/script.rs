@@ -7,10 +7,35 @@ use crate::resources::{Model, Script, ScriptCmd};
 use crate::state::{Actor, Phase, Task};
 use crate::tasks::{invoke, TaskStatus};
 
+/// The script stage of an actor whose stage is enabled, with script index `i`
+/// (an index outside `scripts` means no stage). A started task that is still
+/// active (A31: its group is current) blocks the body; that check comes first,
+/// before the script is even looked up.
+#[inline(always)]
+pub(crate) fn script_stage_of(
+    actor: &mut Actor,
+    models: &[Model],
+    scripts: &[Script],
+    i: usize,
+    env: Env,
+) -> Result<(), RunError> {
+    if let Some(task) = actor.task {
+        if task.phase == Phase::Started
+            && actor.anim.as_ref().and_then(|a| a.current) == Some(task.group)
+        {
+            return Ok(());
+        }
+    }
+    match scripts.get(i) {
+        Some(script) => script_stage(actor, models, script, env),
+        None => Ok(()),
+    }
+}
+
 /// One script stage for an actor whose stage is enabled: existing task first, then
 /// (if it completed or there was none) one step of the body. The stage's entry work
 /// exists in the original but is not modelled.
-#[inline]
+#[inline(never)]
 pub fn script_stage(
     actor: &mut Actor,
     models: &[Model],

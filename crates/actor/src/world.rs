@@ -4,11 +4,12 @@
 
 use crate::advance::advance;
 use crate::arbitration::request_default;
-use crate::boundary::{actor_force_request, actor_request, eligible, Env};
+use crate::arbitration::Ctx;
+use crate::boundary::{actor_force_request, actor_request, Env};
 use crate::error::RunError;
 use crate::load::CELL;
 use crate::resources::{ActorSet, Model, Script};
-use crate::script::script_stage;
+use crate::script::script_stage_of;
 use crate::state::{Actor, Translation};
 use crate::timing::Timing;
 use serde::Serialize;
@@ -244,26 +245,39 @@ pub fn update_actor(
     env: Env,
     switches: Switches,
 ) -> Result<(), RunError> {
-    select_default(actor, models, env)?;
-    if !actor.flags.anim_update_excluded {
+    if let Some(anim) = &actor.anim {
+        // Only actors with animation state select a default (A37); the change itself
+        // is rare and stays out of line.
+        let sel = actor.state_default.unwrap_or(actor.attr44);
+        if sel != anim.default {
+            select_default(actor, models, env)?;
+        }
         // The boundary (A16) is checked once for the advancement and the default request:
         // neither changes the switch, the model or the static flag it reads.
-        if let Some((anim, cx)) = eligible(actor, models, env) {
-            advance(anim, cx, 0)?;
-            request_default(anim, cx)?;
+        if !actor.flags.anim_update_excluded && env.animation && !actor.static_model {
+            if let (Some(model), Some(anim)) =
+                (actor.model.and_then(|m| models.get(m)), actor.anim.as_mut())
+            {
+                let cx = Ctx {
+                    model,
+                    ticks: env.ticks,
+                };
+                advance(anim, cx, 0)?;
+                request_default(anim, cx)?;
+            }
         }
     }
     move_actor(actor, env.ticks);
     if switches.scripts && !actor.flags.script_suppressed {
-        if let Some(script) = actor.script.and_then(|i| scripts.get(i)) {
-            script_stage(actor, models, script, env)?;
+        if let Some(i) = actor.script {
+            script_stage_of(actor, models, scripts, i, env)?;
         }
     }
     Ok(())
 }
 
 /// State-dependent default selection and the forced replacement of A37 (C8).
-#[inline]
+#[inline(never)]
 pub fn select_default(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
     let sel = actor.state_default.unwrap_or(actor.attr44);
     let Some(anim) = actor.anim.as_mut() else {
