@@ -47,7 +47,7 @@ pub fn interpret(anim: &mut Anim, model: &Model) -> Result<Flow, RunError> {
 }
 
 /// The full interpretation loop, with its runaway bound.
-#[inline]
+#[inline(always)]
 fn interpret_loop(anim: &mut Anim, cmds: &[Cmd], number: u8) -> Result<Flow, RunError> {
     // Every legitimate pass selects a frame or consumes a skip within one sweep of
     // the group (the load checks guarantee a show_frame in every backward range);
