@@ -245,19 +245,20 @@ pub fn update_actor(
     env: Env,
     switches: Switches,
 ) -> Result<(), RunError> {
-    if let Some(anim) = &actor.anim {
+    if let Some(anim) = actor.anim.as_mut() {
         // Only actors with animation state select a default (A37); the change itself
-        // is rare and stays out of line.
+        // is rare and goes through select_default out of line.
         let sel = actor.state_default.unwrap_or(actor.attr44);
-        if sel != anim.default {
+        let anim = if sel == anim.default {
+            Some(anim)
+        } else {
             select_default(actor, models, env)?;
-        }
+            actor.anim.as_mut()
+        };
         // The boundary (A16) is checked once for the advancement and the default request:
         // neither changes the switch, the model or the static flag it reads.
         if !actor.flags.anim_update_excluded && env.animation && !actor.static_model {
-            if let (Some(model), Some(anim)) =
-                (actor.model.and_then(|m| models.get(m)), actor.anim.as_mut())
-            {
+            if let (Some(model), Some(anim)) = (actor.model.and_then(|m| models.get(m)), anim) {
                 let cx = Ctx {
                     model,
                     ticks: env.ticks,
