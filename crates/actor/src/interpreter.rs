@@ -24,12 +24,10 @@ pub fn interpret(anim: &mut Anim, model: &Model) -> Result<Flow, RunError> {
         return Ok(Flow::Done);
     };
     let slot = model.slot(number);
-    if !slot.present() {
-        return Ok(Flow::Done);
-    }
     let start = slot.start as usize;
     // The common pass: the cursor is on a frame and nothing is to be skipped. It is
     // the first step of the loop below, which cannot run out of budget in one step.
+    // An absent group's slot has length 0, so it never takes this pass.
     if anim.cursor < slot.len && anim.skip == 0 {
         if let Some(&Cmd::ShowFrame { handle, index }) =
             model.cmds.get(start + anim.cursor as usize)
@@ -37,6 +35,9 @@ pub fn interpret(anim: &mut Anim, model: &Model) -> Result<Flow, RunError> {
             anim.frame = Some([handle, index]); // A3
             return Ok(Flow::Done);
         }
+    }
+    if !slot.present() {
+        return Ok(Flow::Done);
     }
     // The slot was made from this command array, so the range is always inside it.
     let cmds = model
