@@ -8,9 +8,10 @@ use crate::state::{Actor, Phase, Task};
 use crate::tasks::{invoke, TaskStatus};
 
 /// The script stage of an actor whose stage is enabled, with script index `i`
-/// (an index outside `scripts` means no stage). A started task that is still
-/// active (A31: its group is current) blocks the body; that check comes first,
-/// before the script is even looked up.
+/// (an index outside `scripts` means no stage) and `current`, the actor's current
+/// group (`None` without animation state). A started task that is still active
+/// (A31: its group is current) blocks the body; that check comes first, before the
+/// script is even looked up.
 #[inline(always)]
 pub(crate) fn script_stage_of(
     actor: &mut Actor,
@@ -18,11 +19,10 @@ pub(crate) fn script_stage_of(
     scripts: &[Script],
     i: usize,
     env: Env,
+    current: Option<u8>,
 ) -> Result<(), RunError> {
     if let Some(task) = actor.task {
-        if task.phase == Phase::Started
-            && actor.anim.as_ref().and_then(|a| a.current) == Some(task.group)
-        {
+        if task.phase == Phase::Started && current == Some(task.group) {
             return Ok(());
         }
     }

@@ -245,6 +245,9 @@ pub fn update_actor(
     env: Env,
     switches: Switches,
 ) -> Result<(), RunError> {
+    // The current group after the animation stages, which the script stage's task
+    // check reads (movement does not change it).
+    let mut current = None;
     if let Some(anim) = actor.anim.as_mut() {
         // Only actors with animation state select a default (A37); the change itself
         // is rare and goes through select_default out of line.
@@ -255,23 +258,26 @@ pub fn update_actor(
             select_default(actor, models, env)?;
             actor.anim.as_mut()
         };
-        // The boundary (A16) is checked once for the advancement and the default request:
-        // neither changes the switch, the model or the static flag it reads.
-        if !actor.flags.anim_update_excluded && env.animation && !actor.static_model {
-            if let (Some(model), Some(anim)) = (actor.model.and_then(|m| models.get(m)), anim) {
-                let cx = Ctx {
-                    model,
-                    ticks: env.ticks,
-                };
-                advance(anim, cx, 0)?;
-                request_default(anim, cx)?;
+        if let Some(anim) = anim {
+            // The boundary (A16) is checked once for the advancement and the default
+            // request: neither changes the switch, the model or the static flag it reads.
+            if !actor.flags.anim_update_excluded && env.animation && !actor.static_model {
+                if let Some(model) = actor.model.and_then(|m| models.get(m)) {
+                    let cx = Ctx {
+                        model,
+                        ticks: env.ticks,
+                    };
+                    advance(anim, cx, 0)?;
+                    request_default(anim, cx)?;
+                }
             }
+            current = anim.current;
         }
     }
     move_actor(actor, env.ticks);
     if switches.scripts && !actor.flags.script_suppressed {
         if let Some(i) = actor.script {
-            script_stage_of(actor, models, scripts, i, env)?;
+            script_stage_of(actor, models, scripts, i, env, current)?;
         }
     }
     Ok(())
