@@ -30,20 +30,32 @@ pub enum Outcome {
 /// Acceptance with the absent-group fallback and the start countdown (A9, A10).
 #[inline]
 pub fn accept(anim: &mut Anim, model: &Model, g: u8, modifier: u8) -> Outcome {
-    let group = match model.group(g) {
-        Some(group) => group,
-        None => match model.group(anim.default) {
-            Some(group) => group,
-            None => {
+    // A found group's number is the number it was looked up by.
+    let (number, slot) = match model.slot(g) {
+        slot if slot.present() => (g, slot),
+        _ => match model.slot(anim.default) {
+            slot if slot.present() => (anim.default, slot),
+            _ => {
                 anim.pending = None;
                 anim.pending_countdown = None;
                 return Outcome::Cleared;
             }
         },
     };
-    anim.pending = Some(group.number);
-    anim.pending_countdown = Some(group.low_byte().wrapping_add(modifier));
+    anim.pending = Some(number);
+    anim.pending_countdown = Some(slot.low.wrapping_add(modifier));
     Outcome::Accepted
+}
+
+/// Whether an ordinary request for `g` replaces the pending one (A7, A8): nothing
+/// current or nothing pending, or the pending number is not above `g`, or the
+/// pending group is the current one.
+#[inline(always)]
+fn replaces(anim: &Anim, g: u8) -> bool {
+    match (anim.current, anim.pending) {
+        (None, _) | (_, None) => true,
+        (Some(cur), Some(pend)) => pend <= g || pend == cur,
+    }
 }
 
 /// An ordinary request (A4–A8, A11). Arbitration compares the requested
@@ -56,11 +68,7 @@ pub fn request(anim: &mut Anim, cx: Ctx, g: u8, modifier: u8) -> Result<Outcome,
         }
         anim.current = None; // A6
     }
-    let replace = match (anim.current, anim.pending) {
-        (None, _) | (_, None) => true,
-        (Some(cur), Some(pend)) => pend <= g || pend == cur,
-    };
-    let result = if replace {
+    let result = if replaces(anim, g) {
         accept(anim, cx.model, g, modifier) // A7
     } else {
         Outcome::Refused // A8
@@ -69,4 +77,44 @@ pub fn request(anim: &mut Anim, cx: Ctx, g: u8, modifier: u8) -> Result<Outcome,
         advance(anim, cx, 0)?; // A11
     }
     Ok(result)
+}
+
+/// The update's own request for the default group with modifier 0 (A36): [`request`]
+/// with `g` = the default, where A6 cannot apply and the fallback group is the
+/// requested one.
+#[inline(always)]
+pub fn request_default(anim: &mut Anim, cx: Ctx) -> Result<(), RunError> {
+    let g = anim.default;
+    match anim.current {
+        Some(cur) => {
+            if cur == g {
+                return Ok(()); // A5
+            }
+            let replace = match anim.pending {
+                None => true,
+                Some(pend) => pend <= g || pend == cur,
+            };
+            if replace {
+                accept_default(anim, cx.model); // A7
+            }
+            Ok(())
+        }
+        None => {
+            accept_default(anim, cx.model); // A7
+            advance(anim, cx, 0) // A11
+        }
+    }
+}
+
+/// [`accept`] of the default group with modifier 0.
+#[inline(always)]
+fn accept_default(anim: &mut Anim, model: &Model) {
+    let slot = model.slot(anim.default);
+    if slot.present() {
+        anim.pending = Some(anim.default);
+        anim.pending_countdown = Some(slot.low);
+    } else {
+        anim.pending = None;
+        anim.pending_countdown = None;
+    }
 }

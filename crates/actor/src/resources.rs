@@ -7,13 +7,41 @@ use crate::ragr::{Cmd, Group};
 /// Marks an absent group in [`Model::slots`].
 const NO_GROUP: u16 = u16::MAX;
 
+/// What an advancement needs of one group number, in one load: where its commands
+/// are and the countdown its header supplies. Absent numbers hold `index == NO_GROUP`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Slot {
+    /// First command in [`Model::cmds`].
+    pub start: u32,
+    pub len: u16,
+    /// Index into [`Model::groups`].
+    index: u16,
+    /// The header's low byte (A10, A24).
+    pub low: u8,
+}
+
+impl Slot {
+    const ABSENT: Slot = Slot {
+        start: 0,
+        len: 0,
+        index: NO_GROUP,
+        low: 0,
+    };
+
+    /// True when the table has this group.
+    #[inline]
+    pub fn present(self) -> bool {
+        self.index != NO_GROUP
+    }
+}
+
 /// One animation model table: its RAAN table and its RAGR groups.
 #[derive(Debug, Clone)]
 pub struct Model {
     pub name: String,
     pub raan: RaanTable,
-    /// Group number → index into `groups` (`NO_GROUP` when absent).
-    slots: Box<[u16; 256]>,
+    /// Group number → the group's place and countdown ([`Slot::ABSENT`] when absent).
+    slots: Box<[Slot; 256]>,
     pub groups: Vec<Group>,
     /// Every group's commands, back to back.
     pub cmds: Vec<Cmd>,
@@ -25,7 +53,7 @@ impl Model {
         Model {
             name: name.into(),
             raan,
-            slots: Box::new([NO_GROUP; 256]),
+            slots: Box::new([Slot::ABSENT; 256]),
             groups: Vec::new(),
             cmds: Vec::new(),
         }
@@ -33,16 +61,22 @@ impl Model {
 
     /// Add a decoded group; returns false when the number is already taken.
     pub fn add_group(&mut self, number: u8, header: u16, cmds: &[Cmd]) -> bool {
-        if self.slots[number as usize] != NO_GROUP {
+        if self.slots[number as usize].present() {
             return false;
         }
-        self.slots[number as usize] = self.groups.len() as u16;
-        self.groups.push(Group {
+        let group = Group {
             number,
             header,
             start: self.cmds.len() as u32,
             len: cmds.len() as u16,
-        });
+        };
+        self.slots[number as usize] = Slot {
+            start: group.start,
+            len: group.len,
+            index: self.groups.len() as u16,
+            low: group.low_byte(),
+        };
+        self.groups.push(group);
         self.cmds.extend_from_slice(cmds);
         true
     }
@@ -51,11 +85,17 @@ impl Model {
     #[inline]
     pub fn group(&self, g: u8) -> Option<&Group> {
         let slot = self.slots[g as usize];
-        if slot == NO_GROUP {
-            None
+        if slot.present() {
+            self.groups.get(slot.index as usize)
         } else {
-            self.groups.get(slot as usize)
+            None
         }
+    }
+
+    /// The group numbered `g` as the advancement reads it (absent: `!present()`).
+    #[inline]
+    pub(crate) fn slot(&self, g: u8) -> Slot {
+        self.slots[g as usize]
     }
 
     /// The commands of a group.

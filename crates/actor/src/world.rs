@@ -3,12 +3,13 @@
 //! update (timing, the list, then every member in asset order).
 
 use crate::advance::advance;
-use crate::arbitration::request;
-use crate::boundary::{actor_force_request, actor_request, eligible, Env};
+use crate::arbitration::request_default;
+use crate::arbitration::Ctx;
+use crate::boundary::{actor_force_request, actor_request, Env};
 use crate::error::RunError;
 use crate::load::CELL;
 use crate::resources::{ActorSet, Model, Script};
-use crate::script::script_stage;
+use crate::script::script_stage_of;
 use crate::state::{Actor, Translation};
 use crate::timing::Timing;
 use serde::Serialize;
@@ -146,24 +147,43 @@ impl World {
         let switches = self.switches;
         // One pass: an update moves only its own actor, so every membership is still the
         // one the list would have computed before the first update (the A34–A35 update list before the A36–A37 updates).
-        for i in 0..self.actors.len() {
-            let actor = &mut self.actors[i];
-            let why = membership(actor, origin);
-            self.members[i] = why;
+        let models = &self.models[..];
+        let scripts = &self.scripts[..];
+        let mut failed = None;
+        for (i, (actor, m)) in self.actors.iter_mut().zip(&mut self.members).enumerate() {
             actor.translation = None;
-            if why.listed() && !actor.flags.excluded {
-                if let Err(error) = update_actor(actor, &self.models, &self.scripts, env, switches)
-                {
-                    let actor = actor.id.clone();
-                    // The list is complete even when an update fails.
-                    for (a, m) in self.actors.iter().zip(&mut self.members).skip(i + 1) {
-                        *m = membership(a, origin);
-                    }
-                    return Err(ActorRunError { actor, error });
+            // Persistent storage first: most actors are, and they need no cell arithmetic.
+            let listed = if actor.activation != 0 {
+                *m = Why::Persistent;
+                true
+            } else {
+                let why = membership(actor, origin);
+                *m = why;
+                why.listed()
+            };
+            if listed && !actor.flags.excluded {
+                if let Err(error) = update_actor(actor, models, scripts, env, switches) {
+                    failed = Some((
+                        i,
+                        ActorRunError {
+                            actor: actor.id.clone(),
+                            error,
+                        },
+                    ));
+                    break;
                 }
             }
         }
-        Ok(())
+        match failed {
+            None => Ok(()),
+            Some((i, error)) => {
+                // The list is complete even when an update fails.
+                for (a, m) in self.actors.iter().zip(&mut self.members).skip(i + 1) {
+                    *m = membership(a, origin);
+                }
+                Err(error)
+            }
+        }
     }
 }
 
@@ -217,6 +237,7 @@ pub fn membership(actor: &Actor, origin: [i64; 2]) -> Why {
 }
 
 /// One eligible actor's update (A36).
+#[inline(always)]
 pub fn update_actor(
     actor: &mut Actor,
     models: &[Model],
@@ -224,27 +245,46 @@ pub fn update_actor(
     env: Env,
     switches: Switches,
 ) -> Result<(), RunError> {
-    select_default(actor, models, env)?;
-    if !actor.flags.anim_update_excluded {
-        // The boundary (A16) is checked once for the advancement and the default request:
-        // neither changes the switch, the model or the static flag it reads.
-        if let Some((anim, cx)) = eligible(actor, models, env) {
-            advance(anim, cx, 0)?;
-            let default = anim.default;
-            request(anim, cx, default, 0)?;
+    // The current group after the animation stages, which the script stage's task
+    // check reads (movement does not change it).
+    let mut current = None;
+    if let Some(anim) = actor.anim.as_mut() {
+        // Only actors with animation state select a default (A37); the change itself
+        // is rare and goes through select_default out of line.
+        let sel = actor.state_default.unwrap_or(actor.attr44);
+        let anim = if sel == anim.default {
+            Some(anim)
+        } else {
+            select_default(actor, models, env)?;
+            actor.anim.as_mut()
+        };
+        if let Some(anim) = anim {
+            // The boundary (A16) is checked once for the advancement and the default
+            // request: neither changes the switch, the model or the static flag it reads.
+            if !actor.flags.anim_update_excluded && env.animation && !actor.static_model {
+                if let Some(model) = actor.model.and_then(|m| models.get(m)) {
+                    let cx = Ctx {
+                        model,
+                        ticks: env.ticks,
+                    };
+                    advance(anim, cx, 0)?;
+                    request_default(anim, cx)?;
+                }
+            }
+            current = anim.current;
         }
     }
     move_actor(actor, env.ticks);
     if switches.scripts && !actor.flags.script_suppressed {
-        if let Some(script) = actor.script.and_then(|i| scripts.get(i)) {
-            script_stage(actor, models, script, env)?;
+        if let Some(i) = actor.script {
+            script_stage_of(actor, models, scripts, i, env, current)?;
         }
     }
     Ok(())
 }
 
 /// State-dependent default selection and the forced replacement of A37 (C8).
-#[inline]
+#[inline(never)]
 pub fn select_default(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
     let sel = actor.state_default.unwrap_or(actor.attr44);
     let Some(anim) = actor.anim.as_mut() else {
