@@ -74,7 +74,7 @@ pub struct PhysicsObj {
     pub hook_log: Vec<u32>,
     /// Every weenie `OnMotionDone` since the log was last cleared (trace `motions_done`).
     pub motions_done: Vec<(u32, bool)>,
-    pub position_manager: Option<PositionManager>,
+    pub position_manager: Option<Box<PositionManager>>,
     /// How an interpolation correction reaches the object (extension; default ACE).
     pub correction: CorrectionMode,
     /// `UpdateTime` (seconds) for [`PhysicsObj::update_object`].
@@ -88,7 +88,7 @@ pub struct PhysicsObj {
     pub now: f64,
     /// The `MoveToManager` (meaningful only while `has_movement_manager`).
     pub moveto: MoveToManager,
-    pub target_manager: Option<TargetManager>,
+    pub target_manager: Option<Box<TargetManager>>,
     /// Requests to other objects, carried out by the world after each call.
     pub outbox: Vec<Remote>,
     /// Every weenie `OnMoveComplete` since the log was last cleared (trace `moveto.weenie`).
@@ -526,15 +526,15 @@ impl TeleportHost for PhysicsObj {
     fn is_moving_to(&self) -> bool {
         self.has_movement_manager && self.moveto.is_moving_to()
     }
-    fn teleport_hook(&mut self, pm: &mut Option<PositionManager>) {
+    fn teleport_hook(&mut self, pm: &mut dyn pm::ManagerSlot) {
         self.mt_cancel_move_to(WeenieError::ITeleported);
         // Unstick and unconstrain need the manager back on the object.
-        self.position_manager = pm.take();
+        self.position_manager = pm.take_boxed();
         self.unstick_from_object();
         // StopInterpolating comes next in ACE; move_or_teleport does it right after
         // this hook, and nothing in between reads the interpolation state.
         self.unconstrain();
-        *pm = self.position_manager.take();
+        pm.put_boxed(self.position_manager.take());
         self.clear_target();
         let position = self.position();
         self.outbox.push(Remote::Notify {
