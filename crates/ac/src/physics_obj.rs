@@ -398,6 +398,9 @@ impl PhysicsObj {
     }
 
     /// `UpdatePositionInternal(q, ref newFrame)`.
+    // Inlined into the tick (its only hot caller): one frame instead of three, and the
+    // offset and new frame stay in registers instead of going through memory.
+    #[inline(always)]
     pub fn update_position_internal(&mut self, q: f64) -> AFrame {
         let mut off = AFrame::IDENTITY;
         if !self.hidden {
@@ -420,6 +423,7 @@ impl PhysicsObj {
     }
 
     /// `UpdatePhysicsInternal(q, ref frame)`.
+    #[inline(always)]
     pub fn update_physics_internal(&mut self, q: f32, frame: &mut AFrame) {
         let mut v2 = self.velocity.length_sq();
         if v2 <= 0.0 {

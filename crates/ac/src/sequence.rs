@@ -309,6 +309,9 @@ impl Sequence {
     }
 
     /// `Sequence.Update(quantum, ref offset)`: hooks are appended to `hooks`.
+    // Inlined into the object's tick: saves the call, its register saves and the
+    // offset's round trip through memory (about 35 instructions per tick).
+    #[inline(always)]
     pub fn update(
         &mut self,
         quantum: f32,
