@@ -379,6 +379,7 @@ impl PhysicsObj {
 
     /// The first half of `UpdateObjectInternal`: the new position and cached velocity.
     /// False when the object does not move at all (inactive or outside every cell).
+    #[inline(always)]
     pub(crate) fn tick_position_step(&mut self, q: f64) -> bool {
         if !self.active || !self.in_cell {
             return false;

@@ -368,6 +368,7 @@ impl Sequence {
     }
 
     /// `update_internal`, with ACE's tail recursion on the leftover time as a loop.
+    #[inline(always)]
     fn update_internal(
         &mut self,
         mut t: f32,
