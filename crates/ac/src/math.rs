@@ -336,7 +336,9 @@ pub struct CombineMemo {
 
 impl CombineMemo {
     /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
-    #[inline]
+    // Inlined at both call sites: the result is written straight into the caller's
+    // frame instead of through a returned copy.
+    #[inline(always)]
     pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
         let p = quat_bits(a.orientation);
         let q = quat_bits(b.orientation);

@@ -86,7 +86,10 @@ impl PhysicsObj {
     ///
     /// The manager completes only a queue head with no animations left, so a tick whose
     /// head still plays (or whose queue is empty) returns before building the sink.
-    #[inline]
+    ///
+    /// The test is inlined into the tick and the completion kept out of line, so the
+    /// common tick pays for the test alone, not for a call and its register saves.
+    #[inline(always)]
     pub fn check_for_completed_motions(&mut self) {
         let ready = self
             .table_manager
@@ -94,8 +97,13 @@ impl PhysicsObj {
             .and_then(|tm| tm.pending.front())
             .is_some_and(|n| n.num_anims == 0);
         if ready {
-            self.with_manager(|tm, _seq, sink| tm.check_for_completed_motions(sink));
+            self.complete_motions();
         }
+    }
+
+    #[inline(never)]
+    fn complete_motions(&mut self) {
+        self.with_manager(|tm, _seq, sink| tm.check_for_completed_motions(sink));
     }
 
     /// `PhysicsObj.RemoveLinkAnimations` → `MotionTableManager.HandleEnterWorld` (Q30).

@@ -3,7 +3,7 @@
 //! the interpolation, sticky and constraint managers; the object applies their offsets
 //! in ACE's order (interpolation, sticky, constraint), see `PhysicsObj`'s tick.
 //!
-//! Call points in the physics tick (the owner keeps an `Option<PositionManager>`, created
+//! Call points in the physics tick (the owner keeps an `Option<Box<PositionManager>>`, created
 //! by [`interpolate_to`]):
 //! * `UpdatePositionInternal` step 3, after `Sequence.Update` and the walkable scaling,
 //!   before `newFrame = Combine(position, offset)`:
@@ -96,15 +96,15 @@ impl PositionManager {
 }
 
 /// The trace's `interp_queue` for an object that may have no position manager.
-pub fn queue_view(pm: &Option<PositionManager>) -> Vec<NodeView> {
-    pm.as_ref()
+pub fn queue_view(pm: &Option<Box<PositionManager>>) -> Vec<NodeView> {
+    pm.as_deref()
         .map(PositionManager::queue_view)
         .unwrap_or_default()
 }
 
 /// The trace's `interp_mgr` for an object that may have no position manager.
-pub fn manager_view(pm: &Option<PositionManager>) -> Option<ManagerView> {
-    pm.as_ref().and_then(PositionManager::manager_view)
+pub fn manager_view(pm: &Option<Box<PositionManager>>) -> Option<ManagerView> {
+    pm.as_deref().and_then(PositionManager::manager_view)
 }
 
 /// What `MoveOrTeleport` needs beyond [`InterpHost`].
@@ -124,26 +124,69 @@ pub trait TeleportHost: InterpHost {
     /// The rest of `teleport_hook(true)`: cancel move-to, unstick, unconstrain, clear
     /// target, notify voyeurs (interpolation is stopped by [`move_or_teleport`] itself).
     /// `pm` is the object's position manager, held outside the object meanwhile.
-    fn teleport_hook(&mut self, _pm: &mut Option<PositionManager>) {}
+    fn teleport_hook(&mut self, _pm: &mut dyn ManagerSlot) {}
     /// `SetPosition(pos, Teleport | DontCreateCells)` (enters the cell if outside one).
     fn set_position_teleport(&mut self, p: &Position);
     /// `MakePositionManager` created the manager: mark the object active unless static.
     fn position_manager_created(&mut self);
 }
 
+/// Where an owner keeps its optional position manager: inline (`Option<PositionManager>`)
+/// or boxed, as `PhysicsObj` does so that objects without one stay small.
+pub trait ManagerSlot {
+    /// The manager, if there is one.
+    fn manager(&mut self) -> Option<&mut PositionManager>;
+    /// Install `m` (the slot was empty).
+    fn install(&mut self, m: PositionManager);
+    /// Move the manager out, boxed (the slot is left empty).
+    fn take_boxed(&mut self) -> Option<Box<PositionManager>>;
+    /// Put back what [`ManagerSlot::take_boxed`] took.
+    fn put_boxed(&mut self, m: Option<Box<PositionManager>>);
+}
+
+impl ManagerSlot for Option<PositionManager> {
+    fn manager(&mut self) -> Option<&mut PositionManager> {
+        self.as_mut()
+    }
+    fn install(&mut self, m: PositionManager) {
+        *self = Some(m);
+    }
+    fn take_boxed(&mut self) -> Option<Box<PositionManager>> {
+        self.take().map(Box::new)
+    }
+    fn put_boxed(&mut self, m: Option<Box<PositionManager>>) {
+        *self = m.map(|b| *b);
+    }
+}
+
+impl ManagerSlot for Option<Box<PositionManager>> {
+    fn manager(&mut self) -> Option<&mut PositionManager> {
+        self.as_deref_mut()
+    }
+    fn install(&mut self, m: PositionManager) {
+        *self = Some(Box::new(m));
+    }
+    fn take_boxed(&mut self) -> Option<Box<PositionManager>> {
+        self.take()
+    }
+    fn put_boxed(&mut self, m: Option<Box<PositionManager>>) {
+        *self = m;
+    }
+}
+
 /// `PhysicsObj.MakePositionManager` then `PositionManager.InterpolateTo`.
 pub fn interpolate_to(
-    pm: &mut Option<PositionManager>,
+    pm: &mut impl ManagerSlot,
     mode: CorrectionMode,
     host: &mut impl TeleportHost,
     p: Position,
     keep_heading: bool,
 ) {
-    if pm.is_none() {
-        *pm = Some(PositionManager::new(mode));
+    if pm.manager().is_none() {
+        pm.install(PositionManager::new(mode));
         host.position_manager_created();
     }
-    if let Some(pm) = pm {
+    if let Some(pm) = pm.manager() {
         pm.interpolate_to(p, keep_heading, host);
     }
 }
@@ -163,7 +206,7 @@ fn is_newer(a: i32, b: i32) -> bool {
 /// stale updates are refused (false); a newer teleport stamp or no cell teleports; else,
 /// in contact, a near object (`PlayerDistance < 96`) interpolates and a far one snaps.
 pub fn move_or_teleport(
-    pm: &mut Option<PositionManager>,
+    pm: &mut impl ManagerSlot,
     mode: CorrectionMode,
     host: &mut impl TeleportHost,
     pos: Position,
@@ -176,7 +219,7 @@ pub fn move_or_teleport(
     }
     if !host.in_cell() || is_newer(stamp, timestamp) {
         host.teleport_hook(pm);
-        if let Some(pm) = pm {
+        if let Some(pm) = pm.manager() {
             pm.stop_interpolating();
         }
         host.set_position_teleport(&pos);
@@ -189,7 +232,7 @@ pub fn move_or_teleport(
         let keep = host.is_moving_to();
         interpolate_to(pm, mode, host, pos, keep);
     } else {
-        if let Some(pm) = pm {
+        if let Some(pm) = pm.manager() {
             pm.stop_interpolating();
         }
         host.set_position_simple(&pos);

@@ -635,7 +635,7 @@ fn info_json(i: &TargetInfo) -> Value {
 }
 
 fn target_json(obj: &PhysicsObj) -> Value {
-    let Some(tm): Option<&TargetManager> = obj.target_manager.as_ref() else {
+    let Some(tm): Option<&TargetManager> = obj.target_manager.as_deref() else {
         return Value::Null;
     };
     let mut voyeurs: Vec<_> = tm

@@ -218,6 +218,25 @@ fn floor64(x: f32) -> f64 {
     }
 }
 
+/// `(int)Math.Floor(x)` of an f32 value (saturating, NaN to 0), as `floor64(x) as i32`.
+///
+/// Below 2²² in magnitude, `x + 1.5·2²³` lies in [2²³, 2²⁴], where consecutive f32
+/// values are consecutive integers, so the difference of its bits and those of 1.5·2²³
+/// is `x` rounded to the nearest integer; the floor is that or one less. This replaces
+/// the saturating f64-to-int conversion, which the baseline target does in seven
+/// instructions. Other values take `floor64`.
+#[inline]
+fn floor_i32(x: f32) -> i32 {
+    const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23
+    if x.abs() < 4_194_304.0 {
+        let s = x + ROUND;
+        let rounded = (s.to_bits() as i32).wrapping_sub(ROUND.to_bits() as i32);
+        rounded - i32::from(s - ROUND > x)
+    } else {
+        floor64(x) as i32
+    }
+}
+
 impl Sequence {
     pub fn new() -> Sequence {
         Sequence {
@@ -276,7 +295,7 @@ impl Sequence {
     }
     /// `get_curr_frame_number`.
     pub fn curr_frame_number(&self) -> i32 {
-        floor64(self.frame_number) as i32
+        floor_i32(self.frame_number)
     }
 
     /// Remove node `i`, shifting the stored handles (callers never remove `curr`
@@ -299,16 +318,16 @@ impl Sequence {
     /// `apply_physics(frame, q, sign)`.
     #[inline]
     pub fn apply_physics(&mut self, frame: &mut AFrame, q: f32, sign: f32) {
-        let q = if sign as f64 >= 0.0 {
-            q.abs()
-        } else {
-            -q.abs()
-        };
+        // `sign` widened to f64 compares the same way (and NaN fails both).
+        let q = if sign >= 0.0 { q.abs() } else { -q.abs() };
         frame.origin = frame.origin.add(self.velocity.scale(q));
         frame.rotate_vec_memo(self.omega.scale(q), &mut self.rotation_memo);
     }
 
     /// `Sequence.Update(quantum, ref offset)`: hooks are appended to `hooks`.
+    // Inlined into the object's tick: saves the call, its register saves and the
+    // offset's round trip through memory (about 35 instructions per tick).
+    #[inline(always)]
     pub fn update(
         &mut self,
         quantum: f32,
@@ -349,6 +368,7 @@ impl Sequence {
     }
 
     /// `update_internal`, with ACE's tail recursion on the leftover time as a loop.
+    #[inline(always)]
     fn update_internal(
         &mut self,
         mut t: f32,
@@ -381,7 +401,7 @@ impl Sequence {
                 (a.framerate, a.low_frame, a.high_frame)
             };
             let ft = fr * t;
-            let mut last = floor64(self.frame_number) as i32;
+            let mut last = floor_i32(self.frame_number);
             self.frame_number += ft;
             let mut leftover = 0.0f32;
             let mut done = false;
@@ -607,7 +627,7 @@ impl Sequence {
 
 #[cfg(test)]
 mod tests {
-    use super::floor64;
+    use super::{floor64, floor_i32};
 
     #[test]
     fn floor_truncates_and_steps_down_for_negative_fractions() {
@@ -626,6 +646,30 @@ mod tests {
         assert_eq!(floor64(16_777_216.0), 16_777_216.0);
         assert_eq!(floor64(-1.0e10), -1.0e10);
         assert!(floor64(f32::NAN).is_nan());
+        for x in [
+            2.999f32,
+            3.0,
+            0.25,
+            -0.5,
+            -3.0,
+            -3.25,
+            29.999998,
+            -0.0,
+            4_194_303.5,
+            -4_194_303.5,
+            4_194_304.5,
+            -1.0e10,
+            3.0e9,
+            f32::NAN,
+            f32::INFINITY,
+        ] {
+            assert_eq!(floor_i32(x), floor64(x) as i32, "{x}");
+        }
+        assert_eq!(floor_i32(-3.25), -4);
+        assert_eq!(floor_i32(4_194_303.5), 4_194_303);
+        assert_eq!(floor_i32(-4_194_303.5), -4_194_304);
+        assert_eq!(floor_i32(3.0e9), i32::MAX);
+        assert_eq!(floor_i32(f32::NAN), 0);
         assert_eq!(floor64(f32::INFINITY), f64::INFINITY);
     }
 }

@@ -32,7 +32,7 @@ impl PhysicsObj {
         }
         let mode = self.correction;
         self.position_manager
-            .get_or_insert_with(|| PositionManager::new(mode))
+            .get_or_insert_with(|| Box::new(PositionManager::new(mode)))
     }
 
     /// `get_position_manager().StickTo(id, radius, height)` (the height is ignored).

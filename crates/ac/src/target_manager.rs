@@ -207,7 +207,7 @@ impl PhysicsObj {
     /// `set_target(ctx, id, radius, quantum)` → `TargetManager.SetTarget`.
     pub fn set_target(&mut self, ctx: u32, object_id: u32, radius: f32, quantum: f64) {
         if self.target_manager.is_none() {
-            self.target_manager = Some(TargetManager::new());
+            self.target_manager = Some(Box::new(TargetManager::new()));
         }
         self.clear_target();
         if object_id == 0 {

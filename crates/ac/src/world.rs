@@ -191,7 +191,9 @@ pub fn flush(w: &mut impl Registry, i: usize) {
 /// a report; a new one is sent the current position at once.
 pub fn add_voyeur(w: &mut impl Registry, t: usize, id: u32, radius: f32, quantum: f64) {
     let obj = w.at_mut(t);
-    let tm = obj.target_manager.get_or_insert_with(TargetManager::new);
+    let tm = obj
+        .target_manager
+        .get_or_insert_with(|| Box::new(TargetManager::new()));
     let table = tm.voyeurs.get_or_insert_with(VoyeurTable::default);
     if let Some(v) = table.get_mut(id) {
         v.radius = radius;
