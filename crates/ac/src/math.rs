@@ -287,7 +287,7 @@ impl RotationMemo {
     }
 
     /// The memoised result of `f(o, v)` when both are unchanged since the last call.
-    #[inline]
+    #[inline(always)]
     fn step(&mut self, o: Quat, v: Vec3, f: impl FnOnce(&mut Self, Quat, Vec3) -> Quat) -> Quat {
         let q = quat_bits(o);
         let w = vec_bits(v);

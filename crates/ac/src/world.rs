@@ -357,9 +357,18 @@ pub fn update_object(w: &mut impl Registry, i: usize, q: f64) {
             .and_then(|s| w.find(s.target_id))
             .map(|t| w.at(t).position())
     };
-    w.at_mut(i).sticky_live = live;
-    let moved = w.at_mut(i).tick_position_step(q);
-    w.at_mut(i).sticky_live = None;
+    // `sticky_live` is None between updates; most objects stick to nothing, so they
+    // skip both writes of the option. (A `Some` left behind by an unwound update
+    // is still cleared here.)
+    let obj = w.at_mut(i);
+    let has_live = live.is_some();
+    if has_live || obj.sticky_live.is_some() {
+        obj.sticky_live = live;
+    }
+    let moved = obj.tick_position_step(q);
+    if has_live {
+        obj.sticky_live = None;
+    }
     flush(w, i);
     if !moved {
         return;
@@ -382,6 +391,12 @@ pub fn tick(w: &mut impl Registry, clock: &mut f64, dt: f64) {
     for i in 0..w.count() {
         w.at_mut(i).now = *clock;
     }
+    update_all(w, dt);
+}
+
+/// Every object's update, in order. Each object's clock must already read the tick's
+/// time: an update can reach other objects (targets, voyeurs), before or after their own.
+fn update_all(w: &mut impl Registry, dt: f64) {
     for i in 0..w.count() {
         update_object(w, i, dt);
     }
@@ -474,12 +489,17 @@ impl World {
     /// logs (`hook_log`, `motions_done`, `move_completions`) then hold this tick's only,
     /// so a long-running world keeps no growing history.
     pub fn tick(&mut self, dt: f64) {
+        // The same steps as the free `tick`, with the log clearing folded into its clock
+        // pass: one sweep over the objects before the updates instead of two.
+        self.clock += dt;
+        let now = self.clock;
         for o in self.objects.iter_mut() {
             o.hook_log.clear();
             o.motions_done.clear();
             o.move_completions.clear();
+            o.now = now;
         }
-        tick(&mut self.objects, &mut self.clock, dt);
+        update_all(&mut self.objects, dt);
     }
 
     fn perform(&mut self, id: u32, mvs: MovementStruct) -> Option<WeenieError> {

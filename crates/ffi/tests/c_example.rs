@@ -78,6 +78,18 @@ fn c_bench_builds_and_ticks_a_small_world_through_the_batch_call() {
         .parse()
         .expect("number");
     assert!(sum > 0.0, "{out}");
+    // Reading the positions after every tick changes nothing: the same final sum.
+    let every = run_ok(
+        Command::new(&exe)
+            .arg(repo_root().join("assets/ac/records"))
+            .args(["45", "60", "every"]),
+    );
+    let sum_line = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("sum_y: "))
+            .map(str::to_owned)
+    };
+    assert_eq!(sum_line(&every), sum_line(&out), "{every}");
 }
 
 /// Move-to scenarios (several objects) through the generic step call.
