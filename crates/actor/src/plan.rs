@@ -33,6 +33,8 @@ impl Plan {
     /// A script index and the stage not suppressed: the script stage runs whenever
     /// the scripts switch is on (A36).
     pub const SCRIPT: u8 = 4;
+    /// A bit no plan has.
+    pub const NEVER: u8 = 0x80;
 
     /// A placeholder until [`Plan::of`] has seen the actor.
     pub const EMPTY: Plan = Plan {

@@ -201,12 +201,12 @@ impl World {
         self.members.resize(self.actors.len(), Why::Outside);
         let env = self.env();
         let switches = self.switches;
-        // The plan bits of a persistent actor that takes the planned update; with the
-        // animation switch off nobody does (no plan has bit 7).
-        let planned = if env.animation {
-            Plan::PERSISTENT | Plan::ANIMATES
+        // The plan of most actors: persistent, animating and with a script stage. With
+        // either switch off nobody takes this path (no plan has bit 7).
+        let hot = if env.animation && switches.scripts {
+            Plan::PERSISTENT | Plan::ANIMATES | Plan::SCRIPT
         } else {
-            0x80
+            Plan::NEVER
         };
         // One pass: an update moves only its own actor, so every membership is still the
         // one the list would have computed before the first update (the A34–A35 update list before the A36–A37 updates).
@@ -216,9 +216,9 @@ impl World {
         for (i, (actor, m)) in self.actors.iter_mut().zip(&mut self.members).enumerate() {
             actor.translation = None;
             let plan = actor.plan;
-            let result = if plan.bits & (Plan::PERSISTENT | Plan::ANIMATES) == planned {
+            let result = if plan.bits == hot {
                 *m = Why::Persistent;
-                planned_update(actor, plan, models, scripts, env, switches)
+                planned_update::<true>(actor, plan, models, scripts, env, switches)
             } else {
                 // Persistent storage first: they need no cell arithmetic.
                 let listed = if plan.bits & Plan::PERSISTENT != 0 {
@@ -233,7 +233,7 @@ impl World {
                     continue;
                 }
                 if plan.bits & Plan::ANIMATES != 0 && env.animation {
-                    planned_update(actor, plan, models, scripts, env, switches)
+                    planned_update::<false>(actor, plan, models, scripts, env, switches)
                 } else {
                     general_update(actor, models, scripts, env, switches)
                 }
@@ -373,9 +373,10 @@ fn general_update(
 /// [`update_actor`] of a listed actor whose plan has [`Plan::ANIMATES`], with the
 /// animation switch on: the A16 gates are the plan's, and the default selection is a
 /// comparison with the plan's default. A model index outside the models, missing
-/// animation state or a changed default (A37) take the general update.
+/// animation state or a changed default (A37) take the general update. `HOT`: the
+/// plan has [`Plan::SCRIPT`] and the scripts switch is on.
 #[inline(always)]
-fn planned_update(
+fn planned_update<const HOT: bool>(
     actor: &mut Actor,
     plan: Plan,
     models: &[Model],
@@ -408,7 +409,7 @@ fn planned_update(
             actor.translation = Some(Translation::Applied);
         }
     }
-    if plan.bits & Plan::SCRIPT != 0 && switches.scripts {
+    if HOT || (plan.bits & Plan::SCRIPT != 0 && switches.scripts) {
         script_stage_of(actor, models, scripts, plan.script as usize, env, current)?;
     }
     Ok(())
