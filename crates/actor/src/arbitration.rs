@@ -90,6 +90,12 @@ pub fn request_default(anim: &mut Anim, cx: Ctx) -> Result<(), RunError> {
             if cur == g {
                 return Ok(()); // A5
             }
+            if anim.pending == Some(g) {
+                // A7 replaces a pending request for the same group: only the start
+                // countdown is written again (or both cleared, the group being absent).
+                accept_default(anim, cx.model);
+                return Ok(());
+            }
             let replace = match anim.pending {
                 None => true,
                 Some(pend) => pend <= g || pend == cur,
