@@ -93,7 +93,13 @@ pub fn request_default(anim: &mut Anim, cx: Ctx) -> Result<(), RunError> {
             if anim.pending == Some(g) {
                 // A7 replaces a pending request for the same group: only the start
                 // countdown is written again (or both cleared, the group being absent).
-                accept_default(anim, cx.model);
+                let slot = cx.model.slot(g);
+                if slot.present() {
+                    anim.pending_countdown = Some(slot.low);
+                } else {
+                    anim.pending = None;
+                    anim.pending_countdown = None;
+                }
                 return Ok(());
             }
             let replace = match anim.pending {
