@@ -72,8 +72,9 @@ pub struct ActorRunError {
 /// A world of placed actors sharing one clock, one view and the global switches.
 ///
 /// The actors are read with [`World::actors`] and written through
-/// [`World::actors_mut`] or [`World::parts_mut`] (which make the next update retake
-/// every actor's update plan, see [`crate::plan`]) or through the request calls.
+/// [`World::actors_mut`] or [`World::parts_mut`] or through the request calls. The
+/// update keeps, per actor, the gates of A34 and A36 that its settings decide (its
+/// plan); handing the actors out mutably makes the next update take every plan again.
 #[derive(Debug, Clone)]
 pub struct World {
     pub width: i64,

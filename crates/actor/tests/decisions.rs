@@ -308,6 +308,36 @@ fn c16_excluded_member_is_listed_but_not_updated() {
     assert_eq!(anim(&w, 0).countdown, 2);
 }
 
+/// The world takes an actor's update gates from its settings once (its plan); settings
+/// written through `actors_mut` between updates count from the next update on.
+#[test]
+fn settings_written_between_updates_take_effect_at_the_next_update() {
+    let mut w = one();
+    w.actors_mut()[0].flags.excluded = true;
+    update(&mut w);
+    assert_eq!(w.members, vec![Why::Persistent]);
+    assert_eq!(anim(&w, 0).countdown, 2); // listed, not updated: as placed
+    w.actors_mut()[0].flags.excluded = false;
+    update(&mut w);
+    assert_eq!(anim(&w, 0).countdown, 1); // updated by one tick
+    w.actors_mut()[0].static_model = true;
+    update(&mut w);
+    assert_eq!(anim(&w, 0).countdown, 1); // A16: the static shortcut stops advancement
+    {
+        let a = &mut w.actors_mut()[0];
+        a.static_model = false;
+        a.activation = 0;
+        a.pos = [20_000, 20_000];
+    }
+    update(&mut w);
+    assert_eq!(w.members, vec![Why::Outside]);
+    assert_eq!(anim(&w, 0).countdown, 1); // not listed
+    w.actors_mut()[0].pos = [1000, 1000];
+    update(&mut w);
+    assert_eq!(w.members, vec![Why::Inner]);
+    assert_eq!(anim(&w, 0).countdown, 0);
+}
+
 fn group_doc(commands: Value) -> Value {
     json!({"map": {"width": 18, "height": 18},
            "models": [{"name": "g", "raan": [{"model": 5, "frames": 2000}],
