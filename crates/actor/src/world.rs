@@ -219,9 +219,10 @@ impl World {
             let plan = actor.plan;
             let result = if plan.bits == hot {
                 *m = Why::Persistent;
-                planned_update::<true>(actor, plan, models, scripts, env, switches)
+                planned_update(actor, plan, models, scripts, env, switches)
             } else {
-                // Persistent storage first: they need no cell arithmetic.
+                // Every other actor: the list (persistent storage first, it needs no cell
+                // arithmetic), then the general update out of line.
                 let listed = if plan.bits & Plan::PERSISTENT != 0 {
                     *m = Why::Persistent;
                     true
@@ -233,11 +234,7 @@ impl World {
                 if !listed || actor.flags.excluded {
                     continue;
                 }
-                if plan.bits & Plan::ANIMATES != 0 && env.animation {
-                    planned_update::<false>(actor, plan, models, scripts, env, switches)
-                } else {
-                    general_update(actor, models, scripts, env, switches)
-                }
+                general_update(actor, models, scripts, env, switches)
             };
             if let Err(error) = result {
                 failed = Some((
@@ -371,13 +368,13 @@ fn general_update(
     update_actor(actor, models, scripts, env, switches)
 }
 
-/// [`update_actor`] of a listed actor whose plan has [`Plan::ANIMATES`], with the
-/// animation switch on: the A16 gates are the plan's, and the default selection is a
-/// comparison with the plan's default. A model index outside the models, missing
-/// animation state or a changed default (A37) take the general update. `HOT`: the
-/// plan has [`Plan::SCRIPT`] and the scripts switch is on.
+/// [`update_actor`] of a persistent actor whose plan has [`Plan::ANIMATES`] and
+/// [`Plan::SCRIPT`], with both switches on: the A16 and script-stage gates are the
+/// plan's, and the default selection is a comparison with the plan's default. A model
+/// index outside the models, missing animation state or a changed default (A37) take
+/// the general update.
 #[inline(always)]
-fn planned_update<const HOT: bool>(
+fn planned_update(
     actor: &mut Actor,
     plan: Plan,
     models: &[Model],
@@ -410,9 +407,9 @@ fn planned_update<const HOT: bool>(
             actor.translation = Some(Translation::Applied);
         }
     }
-    if HOT || (plan.bits & Plan::SCRIPT != 0 && switches.scripts) {
-        script_stage_of(actor, models, scripts, plan.script as usize, env, current)?;
-    }
+    // Returning the call's result directly instead made the compiler lay out the loop
+    // worse (119.3 instead of 116.5 instructions per actor update).
+    script_stage_of(actor, models, scripts, plan.script as usize, env, current)?;
     Ok(())
 }
 
