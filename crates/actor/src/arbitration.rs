@@ -90,6 +90,18 @@ pub fn request_default(anim: &mut Anim, cx: Ctx) -> Result<(), RunError> {
             if cur == g {
                 return Ok(()); // A5
             }
+            if anim.pending == Some(g) {
+                // A7 replaces a pending request for the same group: only the start
+                // countdown is written again (or both cleared, the group being absent).
+                let slot = cx.model.slot(g);
+                if slot.present() {
+                    anim.pending_countdown = Some(slot.low);
+                } else {
+                    anim.pending = None;
+                    anim.pending_countdown = None;
+                }
+                return Ok(());
+            }
             let replace = match anim.pending {
                 None => true,
                 Some(pend) => pend <= g || pend == cur,

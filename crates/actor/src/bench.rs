@@ -159,7 +159,7 @@ impl Default for ActorBench {
 
 impl BenchWorld for ActorBench {
     fn entities(&self) -> usize {
-        self.world.actors.len()
+        self.world.actors().len()
     }
 
     fn tick(&mut self) {
@@ -177,7 +177,7 @@ impl BenchWorld for ActorBench {
     }
 
     fn checksum(&self) -> u64 {
-        self.world.actors.iter().fold(0u64, |sum, a| {
+        self.world.actors().iter().fold(0u64, |sum, a| {
             let anim = a.anim.as_ref();
             let frame = anim
                 .and_then(|x| x.frame)

@@ -28,7 +28,7 @@ pub fn interpret(anim: &mut Anim, model: &Model) -> Result<Flow, RunError> {
     // The common pass: the cursor is on a frame and nothing is to be skipped. It is
     // the first step of the loop below, which cannot run out of budget in one step.
     // An absent group's slot has length 0, so it never takes this pass.
-    if anim.cursor < slot.len && anim.skip == 0 {
+    if anim.skip == 0 && anim.cursor < slot.len {
         if let Some(&Cmd::ShowFrame { handle, index }) =
             model.cmds.get(start + anim.cursor as usize)
         {

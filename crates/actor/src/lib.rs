@@ -51,6 +51,7 @@ pub mod forced;
 pub mod inspect;
 pub mod interpreter;
 pub mod load;
+mod plan;
 pub mod raan;
 pub mod ragr;
 pub mod resources;

@@ -2,7 +2,6 @@
 //! [`Simulation`]; [`run_scenario`] adds the one-line trace of a rejected actor set.
 
 use crate::arbitration::Outcome;
-use crate::boundary::{actor_force_request, actor_request};
 use crate::error::{FaultKind, LoadFault};
 use crate::load::load_set;
 use crate::state::{Anim, Task, Translation};
@@ -232,7 +231,7 @@ pub fn state_line(
 ) -> StateLine {
     let members = with_members.then(|| {
         world
-            .actors
+            .actors()
             .iter()
             .zip(&world.members)
             .map(|(a, why)| Member {
@@ -255,7 +254,7 @@ pub fn state_line(
         switches: world.switches,
         members,
         actors: world
-            .actors
+            .actors()
             .iter()
             .map(|a| ActorLine {
                 id: a.id.clone(),
@@ -343,9 +342,13 @@ impl Simulation for ActorSim {
         };
         world.clear_translations();
         let find = |world: &World, id: &str| {
-            world.actors.iter().position(|a| a.id == id).ok_or_else(|| {
-                ScenarioError::new(&file, format!("{at}.actor"), format!("no actor '{id}'"))
-            })
+            world
+                .actors()
+                .iter()
+                .position(|a| a.id == id)
+                .ok_or_else(|| {
+                    ScenarioError::new(&file, format!("{at}.actor"), format!("no actor '{id}'"))
+                })
         };
         let run_err = |e: crate::error::RunError| ScenarioError::new(&file, at, e.to_string());
         let mut result = None;
@@ -362,10 +365,7 @@ impl Simulation for ActorSim {
                 modifier,
             } => {
                 let i = find(world, actor)?;
-                let env = world.env();
-                let a = &mut world.actors[i];
-                result =
-                    Some(actor_request(a, &world.models, env, *group, *modifier).map_err(run_err)?);
+                result = Some(world.request(i, *group, *modifier).map_err(run_err)?);
             }
             Step::ForceRequest {
                 actor,
@@ -373,20 +373,15 @@ impl Simulation for ActorSim {
                 modifier,
             } => {
                 let i = find(world, actor)?;
-                let env = world.env();
-                let a = &mut world.actors[i];
-                result = Some(
-                    actor_force_request(a, &world.models, env, *group, *modifier)
-                        .map_err(run_err)?,
-                );
+                result = Some(world.force_request(i, *group, *modifier).map_err(run_err)?);
             }
             Step::SetDefault { actor, group } => {
                 let i = find(world, actor)?;
-                world.actors[i].state_default = *group;
+                world.actors_mut()[i].state_default = *group;
             }
             Step::SetExitFlag { actor } => {
                 let i = find(world, actor)?;
-                if let Some(anim) = world.actors[i].anim.as_mut() {
+                if let Some(anim) = world.actors_mut()[i].anim.as_mut() {
                     anim.exit = true;
                 }
             }
@@ -401,7 +396,7 @@ impl Simulation for ActorSim {
                 script_suppressed,
             } => {
                 let i = find(world, actor)?;
-                let flags = &mut world.actors[i].flags;
+                let flags = &mut world.actors_mut()[i].flags;
                 if let Some(v) = excluded {
                     flags.excluded = *v;
                 }

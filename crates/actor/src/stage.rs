@@ -3,7 +3,6 @@
 //! read each actor's selected (model handle, frame index).
 
 use crate::arbitration::Outcome;
-use crate::boundary::{actor_force_request, actor_request};
 use crate::error::LoadFault;
 use crate::load::load_set;
 use crate::resources::ActorSet;
@@ -127,7 +126,7 @@ impl Stage {
 
     fn index(&self, id: &str) -> Result<usize, StageError> {
         self.world
-            .actors
+            .actors()
             .iter()
             .position(|a| a.id == id)
             .ok_or_else(|| StageError::NoSuchActor(id.to_string()))
@@ -141,12 +140,10 @@ impl Stage {
         forced: bool,
     ) -> Result<Outcome, StageError> {
         let i = self.index(id)?;
-        let env = self.world.env();
-        let a = &mut self.world.actors[i];
         let r = if forced {
-            actor_force_request(a, &self.world.models, env, group, modifier)
+            self.world.force_request(i, group, modifier)
         } else {
-            actor_request(a, &self.world.models, env, group, modifier)
+            self.world.request(i, group, modifier)
         };
         r.map_err(|error| {
             StageError::Run(ActorRunError {
@@ -187,13 +184,13 @@ impl Stage {
     /// before it has selected one, or without animation state.
     pub fn frame(&self, id: &str) -> Result<Option<[u16; 2]>, StageError> {
         let i = self.index(id)?;
-        Ok(self.world.actors[i].anim.and_then(|a| a.frame))
+        Ok(self.world.actors()[i].anim.and_then(|a| a.frame))
     }
 
     /// Every actor's id and selected frame, in set order.
     pub fn frames(&self) -> impl Iterator<Item = (&str, Option<[u16; 2]>)> {
         self.world
-            .actors
+            .actors()
             .iter()
             .map(|a| (a.id.as_str(), a.anim.and_then(|s| s.frame)))
     }
@@ -201,7 +198,7 @@ impl Stage {
     /// The group actor `id` is playing.
     pub fn current_group(&self, id: &str) -> Result<Option<u8>, StageError> {
         let i = self.index(id)?;
-        Ok(self.world.actors[i].anim.and_then(|a| a.current))
+        Ok(self.world.actors()[i].anim.and_then(|a| a.current))
     }
 
     /// The whole ticks the last update advanced every actor by.
@@ -211,7 +208,7 @@ impl Stage {
 
     /// Actor `id`'s full state.
     pub fn actor(&self, id: &str) -> Option<&Actor> {
-        self.world.actors.iter().find(|a| a.id == id)
+        self.world.actors().iter().find(|a| a.id == id)
     }
 
     /// The interpreter-shaped world underneath.

@@ -1,6 +1,7 @@
 //! Per-actor state: the animation state the trace shows (its fields, in trace order) and the actor's
 //! placement, flags and script position.
 
+use crate::plan::Plan;
 use crate::resources::{ActorFlags, ActorSpec};
 use serde::Serialize;
 
@@ -103,13 +104,15 @@ pub struct Actor {
     pub task: Option<Task>,
     /// Set by movement handling during an update; cleared at the start of every step.
     pub translation: Option<Translation>,
+    /// The update gates derived from the settings above (see [`crate::plan`]).
+    pub(crate) plan: Plan,
 }
 
 impl Actor {
     /// An actor as placed, before placement requests (A33): fresh animation state
     /// when it has a model.
     pub fn from_spec(spec: &ActorSpec) -> Actor {
-        Actor {
+        let mut actor = Actor {
             id: spec.id.clone(),
             pos: spec.pos,
             activation: spec.activation,
@@ -125,7 +128,10 @@ impl Actor {
             pc: 0,
             task: None,
             translation: None,
-        }
+            plan: Plan::EMPTY,
+        };
+        actor.plan = Plan::of(&actor);
+        actor
     }
 
     /// The map cell of the actor's position (floor division by 512).

@@ -154,10 +154,10 @@ fn c08_default_selection_uses_state_default_else_attr44() {
     );
     update(&mut w);
     assert_eq!((anim(&w, 0).default, anim(&w, 0).current), (7, Some(7)));
-    w.actors[0].state_default = Some(9);
+    w.actors_mut()[0].state_default = Some(9);
     update(&mut w);
     assert_eq!((anim(&w, 0).default, anim(&w, 0).current), (9, Some(9)));
-    w.actors[0].state_default = None;
+    w.actors_mut()[0].state_default = None;
     update(&mut w);
     assert_eq!((anim(&w, 0).default, anim(&w, 0).current), (7, Some(7)));
 }
@@ -172,7 +172,7 @@ fn c09_not_started_task_requests_again_on_every_invocation() {
     force(&mut w, 0, 9, 0); // a long non-default group
     update(&mut w); // task created only
     assert_eq!(
-        w.actors[0].task,
+        w.actors()[0].task,
         Some(Task {
             group: 5,
             count: 1,
@@ -185,7 +185,7 @@ fn c09_not_started_task_requests_again_on_every_invocation() {
     assert_eq!(force(&mut w, 0, 9, 0), Outcome::Kept); // clears the pending 5
     update(&mut w); // the default request makes 0 pending, the task requests 5 again
     assert_eq!(anim(&w, 0).pending, Some(5));
-    assert_eq!(w.actors[0].task.unwrap().phase, Phase::NotStarted);
+    assert_eq!(w.actors()[0].task.unwrap().phase, Phase::NotStarted);
 }
 
 #[test]
@@ -199,14 +199,14 @@ fn c10_end_sets_the_program_counter_to_its_target() {
     for _ in 0..11 {
         update(&mut w);
     }
-    assert_eq!(w.actors[0].task.map(|t| t.group), Some(7));
+    assert_eq!(w.actors()[0].task.map(|t| t.group), Some(7));
     for _ in 0..7 {
         update(&mut w);
     }
-    assert_eq!((w.actors[0].pc, w.actors[0].task), (1, None));
+    assert_eq!((w.actors()[0].pc, w.actors()[0].task), (1, None));
     update(&mut w);
-    assert_eq!(w.actors[0].pc, 2);
-    assert_eq!(w.actors[0].task.map(|t| (t.group, t.count)), Some((7, 1)));
+    assert_eq!(w.actors()[0].pc, 2);
+    assert_eq!(w.actors()[0].task.map(|t| (t.group, t.count)), Some((7, 1)));
 }
 
 #[test]
@@ -224,10 +224,13 @@ fn c12_list_uses_positions_at_the_start_of_the_update() {
         json!([]),
     );
     update(&mut w);
-    assert_eq!((w.members[0], w.actors[0].pos), (Why::Border, [9314, 2570]));
+    assert_eq!(
+        (w.members[0], w.actors()[0].pos),
+        (Why::Border, [9314, 2570])
+    );
     update(&mut w);
     assert_eq!(
-        (w.members[0], w.actors[0].pos),
+        (w.members[0], w.actors()[0].pos),
         (Why::Outside, [9314, 2570])
     );
 }
@@ -264,7 +267,7 @@ fn c14_walking_translates_by_walk_times_ticks() {
         update(&mut w);
     }
     assert_eq!(w.timing.ticks, 3);
-    assert_eq!(w.actors[0].pos, [5030, 4985]);
+    assert_eq!(w.actors()[0].pos, [5030, 4985]);
 }
 
 #[test]
@@ -286,7 +289,7 @@ fn c15_placement_in_asset_order_with_zero_ticks() {
         ),
         (Some(0), 2, 0)
     );
-    assert_eq!(w.actors[1].anim, None);
+    assert_eq!(w.actors()[1].anim, None);
     assert_eq!((anim(&w, 2).current, anim(&w, 2).countdown), (Some(0), 2));
 }
 
@@ -303,6 +306,36 @@ fn c16_excluded_member_is_listed_but_not_updated() {
         json!([{"actor": "x", "why": "inner", "updated": false}])
     );
     assert_eq!(anim(&w, 0).countdown, 2);
+}
+
+/// The world takes an actor's update gates from its settings once (its plan); settings
+/// written through `actors_mut` between updates count from the next update on.
+#[test]
+fn settings_written_between_updates_take_effect_at_the_next_update() {
+    let mut w = one();
+    w.actors_mut()[0].flags.excluded = true;
+    update(&mut w);
+    assert_eq!(w.members, vec![Why::Persistent]);
+    assert_eq!(anim(&w, 0).countdown, 2); // listed, not updated: as placed
+    w.actors_mut()[0].flags.excluded = false;
+    update(&mut w);
+    assert_eq!(anim(&w, 0).countdown, 1); // updated by one tick
+    w.actors_mut()[0].static_model = true;
+    update(&mut w);
+    assert_eq!(anim(&w, 0).countdown, 1); // A16: the static shortcut stops advancement
+    {
+        let a = &mut w.actors_mut()[0];
+        a.static_model = false;
+        a.activation = 0;
+        a.pos = [20_000, 20_000];
+    }
+    update(&mut w);
+    assert_eq!(w.members, vec![Why::Outside]);
+    assert_eq!(anim(&w, 0).countdown, 1); // not listed
+    w.actors_mut()[0].pos = [1000, 1000];
+    update(&mut w);
+    assert_eq!(w.members, vec![Why::Inner]);
+    assert_eq!(anim(&w, 0).countdown, 0);
 }
 
 fn group_doc(commands: Value) -> Value {
@@ -501,7 +534,10 @@ fn runaway_cursor_past_the_last_command_is_an_error() {
     .unwrap();
     ticks(&mut w, 1);
     let env = w.env();
-    let e = retroanim_actor::boundary::actor_request(&mut w.actors[0], &w.models, env, 4, 0);
+    let e = {
+        let (actors, models) = w.parts_mut();
+        retroanim_actor::boundary::actor_request(&mut actors[0], models, env, 4, 0)
+    };
     assert_eq!(e, Err(RunError::CursorPastEnd { group: 4 }));
 }
 
@@ -523,6 +559,9 @@ fn runaway_go_to_future_cycle_is_an_error_not_a_hang() {
     }
     ticks(&mut w, 1);
     let env = w.env();
-    let e = retroanim_actor::boundary::actor_advance(&mut w.actors[0], &w.models, env);
+    let e = {
+        let (actors, models) = w.parts_mut();
+        retroanim_actor::boundary::actor_advance(&mut actors[0], models, env)
+    };
     assert_eq!(e, Err(RunError::ControlLoop { group: 3 }));
 }

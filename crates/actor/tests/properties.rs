@@ -7,7 +7,6 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use retroanim_actor::arbitration::Outcome;
-use retroanim_actor::boundary::{actor_force_request, actor_request};
 use retroanim_actor::load::load_set;
 use retroanim_actor::world::{Switches, World};
 use serde_json::{json, Value};
@@ -60,7 +59,7 @@ fn fixture() -> World {
 }
 
 fn frame_resolves(w: &World) -> bool {
-    w.actors
+    w.actors()
         .iter()
         .all(|a| match (a.anim.and_then(|x| x.frame), a.model) {
             (None, _) => true,
@@ -83,20 +82,19 @@ proptest! {
     fn arbitrary_sequences_never_panic_and_frames_resolve(ops in prop::collection::vec(op(), 1..80)) {
         let mut w = fixture();
         for op in ops {
-            let env = w.env();
             match op {
                 Op::Request(i, g, m) | Op::Force(i, g, m) => {
                     let forced = matches!(op, Op::Force(..));
                     let out = if forced {
-                        actor_force_request(&mut w.actors[i], &w.models, env, g, m)
+                        w.force_request(i, g, m)
                     } else {
-                        actor_request(&mut w.actors[i], &w.models, env, g, m)
+                        w.request(i, g, m)
                     }
                     .unwrap();
                     // An accepted group still pending carries low byte + modifier, wrapped.
                     if out == Outcome::Accepted {
-                        let a = w.actors[i].anim.unwrap();
-                        let model = w.actors[i].model.unwrap();
+                        let a = w.actors()[i].anim.unwrap();
+                        let model = w.actors()[i].model.unwrap();
                         if let Some(p) = a.pending {
                             let low = low_byte(&w, model, p).unwrap();
                             prop_assert_eq!(a.pending_countdown, Some(low.wrapping_add(m)));
@@ -107,16 +105,16 @@ proptest! {
                 Op::Scale(q) => w.timing.scale = q as u32,
                 Op::Reset => w.timing.reset(),
                 Op::Exit(i) => {
-                    if let Some(a) = w.actors[i].anim.as_mut() {
+                    if let Some(a) = w.actors_mut()[i].anim.as_mut() {
                         a.exit = true;
                     }
                 }
-                Op::Default(i, g) => w.actors[i].state_default = g,
+                Op::Default(i, g) => w.actors_mut()[i].state_default = g,
                 Op::View(x, y) => w.view = [x, y],
                 Op::Animation(on) => w.switches.animation = on,
             }
             prop_assert!(frame_resolves(&w));
-            for a in &w.actors {
+            for a in w.actors() {
                 if let Some(x) = a.anim {
                     prop_assert_eq!(x.pending.is_none(), x.pending_countdown.is_none());
                     prop_assert_eq!(x.direction, 1);

@@ -350,12 +350,12 @@ fn a16_ineligible_actors_reject_requests_and_advancement() {
         json!([]),
     );
     let fresh = retroanim_actor::Anim::new();
-    assert_eq!(w.actors[1].anim, Some(fresh)); // placement was rejected too
+    assert_eq!(w.actors()[1].anim, Some(fresh)); // placement was rejected too
     assert_eq!(req(&mut w, 1, 5, 0), Outcome::Rejected);
     assert_eq!(force(&mut w, 1, 5, 0), Outcome::Rejected);
     adv(&mut w, 1);
-    assert_eq!(w.actors[1].anim, Some(fresh));
-    assert_eq!(w.actors[2].anim, None);
+    assert_eq!(w.actors()[1].anim, Some(fresh));
+    assert_eq!(w.actors()[2].anim, None);
     assert_eq!(req(&mut w, 2, 5, 0), Outcome::Rejected);
     w.switches.animation = false;
     assert_eq!(req(&mut w, 0, 5, 0), Outcome::Rejected);
@@ -637,11 +637,11 @@ fn a27_set_marker_suppresses_walking_translation() {
     let mut seen = Vec::new();
     for _ in 0..4 {
         update(&mut w);
-        seen.push(w.actors[0].translation);
+        seen.push(w.actors()[0].translation);
     }
     let s = Some(Translation::Suppressed);
     assert_eq!(seen, vec![s, s, s, Some(Translation::Applied)]);
-    assert_eq!(w.actors[0].pos, [1003, 1000]);
+    assert_eq!(w.actors()[0].pos, [1003, 1000]);
 }
 
 // ----------------------------------------------------------- tasks (A28–A32)
@@ -654,7 +654,7 @@ fn scripted(script: serde_json::Value) -> retroanim_actor::World {
 }
 
 fn task(w: &retroanim_actor::World) -> Option<Task> {
-    w.actors[0].task
+    w.actors()[0].task
 }
 
 #[test]
@@ -690,7 +690,7 @@ fn a29_later_invocation_finding_the_group_sets_count_and_starts() {
     let a = anim(&w, 0);
     assert_eq!((a.current, a.loop_count, a.pending), (Some(5), 4, Some(0)));
     assert_eq!(task(&w).unwrap().phase, Phase::Started);
-    assert_eq!(w.actors[0].pc, 1);
+    assert_eq!(w.actors()[0].pc, 1);
 }
 
 #[test]
@@ -727,7 +727,7 @@ fn a31_started_task_completes_only_when_the_group_changes_and_never_rerequests()
     // Group 1 ended, the default started; the task completed and the body ran end(0).
     let a = anim(&w, 0);
     assert_eq!((a.current, a.pending), (Some(0), None));
-    assert_eq!((task(&w), w.actors[0].pc), (None, 0));
+    assert_eq!((task(&w), w.actors()[0].pc), (None, 0));
 }
 
 #[test]
@@ -869,8 +869,8 @@ fn a36_update_order_advance_request_movement_then_script() {
     // (3 - 1); movement ran before the marker was set.
     let a = anim(&w, 0);
     assert_eq!((a.current, a.countdown, a.breakpoint), (Some(5), 2, true));
-    assert_eq!(w.actors[0].translation, Some(Translation::Applied));
-    assert_eq!(w.actors[0].pos, [1004, 1000]);
+    assert_eq!(w.actors()[0].translation, Some(Translation::Applied));
+    assert_eq!(w.actors()[0].pos, [1004, 1000]);
 }
 
 #[test]
@@ -889,15 +889,15 @@ fn a36_flags_suppress_stages_independently() {
         script,
     );
     update(&mut w);
-    assert_eq!((anim(&w, 0).countdown, w.actors[0].pc), (2, 1));
-    assert_eq!((anim(&w, 1).countdown, w.actors[1].pc), (1, 0));
-    assert_eq!((anim(&w, 2).countdown, w.actors[2].pc), (2, 0));
+    assert_eq!((anim(&w, 0).countdown, w.actors()[0].pc), (2, 1));
+    assert_eq!((anim(&w, 1).countdown, w.actors()[1].pc), (1, 0));
+    assert_eq!((anim(&w, 2).countdown, w.actors()[2].pc), (2, 0));
 }
 
 #[test]
 fn a37_default_change_forces_replacement_of_the_current_old_default() {
     let mut w = one();
-    w.actors[0].state_default = Some(9);
+    w.actors_mut()[0].state_default = Some(9);
     update(&mut w);
     // Forced start 254 - 1, then the update's own advancement - 1.
     let a = anim(&w, 0);
@@ -909,7 +909,7 @@ fn a37_default_change_forces_replacement_of_the_current_old_default() {
 fn a37_no_forced_replacement_once_the_old_default_reached_an_exit() {
     let mut w = one();
     anim_mut(&mut w, 0).exit = true;
-    w.actors[0].state_default = Some(9);
+    w.actors_mut()[0].state_default = Some(9);
     update(&mut w);
     let a = anim(&w, 0);
     assert_eq!(
@@ -975,7 +975,7 @@ fn a40_flag2_sample_plays_two_full_program_cycles() {
     let mut cycle_ends = Vec::new();
     for step in 1..=154u32 {
         update(&mut w);
-        let a = &w.actors[0];
+        let a = &w.actors()[0];
         if a.task != prev {
             if let Some(t) = a.task.filter(|t| t.phase == Phase::NotStarted) {
                 created.push((step, t.group, t.count));

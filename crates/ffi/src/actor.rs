@@ -224,7 +224,7 @@ pub unsafe extern "C" fn ra_actor_set_default(
         };
         let w = s.world_mut();
         let a = w
-            .actors
+            .actors_mut()
             .iter_mut()
             .find(|a| a.id == id)
             .ok_or_else(|| Error::invalid(format!("no actor '{id}'")))?;
@@ -294,7 +294,7 @@ pub unsafe extern "C" fn ra_actor_frames(
     count: *mut usize,
 ) -> RaStatus {
     on(stage, |s| {
-        let actors = &s.world().actors;
+        let actors = s.world().actors();
         // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
         unsafe { args::fill(out, cap, count, actors.len(), actors.iter().map(frame_of)) }
     })

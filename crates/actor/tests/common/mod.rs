@@ -3,7 +3,6 @@
 #![allow(dead_code)]
 
 use retroanim_actor::arbitration::Outcome;
-use retroanim_actor::boundary::{actor_advance, actor_force_request, actor_request};
 use retroanim_actor::load::load_set;
 use retroanim_actor::world::{Switches, World};
 use retroanim_actor::Anim;
@@ -64,29 +63,26 @@ pub fn one() -> World {
 }
 
 pub fn anim(w: &World, i: usize) -> Anim {
-    w.actors[i].anim.expect("actor has animation state")
+    w.actors()[i].anim.expect("actor has animation state")
 }
 
 pub fn anim_mut(w: &mut World, i: usize) -> &mut Anim {
-    w.actors[i]
+    w.actors_mut()[i]
         .anim
         .as_mut()
         .expect("actor has animation state")
 }
 
 pub fn req(w: &mut World, i: usize, g: u8, m: u8) -> Outcome {
-    let env = w.env();
-    actor_request(&mut w.actors[i], &w.models, env, g, m).unwrap()
+    w.request(i, g, m).unwrap()
 }
 
 pub fn force(w: &mut World, i: usize, g: u8, m: u8) -> Outcome {
-    let env = w.env();
-    actor_force_request(&mut w.actors[i], &w.models, env, g, m).unwrap()
+    w.force_request(i, g, m).unwrap()
 }
 
 pub fn adv(w: &mut World, i: usize) {
-    let env = w.env();
-    actor_advance(&mut w.actors[i], &w.models, env).unwrap();
+    w.advance(i).unwrap();
 }
 
 /// Set the shared tick increment directly (what the last update produced).
