@@ -7,9 +7,9 @@
 //! (`remove_link_animations`), so a `Vec` with the two handles stored as indices and
 //! shifted on removal keeps the same identities without a linked list.
 
+use crate::key_hash::IdMap;
 use crate::math::{AFrame, CombineMemo, RotationMemo, Vec3, EPSILON};
 use crate::records::{Animation, PartFrame};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// `AnimationHookType.AnimationDone`.
@@ -40,7 +40,7 @@ pub trait AnimSource {
 /// A simple in-memory [`AnimSource`].
 #[derive(Clone, Debug, Default)]
 pub struct AnimMap {
-    map: HashMap<u32, Arc<Animation>>,
+    map: IdMap<Arc<Animation>>,
     empty: Arc<Animation>,
 }
 
