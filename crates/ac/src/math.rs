@@ -286,6 +286,30 @@ impl RotationMemo {
         q
     }
 
+    /// The memoised step when `o` and `v` are, bit for bit, those of the last step.
+    #[inline(always)]
+    fn hit(&self, o: Quat, v: Vec3) -> Option<Quat> {
+        let q = quat_bits(o);
+        let w = vec_bits(v);
+        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2]];
+        match self.step_value {
+            Some(r) if key == self.step_key => Some(r),
+            _ => None,
+        }
+    }
+
+    /// [`AFrame::rotate_vec`]'s new orientation on a memo miss, remembered. Out of
+    /// line: a crossing of a cycle nearly always hits, and the miss's product and
+    /// normalisation would otherwise give its caller a stack frame and register saves.
+    #[cold]
+    #[inline(never)]
+    fn rotate_vec_miss(&mut self, o: Quat, w: Vec3) -> Quat {
+        self.step(o, w, |m, o, w| {
+            let g = Quat::rotate(o, w);
+            Quat::mul(o, m.ypr_rotation(g)).normalize()
+        })
+    }
+
     /// The memoised result of `f(o, v)` when both are unchanged since the last call.
     #[inline]
     fn step(&mut self, o: Quat, v: Vec3, f: impl FnOnce(&mut Self, Quat, Vec3) -> Quat) -> Quat {
@@ -438,10 +462,10 @@ impl AFrame {
     /// [`AFrame::rotate_vec`] through `memo` (same bits).
     #[inline]
     pub fn rotate_vec_memo(&mut self, w: Vec3, memo: &mut RotationMemo) {
-        self.orientation = memo.step(self.orientation, w, |m, o, w| {
-            let g = Quat::rotate(o, w);
-            Quat::mul(o, m.ypr_rotation(g)).normalize()
-        });
+        self.orientation = match memo.hit(self.orientation, w) {
+            Some(r) => r,
+            None => memo.rotate_vec_miss(self.orientation, w),
+        };
     }
 
     /// `AFrame.Rotate(Quaternion)`.
