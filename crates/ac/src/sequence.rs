@@ -172,6 +172,25 @@ impl SeqNode {
         }
     }
 
+    /// Queue the hooks of frame `frame` that fire in direction `dir`; false once more
+    /// than `limit` hooks are queued.
+    #[inline]
+    fn fire_hooks(&self, frame: i32, dir: i32, hooks: &mut Vec<FiredHook>, limit: usize) -> bool {
+        if let Some(pf) = self.part_frame(frame) {
+            for h in &pf.hooks {
+                if h.direction == 0 || h.direction == dir {
+                    if hooks.len() >= limit {
+                        return false;
+                    }
+                    hooks.push(FiredHook {
+                        hook_type: h.hook_type,
+                    });
+                }
+            }
+        }
+        true
+    }
+
     /// `multiply_framerate`.
     pub fn multiply_framerate(&mut self, m: f32) {
         if m < 0.0 {
@@ -235,6 +254,22 @@ fn floor_i32(x: f32) -> i32 {
     } else {
         floor64(x) as i32
     }
+}
+
+/// `apply_physics(frame, q, sign)` on the sequence's velocity, omega and rotation memo.
+#[inline(always)]
+fn apply_physics_with(
+    velocity: Vec3,
+    omega: Vec3,
+    memo: &mut RotationMemo,
+    frame: &mut AFrame,
+    q: f32,
+    sign: f32,
+) {
+    // `sign` widened to f64 compares the same way (and NaN fails both).
+    let q = if sign >= 0.0 { q.abs() } else { -q.abs() };
+    frame.origin = frame.origin.add(velocity.scale(q));
+    frame.rotate_vec_memo(omega.scale(q), memo);
 }
 
 impl Sequence {
@@ -316,12 +351,16 @@ impl Sequence {
     }
 
     /// `apply_physics(frame, q, sign)`.
-    #[inline]
+    #[inline(always)]
     pub fn apply_physics(&mut self, frame: &mut AFrame, q: f32, sign: f32) {
-        // `sign` widened to f64 compares the same way (and NaN fails both).
-        let q = if sign >= 0.0 { q.abs() } else { -q.abs() };
-        frame.origin = frame.origin.add(self.velocity.scale(q));
-        frame.rotate_vec_memo(self.omega.scale(q), &mut self.rotation_memo);
+        apply_physics_with(
+            self.velocity,
+            self.omega,
+            &mut self.rotation_memo,
+            frame,
+            q,
+            sign,
+        );
     }
 
     /// `Sequence.Update(quantum, ref offset)`: hooks are appended to `hooks`.
@@ -352,19 +391,7 @@ impl Sequence {
         hooks: &mut Vec<FiredHook>,
         limit: usize,
     ) -> bool {
-        if let Some(pf) = self.nodes[node].part_frame(frame) {
-            for h in &pf.hooks {
-                if h.direction == 0 || h.direction == dir {
-                    if hooks.len() >= limit {
-                        return false;
-                    }
-                    hooks.push(FiredHook {
-                        hook_type: h.hook_type,
-                    });
-                }
-            }
-        }
-        true
+        self.nodes[node].fire_hooks(frame, dir, hooks, limit)
     }
 
     /// `update_internal`, with ACE's tail recursion on the leftover time as a loop.
@@ -421,19 +448,32 @@ impl Sequence {
                     floor = floor64(self.frame_number);
                     done = true;
                 }
+                // The node is looked up once for the whole loop (the loop changes
+                // the memos, the frame and the hook list, never the playlist).
+                let node = &self.nodes[ci];
                 while floor > last as f64 {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
                         // frame changes nothing but the sign of a zero, so skip it.
-                        if let Some(pos) = self.nodes[ci].pos_frame_in_range(last) {
+                        if let Some(pos) = node.pos_frame_in_range(last) {
                             *f = self.combine_memo.combine(f, &pos);
                         }
                         if fr.abs() > EPSILON {
-                            self.apply_physics(f, 1.0 / fr, t);
+                            apply_physics_with(
+                                self.velocity,
+                                self.omega,
+                                &mut self.rotation_memo,
+                                f,
+                                1.0 / fr,
+                                t,
+                            );
                         }
                     }
-                    fire!(ci, last, 1);
+                    if !node.fire_hooks(last, 1, hooks, hook_limit) {
+                        self.overrun = Some(WorkLimit::Hooks);
+                        return;
+                    }
                     last += 1;
                 }
             } else if ft < 0.0 {
