@@ -272,6 +272,25 @@ fn apply_physics_with(
     frame.rotate_vec_memo(omega.scale(q), memo);
 }
 
+/// `Math.Floor(x)` of an f32 value as an `i64` that compares with every `i32` the way
+/// the f64 floor does; a NaN floor, which fails every comparison, becomes `nan`, which
+/// the caller picks to fail the comparisons it makes.
+///
+/// The forward crossing loop compared the f64 floor with integer frame numbers, each
+/// test a conversion and a float compare; here each is one integer compare. The floor
+/// is an integer (or infinite), so an integer compares with it as with its saturated
+/// `i64` value.
+#[inline]
+fn floor_key(x: f32, nan: i64) -> i64 {
+    if x.abs() < 4_194_304.0 {
+        i64::from(floor_i32(x))
+    } else if x.is_nan() {
+        nan
+    } else {
+        (x as f64).floor() as i64
+    }
+}
+
 impl Sequence {
     pub fn new() -> Sequence {
         Sequence {
@@ -435,8 +454,9 @@ impl Sequence {
             if ft > 0.0 {
                 // Nothing in the crossing loop moves `frame_number`, so its floor is
                 // taken once per value.
-                let mut floor = floor64(self.frame_number);
-                if (high as f64) < floor {
+                // A NaN floor fails both tests below.
+                let mut floor = floor_key(self.frame_number, i64::MIN);
+                if i64::from(high) < floor {
                     let mut off = (self.frame_number - high as f32) - 1.0;
                     if off < 0.0 {
                         off = 0.0;
@@ -445,13 +465,13 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = high as f32;
-                    floor = floor64(self.frame_number);
+                    floor = floor_key(self.frame_number, i64::MIN);
                     done = true;
                 }
                 // The node is looked up once for the whole loop (the loop changes
                 // the memos, the frame and the hook list, never the playlist).
                 let node = &self.nodes[ci];
-                while floor > last as f64 {
+                while floor > i64::from(last) {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
@@ -667,7 +687,55 @@ impl Sequence {
 
 #[cfg(test)]
 mod tests {
-    use super::{floor64, floor_i32};
+    use super::{floor64, floor_i32, floor_key};
+
+    #[test]
+    fn floor_key_compares_with_integers_as_the_f64_floor_does() {
+        let xs = [
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            29.999998,
+            30.0,
+            4_194_303.5,
+            -4_194_303.5,
+            4_194_304.5,
+            16_777_216.0,
+            3.0e9,
+            -3.0e9,
+            1.0e30,
+            -1.0e30,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let ns = [
+            i32::MIN,
+            -4_194_305,
+            -1,
+            0,
+            29,
+            30,
+            4_194_303,
+            4_194_304,
+            16_777_215,
+            16_777_216,
+            i32::MAX,
+        ];
+        for x in xs {
+            let k = floor_key(x, i64::MIN);
+            for n in ns {
+                assert_eq!(k > i64::from(n), floor64(x) > n as f64, "{x} > {n}");
+                assert_eq!(i64::from(n) < k, (n as f64) < floor64(x), "{n} < {x}");
+            }
+        }
+        assert_eq!(floor_key(29.999998, 0), 29);
+        assert_eq!(floor_key(-0.5, 0), -1);
+        assert_eq!(floor_key(3.0e9, 0), 3_000_000_000);
+        assert_eq!(floor_key(f32::NAN, i64::MIN), i64::MIN);
+        assert_eq!(floor_key(f32::INFINITY, 0), i64::MAX);
+    }
 
     #[test]
     fn floor_truncates_and_steps_down_for_negative_fractions() {
