@@ -252,10 +252,17 @@ fn sin_cos(x: f32) -> (f32, f32) {
 /// * `ypr`: the rotation built from the angles. A turning object asks for the same
 ///   angles every tick while its orientation moves, so the sines and cosines are
 ///   computed once per change of the angles.
+///
+/// `Rotate(Vector3)` also keeps the step before the last (`prev_*`): within a tick a
+/// cycle that crosses two frames steps from the identity and then from the rotated
+/// orientation, and the next tick, crossing one, steps from the identity again, so a
+/// single entry missed on every crossing of a turning run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RotationMemo {
     step_key: [u32; 7],
     step_value: Option<Quat>,
+    prev_key: [u32; 7],
+    prev_value: Option<Quat>,
     ypr_key: [u32; 3],
     ypr_value: Option<Quat>,
 }
@@ -304,6 +311,19 @@ impl RotationMemo {
     #[cold]
     #[inline(never)]
     fn rotate_vec_miss(&mut self, o: Quat, w: Vec3) -> Quat {
+        let q = quat_bits(o);
+        let v = vec_bits(w);
+        let key = [q[0], q[1], q[2], q[3], v[0], v[1], v[2]];
+        if let Some(r) = self.prev_value {
+            if key == self.prev_key {
+                // The older entry hit: it becomes the one checked first.
+                std::mem::swap(&mut self.step_key, &mut self.prev_key);
+                std::mem::swap(&mut self.step_value, &mut self.prev_value);
+                return r;
+            }
+        }
+        self.prev_key = self.step_key;
+        self.prev_value = self.step_value;
         self.step(o, w, |m, o, w| {
             let g = Quat::rotate(o, w);
             Quat::mul(o, m.ypr_rotation(g)).normalize()
@@ -633,6 +653,27 @@ mod tests {
             plain.rotate_vec(v);
             assert_eq!(bits(&memo_frame), bits(&plain));
         }
+    }
+
+    #[test]
+    fn rotation_memo_keeps_two_steps_for_alternating_orientations() {
+        // Two crossings from the identity and one from the rotated orientation, in
+        // turn (a turning run): every step after the first two is a memo hit.
+        let w = Vec3::new(0.0, 0.0, -0.05);
+        let mut memo = RotationMemo::default();
+        for crossings in [2, 1, 2, 2, 1, 1, 2] {
+            let mut memo_frame = AFrame::IDENTITY;
+            let mut plain = AFrame::IDENTITY;
+            for _ in 0..crossings {
+                memo_frame.rotate_vec_memo(w, &mut memo);
+                plain.rotate_vec(w);
+                assert_eq!(bits(&memo_frame), bits(&plain));
+            }
+            // The steps turned the frame: the two entries are two orientations.
+            assert!(memo_frame.orientation.z < 0.0);
+        }
+        assert!(memo.step_value.is_some() && memo.prev_value.is_some());
+        assert_ne!(memo.step_key, memo.prev_key);
     }
 
     #[test]
