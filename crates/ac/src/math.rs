@@ -400,6 +400,43 @@ impl CombineMemo {
     }
 }
 
+/// A two-entry [`CombineMemo`] for the sequence's pos-frame combine. A turning run crosses
+/// two frames in one tick, combining into the identity offset and then into the rotated
+/// one, and one frame in the next (into the identity again): one entry would miss on
+/// every other crossing, two hold both.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CombineMemo2 {
+    first: CombineMemo,
+    second: CombineMemo,
+}
+
+impl CombineMemo2 {
+    /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
+    #[inline(always)]
+    pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
+        let p = quat_bits(a.orientation);
+        let q = quat_bits(b.orientation);
+        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
+        let m = if self.first.valid && key == self.first.key {
+            &self.first
+        } else if self.second.valid && key == self.second.key {
+            &self.second
+        } else {
+            // The newest entry stays checked first; the older one is replaced.
+            self.second = self.first;
+            self.first.rows = Quat::rotation_rows(a.orientation);
+            self.first.product = Quat::mul(a.orientation, b.orientation);
+            self.first.key = key;
+            self.first.valid = true;
+            &self.first
+        };
+        AFrame {
+            origin: a.origin.add(m.rows.apply(b.origin)),
+            orientation: m.product,
+        }
+    }
+}
+
 /// `ToRadians`: computed in f64, narrowed.
 pub fn to_radians(deg: f32) -> f32 {
     (std::f64::consts::PI / 180.0 * deg as f64) as f32
@@ -674,6 +711,32 @@ mod tests {
         }
         assert!(memo.step_value.is_some() && memo.prev_value.is_some());
         assert_ne!(memo.step_key, memo.prev_key);
+    }
+
+    #[test]
+    fn two_entry_combine_memo_gives_combines_bits_for_alternating_orientations() {
+        // A turning run's crossings: into the identity, then into the turned offset,
+        // in ticks of two and one crossings, plus a change of pos frame at the end.
+        let step = AFrame::new(Vec3::new(0.0, 0.133, 0.0), Quat::IDENTITY);
+        let turned = Quat::from_ypr(0.0, 0.0, -0.05);
+        let other = AFrame::new(Vec3::new(0.0, 0.05, 0.0), Quat::from_ypr(0.0, 0.0, -0.1));
+        let mut memo = CombineMemo2::default();
+        let cases = [
+            (Quat::IDENTITY, step),
+            (turned, step),
+            (Quat::IDENTITY, step),
+            (Quat::IDENTITY, step),
+            (turned, step),
+            (turned, other),
+            (Quat::IDENTITY, step),
+        ];
+        for (o, b) in cases {
+            let a = AFrame::new(Vec3::new(1.0, 2.0, 0.0), o);
+            assert_eq!(bits(&memo.combine(&a, &b)), bits(&AFrame::combine(&a, &b)));
+        }
+        // The last two cases filled both entries with different keys.
+        assert!(memo.first.valid && memo.second.valid);
+        assert_ne!(memo.first.key, memo.second.key);
     }
 
     #[test]

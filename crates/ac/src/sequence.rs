@@ -8,7 +8,7 @@
 //! shifted on removal keeps the same identities without a linked list.
 
 use crate::key_hash::IdMap;
-use crate::math::{AFrame, CombineMemo, RotationMemo, Vec3, EPSILON};
+use crate::math::{AFrame, CombineMemo2, RotationMemo, Vec3, EPSILON};
 use crate::records::{Animation, PartFrame};
 use std::sync::Arc;
 
@@ -215,7 +215,7 @@ pub struct Sequence {
     /// The last rotation step `apply_physics` built (a turning cycle repeats it).
     pub rotation_memo: RotationMemo,
     /// The last pos-frame combine of a frame crossing.
-    pub combine_memo: CombineMemo,
+    pub combine_memo: CombineMemo2,
 }
 
 /// C# `Math.Floor(double)` of an f32 value.
