@@ -216,6 +216,11 @@ pub struct Sequence {
     pub rotation_memo: RotationMemo,
     /// The last pos-frame combine of a frame crossing.
     pub combine_memo: CombineMemo2,
+    /// `floor_i32` of the frame number whose bits are `.0` (the default, +0.0 → 0, is
+    /// correct too). An update ends with the frame number whose floor it last took,
+    /// and the next update starts by taking it again; keyed by the bits, the entry
+    /// stays right whoever writes `frame_number` in between.
+    floor_memo: (u32, i32),
 }
 
 /// C# `Math.Floor(double)` of an f32 value.
@@ -447,7 +452,11 @@ impl Sequence {
                 (a.framerate, a.low_frame, a.high_frame)
             };
             let ft = fr * t;
-            let mut last = floor_i32(self.frame_number);
+            let mut last = if self.frame_number.to_bits() == self.floor_memo.0 {
+                self.floor_memo.1
+            } else {
+                floor_i32(self.frame_number)
+            };
             self.frame_number += ft;
             let mut leftover = 0.0f32;
             let mut done = false;
@@ -495,6 +504,11 @@ impl Sequence {
                         return;
                     }
                     last += 1;
+                }
+                // `floor` is `floor_i32(frame_number)` whenever it fits an i32 (a
+                // NaN's i64::MIN does not, and NaN is not remembered).
+                if let Ok(f) = i32::try_from(floor) {
+                    self.floor_memo = (self.frame_number.to_bits(), f);
                 }
             } else if ft < 0.0 {
                 let mut floor = floor64(self.frame_number);
@@ -725,6 +739,10 @@ mod tests {
         ];
         for x in xs {
             let k = floor_key(x, i64::MIN);
+            // What the update remembers as the next update's starting floor.
+            if let Ok(f) = i32::try_from(k) {
+                assert_eq!(f, floor_i32(x), "{x}");
+            }
             for n in ns {
                 assert_eq!(k > i64::from(n), floor64(x) > n as f64, "{x} > {n}");
                 assert_eq!(i64::from(n) < k, (n as f64) < floor64(x), "{n} < {x}");
