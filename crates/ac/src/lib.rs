@@ -54,6 +54,7 @@ pub mod constraint_manager;
 pub mod creature;
 pub mod inspect;
 pub mod interpolation;
+pub mod key_hash;
 pub mod loader;
 pub mod math;
 pub mod motion_error;

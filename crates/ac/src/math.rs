@@ -252,10 +252,17 @@ fn sin_cos(x: f32) -> (f32, f32) {
 /// * `ypr`: the rotation built from the angles. A turning object asks for the same
 ///   angles every tick while its orientation moves, so the sines and cosines are
 ///   computed once per change of the angles.
+///
+/// `Rotate(Vector3)` also keeps the step before the last (`prev_*`): within a tick a
+/// cycle that crosses two frames steps from the identity and then from the rotated
+/// orientation, and the next tick, crossing one, steps from the identity again, so a
+/// single entry missed on every crossing of a turning run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RotationMemo {
     step_key: [u32; 7],
     step_value: Option<Quat>,
+    prev_key: [u32; 7],
+    prev_value: Option<Quat>,
     ypr_key: [u32; 3],
     ypr_value: Option<Quat>,
 }
@@ -284,6 +291,43 @@ impl RotationMemo {
         self.ypr_key = key;
         self.ypr_value = Some(q);
         q
+    }
+
+    /// The memoised step when `o` and `v` are, bit for bit, those of the last step.
+    #[inline(always)]
+    fn hit(&self, o: Quat, v: Vec3) -> Option<Quat> {
+        let q = quat_bits(o);
+        let w = vec_bits(v);
+        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2]];
+        match self.step_value {
+            Some(r) if key == self.step_key => Some(r),
+            _ => None,
+        }
+    }
+
+    /// [`AFrame::rotate_vec`]'s new orientation on a memo miss, remembered. Out of
+    /// line: a crossing of a cycle nearly always hits, and the miss's product and
+    /// normalisation would otherwise give its caller a stack frame and register saves.
+    #[cold]
+    #[inline(never)]
+    fn rotate_vec_miss(&mut self, o: Quat, w: Vec3) -> Quat {
+        let q = quat_bits(o);
+        let v = vec_bits(w);
+        let key = [q[0], q[1], q[2], q[3], v[0], v[1], v[2]];
+        if let Some(r) = self.prev_value {
+            if key == self.prev_key {
+                // The older entry hit: it becomes the one checked first.
+                std::mem::swap(&mut self.step_key, &mut self.prev_key);
+                std::mem::swap(&mut self.step_value, &mut self.prev_value);
+                return r;
+            }
+        }
+        self.prev_key = self.step_key;
+        self.prev_value = self.step_value;
+        self.step(o, w, |m, o, w| {
+            let g = Quat::rotate(o, w);
+            Quat::mul(o, m.ypr_rotation(g)).normalize()
+        })
     }
 
     /// The memoised result of `f(o, v)` when both are unchanged since the last call.
@@ -352,6 +396,43 @@ impl CombineMemo {
         AFrame {
             origin: a.origin.add(self.rows.apply(b.origin)),
             orientation: self.product,
+        }
+    }
+}
+
+/// A two-entry [`CombineMemo`] for the sequence's pos-frame combine. A turning run crosses
+/// two frames in one tick, combining into the identity offset and then into the rotated
+/// one, and one frame in the next (into the identity again): one entry would miss on
+/// every other crossing, two hold both.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CombineMemo2 {
+    first: CombineMemo,
+    second: CombineMemo,
+}
+
+impl CombineMemo2 {
+    /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
+    #[inline(always)]
+    pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
+        let p = quat_bits(a.orientation);
+        let q = quat_bits(b.orientation);
+        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
+        let m = if self.first.valid && key == self.first.key {
+            &self.first
+        } else if self.second.valid && key == self.second.key {
+            &self.second
+        } else {
+            // The newest entry stays checked first; the older one is replaced.
+            self.second = self.first;
+            self.first.rows = Quat::rotation_rows(a.orientation);
+            self.first.product = Quat::mul(a.orientation, b.orientation);
+            self.first.key = key;
+            self.first.valid = true;
+            &self.first
+        };
+        AFrame {
+            origin: a.origin.add(m.rows.apply(b.origin)),
+            orientation: m.product,
         }
     }
 }
@@ -438,10 +519,10 @@ impl AFrame {
     /// [`AFrame::rotate_vec`] through `memo` (same bits).
     #[inline]
     pub fn rotate_vec_memo(&mut self, w: Vec3, memo: &mut RotationMemo) {
-        self.orientation = memo.step(self.orientation, w, |m, o, w| {
-            let g = Quat::rotate(o, w);
-            Quat::mul(o, m.ypr_rotation(g)).normalize()
-        });
+        self.orientation = match memo.hit(self.orientation, w) {
+            Some(r) => r,
+            None => memo.rotate_vec_miss(self.orientation, w),
+        };
     }
 
     /// `AFrame.Rotate(Quaternion)`.
@@ -609,6 +690,53 @@ mod tests {
             plain.rotate_vec(v);
             assert_eq!(bits(&memo_frame), bits(&plain));
         }
+    }
+
+    #[test]
+    fn rotation_memo_keeps_two_steps_for_alternating_orientations() {
+        // Two crossings from the identity and one from the rotated orientation, in
+        // turn (a turning run): every step after the first two is a memo hit.
+        let w = Vec3::new(0.0, 0.0, -0.05);
+        let mut memo = RotationMemo::default();
+        for crossings in [2, 1, 2, 2, 1, 1, 2] {
+            let mut memo_frame = AFrame::IDENTITY;
+            let mut plain = AFrame::IDENTITY;
+            for _ in 0..crossings {
+                memo_frame.rotate_vec_memo(w, &mut memo);
+                plain.rotate_vec(w);
+                assert_eq!(bits(&memo_frame), bits(&plain));
+            }
+            // The steps turned the frame: the two entries are two orientations.
+            assert!(memo_frame.orientation.z < 0.0);
+        }
+        assert!(memo.step_value.is_some() && memo.prev_value.is_some());
+        assert_ne!(memo.step_key, memo.prev_key);
+    }
+
+    #[test]
+    fn two_entry_combine_memo_gives_combines_bits_for_alternating_orientations() {
+        // A turning run's crossings: into the identity, then into the turned offset,
+        // in ticks of two and one crossings, plus a change of pos frame at the end.
+        let step = AFrame::new(Vec3::new(0.0, 0.133, 0.0), Quat::IDENTITY);
+        let turned = Quat::from_ypr(0.0, 0.0, -0.05);
+        let other = AFrame::new(Vec3::new(0.0, 0.05, 0.0), Quat::from_ypr(0.0, 0.0, -0.1));
+        let mut memo = CombineMemo2::default();
+        let cases = [
+            (Quat::IDENTITY, step),
+            (turned, step),
+            (Quat::IDENTITY, step),
+            (Quat::IDENTITY, step),
+            (turned, step),
+            (turned, other),
+            (Quat::IDENTITY, step),
+        ];
+        for (o, b) in cases {
+            let a = AFrame::new(Vec3::new(1.0, 2.0, 0.0), o);
+            assert_eq!(bits(&memo.combine(&a, &b)), bits(&AFrame::combine(&a, &b)));
+        }
+        // The last two cases filled both entries with different keys.
+        assert!(memo.first.valid && memo.second.valid);
+        assert_ne!(memo.first.key, memo.second.key);
     }
 
     #[test]

@@ -2,10 +2,11 @@
 //! quirks Q14–Q24).
 
 use crate::commands::*;
+use crate::key_hash::IdMap;
 use crate::math::EPSILON;
 use crate::records::{MotionData, MotionTable};
 use crate::sequence::{AnimData, AnimSource, Sequence};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// `Motion`: an id with the speed it was requested at.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,10 +95,10 @@ thread_local! {
 pub struct MotionTableData {
     pub id: u32,
     pub default_style: u32,
-    pub style_defaults: HashMap<u32, u32>,
-    pub cycles: HashMap<u32, MotionData>,
-    pub modifiers: HashMap<u32, MotionData>,
-    pub links: HashMap<u32, HashMap<u32, MotionData>>,
+    pub style_defaults: IdMap<u32>,
+    pub cycles: IdMap<MotionData>,
+    pub modifiers: IdMap<MotionData>,
+    pub links: IdMap<IdMap<MotionData>>,
 }
 
 impl From<&MotionTable> for MotionTableData {

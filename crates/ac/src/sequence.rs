@@ -7,9 +7,9 @@
 //! (`remove_link_animations`), so a `Vec` with the two handles stored as indices and
 //! shifted on removal keeps the same identities without a linked list.
 
-use crate::math::{AFrame, CombineMemo, RotationMemo, Vec3, EPSILON};
+use crate::key_hash::IdMap;
+use crate::math::{AFrame, CombineMemo2, RotationMemo, Vec3, EPSILON};
 use crate::records::{Animation, PartFrame};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// `AnimationHookType.AnimationDone`.
@@ -40,7 +40,7 @@ pub trait AnimSource {
 /// A simple in-memory [`AnimSource`].
 #[derive(Clone, Debug, Default)]
 pub struct AnimMap {
-    map: HashMap<u32, Arc<Animation>>,
+    map: IdMap<Arc<Animation>>,
     empty: Arc<Animation>,
 }
 
@@ -172,6 +172,25 @@ impl SeqNode {
         }
     }
 
+    /// Queue the hooks of frame `frame` that fire in direction `dir`; false once more
+    /// than `limit` hooks are queued.
+    #[inline]
+    fn fire_hooks(&self, frame: i32, dir: i32, hooks: &mut Vec<FiredHook>, limit: usize) -> bool {
+        if let Some(pf) = self.part_frame(frame) {
+            for h in &pf.hooks {
+                if h.direction == 0 || h.direction == dir {
+                    if hooks.len() >= limit {
+                        return false;
+                    }
+                    hooks.push(FiredHook {
+                        hook_type: h.hook_type,
+                    });
+                }
+            }
+        }
+        true
+    }
+
     /// `multiply_framerate`.
     pub fn multiply_framerate(&mut self, m: f32) {
         if m < 0.0 {
@@ -196,7 +215,12 @@ pub struct Sequence {
     /// The last rotation step `apply_physics` built (a turning cycle repeats it).
     pub rotation_memo: RotationMemo,
     /// The last pos-frame combine of a frame crossing.
-    pub combine_memo: CombineMemo,
+    pub combine_memo: CombineMemo2,
+    /// `floor_i32` of the frame number whose bits are `.0` (the default, +0.0 → 0, is
+    /// correct too). An update ends with the frame number whose floor it last took,
+    /// and the next update starts by taking it again; keyed by the bits, the entry
+    /// stays right whoever writes `frame_number` in between.
+    floor_memo: (u32, i32),
 }
 
 /// C# `Math.Floor(double)` of an f32 value.
@@ -234,6 +258,41 @@ fn floor_i32(x: f32) -> i32 {
         rounded - i32::from(s - ROUND > x)
     } else {
         floor64(x) as i32
+    }
+}
+
+/// `apply_physics(frame, q, sign)` on the sequence's velocity, omega and rotation memo.
+#[inline(always)]
+fn apply_physics_with(
+    velocity: Vec3,
+    omega: Vec3,
+    memo: &mut RotationMemo,
+    frame: &mut AFrame,
+    q: f32,
+    sign: f32,
+) {
+    // `sign` widened to f64 compares the same way (and NaN fails both).
+    let q = if sign >= 0.0 { q.abs() } else { -q.abs() };
+    frame.origin = frame.origin.add(velocity.scale(q));
+    frame.rotate_vec_memo(omega.scale(q), memo);
+}
+
+/// `Math.Floor(x)` of an f32 value as an `i64` that compares with every `i32` the way
+/// the f64 floor does; a NaN floor, which fails every comparison, becomes `nan`, which
+/// the caller picks to fail the comparisons it makes.
+///
+/// The forward crossing loop compared the f64 floor with integer frame numbers, each
+/// test a conversion and a float compare; here each is one integer compare. The floor
+/// is an integer (or infinite), so an integer compares with it as with its saturated
+/// `i64` value.
+#[inline]
+fn floor_key(x: f32, nan: i64) -> i64 {
+    if x.abs() < 4_194_304.0 {
+        i64::from(floor_i32(x))
+    } else if x.is_nan() {
+        nan
+    } else {
+        (x as f64).floor() as i64
     }
 }
 
@@ -316,12 +375,16 @@ impl Sequence {
     }
 
     /// `apply_physics(frame, q, sign)`.
-    #[inline]
+    #[inline(always)]
     pub fn apply_physics(&mut self, frame: &mut AFrame, q: f32, sign: f32) {
-        // `sign` widened to f64 compares the same way (and NaN fails both).
-        let q = if sign >= 0.0 { q.abs() } else { -q.abs() };
-        frame.origin = frame.origin.add(self.velocity.scale(q));
-        frame.rotate_vec_memo(self.omega.scale(q), &mut self.rotation_memo);
+        apply_physics_with(
+            self.velocity,
+            self.omega,
+            &mut self.rotation_memo,
+            frame,
+            q,
+            sign,
+        );
     }
 
     /// `Sequence.Update(quantum, ref offset)`: hooks are appended to `hooks`.
@@ -352,19 +415,7 @@ impl Sequence {
         hooks: &mut Vec<FiredHook>,
         limit: usize,
     ) -> bool {
-        if let Some(pf) = self.nodes[node].part_frame(frame) {
-            for h in &pf.hooks {
-                if h.direction == 0 || h.direction == dir {
-                    if hooks.len() >= limit {
-                        return false;
-                    }
-                    hooks.push(FiredHook {
-                        hook_type: h.hook_type,
-                    });
-                }
-            }
-        }
-        true
+        self.nodes[node].fire_hooks(frame, dir, hooks, limit)
     }
 
     /// `update_internal`, with ACE's tail recursion on the leftover time as a loop.
@@ -401,15 +452,20 @@ impl Sequence {
                 (a.framerate, a.low_frame, a.high_frame)
             };
             let ft = fr * t;
-            let mut last = floor_i32(self.frame_number);
+            let mut last = if self.frame_number.to_bits() == self.floor_memo.0 {
+                self.floor_memo.1
+            } else {
+                floor_i32(self.frame_number)
+            };
             self.frame_number += ft;
             let mut leftover = 0.0f32;
             let mut done = false;
             if ft > 0.0 {
                 // Nothing in the crossing loop moves `frame_number`, so its floor is
                 // taken once per value.
-                let mut floor = floor64(self.frame_number);
-                if (high as f64) < floor {
+                // A NaN floor fails both tests below.
+                let mut floor = floor_key(self.frame_number, i64::MIN);
+                if i64::from(high) < floor {
                     let mut off = (self.frame_number - high as f32) - 1.0;
                     if off < 0.0 {
                         off = 0.0;
@@ -418,23 +474,41 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = high as f32;
-                    floor = floor64(self.frame_number);
+                    floor = floor_key(self.frame_number, i64::MIN);
                     done = true;
                 }
-                while floor > last as f64 {
+                // The node is looked up once for the whole loop (the loop changes
+                // the memos, the frame and the hook list, never the playlist).
+                let node = &self.nodes[ci];
+                while floor > i64::from(last) {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
                         // frame changes nothing but the sign of a zero, so skip it.
-                        if let Some(pos) = self.nodes[ci].pos_frame_in_range(last) {
+                        if let Some(pos) = node.pos_frame_in_range(last) {
                             *f = self.combine_memo.combine(f, &pos);
                         }
                         if fr.abs() > EPSILON {
-                            self.apply_physics(f, 1.0 / fr, t);
+                            apply_physics_with(
+                                self.velocity,
+                                self.omega,
+                                &mut self.rotation_memo,
+                                f,
+                                1.0 / fr,
+                                t,
+                            );
                         }
                     }
-                    fire!(ci, last, 1);
+                    if !node.fire_hooks(last, 1, hooks, hook_limit) {
+                        self.overrun = Some(WorkLimit::Hooks);
+                        return;
+                    }
                     last += 1;
+                }
+                // `floor` is `floor_i32(frame_number)` whenever it fits an i32 (a
+                // NaN's i64::MIN does not, and NaN is not remembered).
+                if let Ok(f) = i32::try_from(floor) {
+                    self.floor_memo = (self.frame_number.to_bits(), f);
                 }
             } else if ft < 0.0 {
                 let mut floor = floor64(self.frame_number);
@@ -627,7 +701,59 @@ impl Sequence {
 
 #[cfg(test)]
 mod tests {
-    use super::{floor64, floor_i32};
+    use super::{floor64, floor_i32, floor_key};
+
+    #[test]
+    fn floor_key_compares_with_integers_as_the_f64_floor_does() {
+        let xs = [
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            29.999998,
+            30.0,
+            4_194_303.5,
+            -4_194_303.5,
+            4_194_304.5,
+            16_777_216.0,
+            3.0e9,
+            -3.0e9,
+            1.0e30,
+            -1.0e30,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let ns = [
+            i32::MIN,
+            -4_194_305,
+            -1,
+            0,
+            29,
+            30,
+            4_194_303,
+            4_194_304,
+            16_777_215,
+            16_777_216,
+            i32::MAX,
+        ];
+        for x in xs {
+            let k = floor_key(x, i64::MIN);
+            // What the update remembers as the next update's starting floor.
+            if let Ok(f) = i32::try_from(k) {
+                assert_eq!(f, floor_i32(x), "{x}");
+            }
+            for n in ns {
+                assert_eq!(k > i64::from(n), floor64(x) > n as f64, "{x} > {n}");
+                assert_eq!(i64::from(n) < k, (n as f64) < floor64(x), "{n} < {x}");
+            }
+        }
+        assert_eq!(floor_key(29.999998, 0), 29);
+        assert_eq!(floor_key(-0.5, 0), -1);
+        assert_eq!(floor_key(3.0e9, 0), 3_000_000_000);
+        assert_eq!(floor_key(f32::NAN, i64::MIN), i64::MIN);
+        assert_eq!(floor_key(f32::INFINITY, 0), i64::MAX);
+    }
 
     #[test]
     fn floor_truncates_and_steps_down_for_negative_fractions() {
