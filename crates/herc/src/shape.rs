@@ -6,7 +6,7 @@
 //! state step allocates nothing.
 
 use crate::model::{AnimList, Keyframe, NO_PARENT};
-use crate::pose::{blend, fraction, key_at, key_row, write_thread_locals};
+use crate::pose::{blend, fraction, key_at, write_thread_locals};
 use crate::thread::AnimationThread;
 use crate::transform::Transform3;
 
@@ -35,6 +35,9 @@ pub struct ShapeInstance {
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
     nodes: Vec<NodeState>,
+    /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_keys`]) of the
+    /// current and the next cursor and the Q10 fraction.
+    rows: [(usize, usize, i32); MAX_SLOTS],
     /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
     scratch: Vec<Keyframe>,
     /// Which thread writes which node, for the current slot order and sequences.
@@ -176,6 +179,7 @@ impl ShapeInstance {
             locals: vec![[0; 6]; n],
             world: vec![Transform3::IDENTITY; n],
             nodes: node_states(list),
+            rows: [(0, 0, 0); MAX_SLOTS],
             scratch: vec![[0; 6]; n],
             cover: Cover {
                 by_node: Vec::with_capacity(n),
@@ -317,24 +321,27 @@ impl ShapeInstance {
     /// are built parent-first with `world[0] = root_read` (H13, H28, D7).
     pub fn evaluate(&mut self, list: &AnimList, root_read: &Transform3) {
         self.refresh_cover(list);
-        // Per slot: the key rows of the current and the next cursor and the Q10 fraction.
-        let mut rows: [(&[i16], &[i16], i32); MAX_SLOTS] = [(&[], &[], 0); MAX_SLOTS];
+        // Per slot: where the key rows of the current and the next cursor start in the
+        // model's flat key pool, and the Q10 fraction. Slots the cover gives no node keep
+        // stale entries, which are never read.
+        let rows = &mut self.rows;
         let mut covered = true;
         for (r, &id) in rows.iter_mut().zip(&self.slots) {
             let th = &self.threads[id];
-            let Some(seq) = list.sequence(th.seq) else {
+            if list.sequence(th.seq).is_none() {
                 // Writes nothing, as in write_thread_locals; the cover gives it no node.
                 continue;
-            };
-            let row = key_row(seq, th.frame);
-            let next_row = list
-                .sequence(th.next_seq)
-                .and_then(|s| key_row(s, th.next_frame));
-            match (row, next_row) {
+            }
+            match (
+                list.key_row_at(th.seq, th.frame),
+                list.key_row_at(th.next_seq, th.next_frame),
+            ) {
                 (Some(row), Some(next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
                 _ => covered = false,
             }
         }
+        let rows = &self.rows;
+        let flat = list.flat_keys();
         if !covered {
             // A cursor outside its sequence: the general per-thread pass decides.
             self.scratch.copy_from_slice(list.rest_keys());
@@ -371,12 +378,14 @@ impl ShapeInstance {
                     rest_keys[n]
                 } else {
                     let (row, next_row, q) = rows[usize::from(src.slot)];
-                    let i = row.get(usize::from(src.column)).copied().unwrap_or(0);
+                    let i = flat
+                        .get(row + usize::from(src.column))
+                        .copied()
+                        .unwrap_or(0);
                     let j = if src.next_column == REST_COLUMN {
                         src.rest
                     } else {
-                        next_row
-                            .get(usize::from(src.next_column))
+                        flat.get(next_row + usize::from(src.next_column))
                             .copied()
                             .unwrap_or(0)
                     };
