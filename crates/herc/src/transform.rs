@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fixed::wrap16;
-use crate::trig::{asin, atan2, CosTable};
+use crate::trig::{asin, atan2, CosTable, PITCH};
 
 /// Q14 one.
 pub const ONE: i16 = 16384;
@@ -173,11 +173,13 @@ impl Transform3 {
     /// (the table's rounding of ±x can differ by one step); 3 table reads.
     #[inline(always)]
     pub fn pitch_only(x: i16, t: [i32; 3]) -> Option<Self> {
-        let table = CosTable::generated();
-        let (c, s, sn) = (table.cos(x), table.sin(x), table.sin(x.wrapping_neg()));
-        if x == 0 || i32::from(s) + i32::from(sn) != 0 {
+        // C(x), S(x) and whether S(x) + S(−x) = 0, in one read (see `trig::PITCH`).
+        let e = PITCH[(i32::from(x >> 3) + 4096) as usize];
+        let form = e.pitch >> u8::from(x & 7 != 0);
+        if x == 0 || form & 1 == 0 {
             return None;
         }
+        let (c, s) = (e.cos, e.sin);
         Some(Transform3 {
             m: [ONE, 0, 0, c, 0, s, 0, s.wrapping_neg(), c],
             kind: KIND_GENERAL_X,

@@ -428,11 +428,16 @@ fn m06_pitch_only_builds_fromeuler_x_0_0_in_pitch_form() {
     assert_eq!(Transform3::from_euler(1000, 0, 0).m[2], -12);
     // x = 0 is the identity, not pitch form.
     assert_eq!(Transform3::pitch_only(0, [0; 3]), None);
-    // Every angle: the same transform as FromEuler wherever it answers.
+    // Every angle: the same transform as FromEuler wherever it answers, and it answers for
+    // every x ≠ 0 whose FromEuler is in pitch form.
     for x in i16::MIN..=i16::MAX {
-        if let Some(p) = Transform3::pitch_only(x, [0; 3]) {
-            assert_eq!(p, Transform3::from_euler(x, 0, 0), "x = {x}");
-            assert!(p.is_pitch_form());
+        let full = Transform3::from_euler(x, 0, 0);
+        match Transform3::pitch_only(x, [0; 3]) {
+            Some(p) => {
+                assert_eq!(p, full, "x = {x}");
+                assert!(p.is_pitch_form());
+            }
+            None => assert!(x == 0 || !full.is_pitch_form(), "x = {x}"),
         }
     }
 }
