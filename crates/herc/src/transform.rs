@@ -194,8 +194,9 @@ impl Transform3 {
         if z == 0 {
             return Self::IDENTITY.with_translation(t);
         }
-        let table = CosTable::generated();
-        let (c, s) = (table.cos(z), table.sin(z));
+        // C(z) and S(z) in one read (see `trig::PITCH`).
+        let e = PITCH[(i32::from(z >> 3) + 4096) as usize];
+        let (c, s) = (e.cos, e.sin);
         Transform3 {
             m: [c, s, s.wrapping_neg(), c, 0, 0, 0, 0, ONE],
             kind: KIND_Z,
