@@ -328,15 +328,14 @@ impl ShapeInstance {
         let mut covered = true;
         for (r, &id) in rows.iter_mut().zip(&self.slots) {
             let th = &self.threads[id];
-            if list.sequence(th.seq).is_none() {
-                // Writes nothing, as in write_thread_locals; the cover gives it no node.
-                continue;
-            }
             match (
                 list.key_row_at(th.seq, th.frame),
                 list.key_row_at(th.next_seq, th.next_frame),
             ) {
                 (Some(row), Some(next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
+                // A thread without a sequence writes nothing, as in write_thread_locals; the
+                // cover gives it no node.
+                _ if list.sequence(th.seq).is_none() => {}
                 _ => covered = false,
             }
         }
