@@ -84,8 +84,8 @@ impl NodeState {
 
     /// Rebuild the memoised local transform from a new local.
     #[inline(never)]
-    fn set_local(&mut self, local: Keyframe) {
-        let [x, y, z, tx, ty, tz] = local;
+    fn set_local(&mut self, local: &Keyframe) {
+        let [x, y, z, tx, ty, tz] = *local;
         let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
         if y == 0 && z == 0 {
             if let Some(xf) = Transform3::pitch_only(x, t) {
@@ -100,7 +100,7 @@ impl NodeState {
             self.xf = Transform3::yaw_only(z, t);
             return;
         }
-        self.set_general(local);
+        self.set_general(*local);
     }
 
     /// Any other local: the full FromEuler, kept out of the pose loop.
@@ -406,7 +406,8 @@ impl ShapeInstance {
                 != 0;
             if changed {
                 *old = local;
-                st.set_local(local);
+                // Passed where it was just stored, so no copy is made for the call.
+                st.set_local(old);
             }
             let moved = fresh | parent_moved | changed;
             st.moved = moved;
