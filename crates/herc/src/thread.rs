@@ -97,14 +97,18 @@ impl AnimationThread {
     /// `SetSequence(s, f, a)` (AnimThread_SetSequence, 0x4791a0; H4a). The caller guarantees
     /// that `s` and `f` exist (the scenario checks them).
     pub fn set_sequence(&mut self, list: &AnimList, s: i16, f: i16, a: i16) {
-        let sq = Self::seq_of(list, s);
+        self.set_sequence_of(list, Self::seq_of(list, s), s, f, a);
+    }
+
+    /// [`AnimationThread::set_sequence`] with `sq = seq_of(list, s)` already looked up.
+    fn set_sequence_of(&mut self, list: &AnimList, sq: &Sequence, s: i16, f: i16, a: i16) {
         self.seq = s;
         self.next_seq = s;
         self.frame = f;
         self.next_frame = sq.next(f);
         self.acc = a;
         self.dur = sq.duration(f);
-        self.load_ground(list, s, f);
+        self.load_ground_of(list, sq, f);
         self.target_seq = -1;
         self.target_frame = -1;
         self.target_flags = 0;
@@ -125,7 +129,7 @@ impl AnimationThread {
             rem -= i32::from(sq.frames[f].duration);
             f += 1;
         }
-        self.set_sequence(list, s, f as i16, rem as i16);
+        self.set_sequence_of(list, sq, s, f as i16, rem as i16);
     }
 
     /// DropRequest (H4c), written inline by the gait code.
@@ -352,7 +356,11 @@ impl AnimationThread {
 
     /// Load G (0x478de8; H14): a sequence without ground movement only drops the flag.
     fn load_ground(&mut self, list: &AnimList, s: i16, f: i16) {
-        let sq = Self::seq_of(list, s);
+        self.load_ground_of(list, Self::seq_of(list, s), f);
+    }
+
+    /// [`Self::load_ground`] with the sequence already looked up.
+    fn load_ground_of(&mut self, list: &AnimList, sq: &Sequence, f: i16) {
         if !sq.ground {
             self.ground = false;
             return;
