@@ -240,6 +240,18 @@ impl ShapeInstance {
     /// The slot sort (0x478930; H18): a bubble sort that swaps neighbours only when the earlier
     /// priority is strictly greater, so equal priorities keep their current order.
     pub fn sort(&mut self, list: &AnimList) {
+        // Already in order (the usual case): the bubble sort's first pass would swap nothing
+        // and stop; this reads each priority once instead of twice.
+        let mut last = i16::MIN;
+        let in_order = self.slots.iter().all(|&id| {
+            let p = self.threads[id].priority(list);
+            let ok = last <= p;
+            last = p;
+            ok
+        });
+        if in_order {
+            return;
+        }
         let n = self.slots.len();
         for pass in 0..n {
             let mut swapped = false;
