@@ -118,6 +118,8 @@ pub struct AnimList {
     /// Per sequence: where its keys start in `flat_keys`, its column count, and how many
     /// whole rows it has (`usize::MAX` without columns: every frame then has an empty row).
     key_rows: Vec<(usize, usize, usize)>,
+    /// Per sequence, [`Sequence::total_duration`] (Seek reads it every call).
+    totals: Vec<i32>,
 }
 
 /// [`AnimList::build_order`]'s parent of a node without one.
@@ -210,7 +212,9 @@ impl AnimList {
             key_rows.push((flat_keys.len(), width, rows));
             flat_keys.extend_from_slice(&seq.keys);
         }
+        let totals = sequences.iter().map(Sequence::total_duration).collect();
         Ok(AnimList {
+            totals,
             nodes,
             keyframes,
             sequences,
@@ -267,6 +271,17 @@ impl AnimList {
         let &(base, width, rows) = self.key_rows.get(usize::try_from(s).ok()?)?;
         let f = usize::try_from(f).ok()?;
         (f < rows).then(|| base + f * width)
+    }
+
+    /// [`Sequence::total_duration`] of sequence `s`, or of sequence 0 when `s` does not
+    /// exist (the sequence a thread falls back to).
+    pub(crate) fn total_duration_or_first(&self, s: i16) -> i32 {
+        usize::try_from(s)
+            .ok()
+            .and_then(|i| self.totals.get(i))
+            .or(self.totals.first())
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The sequence `s`, if it exists.

@@ -120,7 +120,7 @@ impl AnimationThread {
     /// the whole sequence; the offset is always a whole tick. `pos` must be 0..=16384.
     pub fn seek(&mut self, list: &AnimList, s: i16, pos: i16) {
         let sq = Self::seq_of(list, s);
-        let total = sq.total_duration();
+        let total = list.total_duration_or_first(s);
         // Q14(pos, total − 1): total ≤ 32767 and pos ≤ 16384, so the product fits in i32
         // and the remainder never drops below 0.
         let mut rem = (i32::from(pos) * (total - 1)) >> 14;
