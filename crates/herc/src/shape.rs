@@ -307,7 +307,7 @@ impl ShapeInstance {
             return Transform3::IDENTITY;
         };
         let th = &mut self.threads[id];
-        let read = th.read_then_write_root(&Transform3::IDENTITY);
+        let read = th.read_then_seed_identity();
         self.seeded = th.ground.then_some((id, th.g, th.acc, th.dur, th.root));
         read
     }

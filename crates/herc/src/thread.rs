@@ -423,6 +423,20 @@ impl AnimationThread {
         read
     }
 
+    /// [`Self::read_then_write_root`]`(IDENTITY)`: Concat with a kind-0 B keeps A's rotation
+    /// and kind and adds B's translation, here 0, so the stored root is P's inverse itself.
+    pub fn read_then_seed_identity(&mut self) -> Transform3 {
+        if !self.ground {
+            let read = self.root;
+            self.root = Transform3::IDENTITY;
+            return read;
+        }
+        let p = root_motion::partial(&self.g, self.acc, self.dur);
+        let read = p.concat(&self.root);
+        self.root = p.inverse();
+        read
+    }
+
     /// Priority of the playing sequence (the slot-sort key, H17).
     pub fn priority(&self, list: &AnimList) -> i16 {
         Self::seq_of(list, self.seq).priority
