@@ -448,6 +448,11 @@ impl Transform3 {
     /// `ToEuler(T)` (M9; 0x47f894): `(x, y, z)` = (pitch, roll, heading) via asin/atan2.
     pub fn to_euler(&self) -> [i16; 3] {
         let m = self.m.map(|v| v as i32);
+        // No pitch, roll or heading (a root-motion step straight ahead, the commonest input):
+        // asin(0) = 0, and atan2(0, x) = 0 for x ≥ 0, so the table reads are left out.
+        if m[2] == 0 && m[4] == 0 && m[5] == 0 && m[3] >= 0 && m[8] >= 0 {
+            return [0, 0, 0];
+        }
         let x = asin(m[5]);
         if x as i32 == 0x4000 || x as i32 == -0x4000 {
             [x, 0, atan2(m[1], m[0])]

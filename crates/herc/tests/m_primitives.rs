@@ -389,6 +389,16 @@ fn m08_transform_point_and_inverse() {
 fn m09_to_euler() {
     assert_eq!(Transform3::IDENTITY.to_euler(), [0, 0, 0]);
     assert_eq!(
+        Transform3::IDENTITY.with_translation([3, 4, 5]).to_euler(),
+        [0, 0, 0]
+    );
+    // A half turn about Z: m2 = m4 = m5 = 0 as for the identity, but m3 = −16384, so the
+    // heading is atan2(0, −16384): a = 0x2000 for x < 0, (0x2000 << 2) wraps to −32768.
+    assert_eq!(
+        tr([-16384, 0, 0, -16384, 0, 0, 0, 0, 16384], KIND_Z, [0; 3]).to_euler(),
+        [0, 0, -32768]
+    );
+    assert_eq!(
         Transform3::from_euler(0, 0, 0x4000).to_euler(),
         [0, 0, 16384]
     );
