@@ -93,7 +93,19 @@ impl Transform3 {
 
     /// `FromEuler(x, y, z)` (M6; BuildEulerRotationMatrixQ14, 0x47eaac): roll about Y
     /// first, then pitch about X, then yaw about Z, for row vectors. Translation 0.
+    #[inline]
     pub fn from_euler(x: i16, y: i16, z: i16) -> Self {
+        // No rotation (a root-motion key straight ahead, an object that has not turned): the
+        // identity, answered where it is asked without a call.
+        if x == 0 && y == 0 && z == 0 {
+            return Self::IDENTITY;
+        }
+        Self::from_euler_rotated(x, y, z)
+    }
+
+    /// [`Transform3::from_euler`] with at least one angle non-zero, kept out of line.
+    #[inline(never)]
+    fn from_euler_rotated(x: i16, y: i16, z: i16) -> Self {
         Self::from_euler_with(CosTable::generated(), x, y, z)
     }
 
