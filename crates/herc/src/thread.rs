@@ -375,7 +375,10 @@ impl AnimationThread {
         self.ground = true;
     }
 
-    /// Commit (0x478e60; H14): root = Concat(Gt, root).
+    /// Commit (0x478e60; H14): root = Concat(Gt, root). Kept out of `advance`: inlined, its
+    /// FromEuler and Concat made the frame-crossing loop keep the whole thread in registers
+    /// and on the stack, loaded before and stored back after the loop.
+    #[inline(never)]
     fn commit(&mut self) {
         if self.ground {
             self.root = root_motion::whole(&self.g).concat(&self.root);
