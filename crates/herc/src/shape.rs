@@ -152,6 +152,14 @@ struct Cover {
     by_node: Vec<Source>,
 }
 
+/// [`Transform3::concat`] for the pose loop's locals not in pitch form (fewer than half of
+/// them), kept out of the loop so that its many cases do not crowd the pitch-form case's
+/// registers.
+#[inline(never)]
+fn concat_out_of_line(a: &Transform3, b: &Transform3) -> Transform3 {
+    a.concat(b)
+}
+
 /// The pose loop's states for `list`: node 0, then [`AnimList::build_order`].
 fn node_states(list: &AnimList) -> Vec<NodeState> {
     let order = list.build_order();
@@ -426,7 +434,7 @@ impl ShapeInstance {
             if moved {
                 let world = match worlds.get(usize::from(st.parent)) {
                     Some(pw) if st.pitch => st.xf.concat_pitch(pw),
-                    Some(pw) => st.xf.concat(pw),
+                    Some(pw) => concat_out_of_line(&st.xf, pw),
                     None => st.xf,
                 };
                 worlds[n] = world;
