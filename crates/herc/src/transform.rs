@@ -381,10 +381,20 @@ impl Transform3 {
     pub fn concat_pitch(&self, b: &Transform3) -> Self {
         let am = &self.m;
         let bm = &b.m;
-        let t = match b.kind {
-            KIND_IDENTITY => return self.concat(b),
-            _ => b.apply(self.t),
-        };
+        if b.kind == KIND_IDENTITY {
+            // Concat's kind-0 B case (A in pitch form is never kind 0): A's rotation and kind,
+            // the translations added.
+            return Transform3 {
+                m: self.m,
+                kind: self.kind,
+                t: [
+                    self.t[0].wrapping_add(b.t[0]),
+                    self.t[1].wrapping_add(b.t[1]),
+                    self.t[2].wrapping_add(b.t[2]),
+                ],
+            };
+        }
+        let t = b.apply(self.t);
         let (a3, a5, a7, a8) = (am[3], am[5], am[7], am[8]);
         if b.kind == KIND_Z {
             // The b-about-Z branch: upper(0, j) = bm[j], upper(2, j) and upper(6, j) lose
