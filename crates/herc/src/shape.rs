@@ -66,6 +66,9 @@ struct NodeState {
     /// The parent's index in [`ShapeInstance::nodes`] ([`NO_PARENT`] for none).
     parent_at: u16,
     pitch: bool,
+    /// For a local in pitch form: its translation's x is 0 (its Concat then leaves out the
+    /// three products of x).
+    no_tx: bool,
     moved: bool,
 }
 
@@ -78,6 +81,7 @@ impl NodeState {
             parent,
             parent_at,
             pitch: false,
+            no_tx: false,
             moved: false,
         }
     }
@@ -91,6 +95,7 @@ impl NodeState {
             if let Some(xf) = Transform3::pitch_only(x, t) {
                 self.xf = xf;
                 self.pitch = true;
+                self.no_tx = tx == 0;
                 return;
             }
         }
@@ -433,6 +438,7 @@ impl ShapeInstance {
             st.moved = moved;
             if moved {
                 let world = match worlds.get(usize::from(st.parent)) {
+                    Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx(pw),
                     Some(pw) if st.pitch => st.xf.concat_pitch(pw),
                     Some(pw) => concat_out_of_line(&st.xf, pw),
                     None => st.xf,

@@ -379,6 +379,30 @@ impl Transform3 {
     /// wrapping sum changes nothing) and `q(ONE·v) = v`, so 12 products instead of 27.
     #[inline(always)]
     pub fn concat_pitch(&self, b: &Transform3) -> Self {
+        self.concat_pitch_t(b, |b, t| b.apply(t))
+    }
+
+    /// [`Transform3::concat_pitch`] for a `self` whose translation x is 0: the translation
+    /// product leaves out x's three products (0 added to an exact 64-bit sum).
+    #[inline(always)]
+    pub fn concat_pitch_no_tx(&self, b: &Transform3) -> Self {
+        self.concat_pitch_t(b, |b, t| {
+            let m = b.m.map(|v| v as i64);
+            let (y, z) = (t[1] as i64, t[2] as i64);
+            [
+                qq(y * m[2] + z * m[6]).wrapping_add(b.t[0]),
+                qq(y * m[3] + z * m[7]).wrapping_add(b.t[1]),
+                qq(y * m[5] + z * m[8]).wrapping_add(b.t[2]),
+            ]
+        })
+    }
+
+    #[inline(always)]
+    fn concat_pitch_t(
+        &self,
+        b: &Transform3,
+        apply: impl Fn(&Transform3, [i32; 3]) -> [i32; 3],
+    ) -> Self {
         let am = &self.m;
         let bm = &b.m;
         if b.kind == KIND_IDENTITY {
@@ -394,7 +418,7 @@ impl Transform3 {
                 ],
             };
         }
-        let t = b.apply(self.t);
+        let t = apply(b, self.t);
         let (a3, a5, a7, a8) = (am[3], am[5], am[7], am[8]);
         if b.kind == KIND_Z {
             // The b-about-Z branch: upper(0, j) = bm[j], upper(2, j) and upper(6, j) lose

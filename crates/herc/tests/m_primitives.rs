@@ -467,8 +467,11 @@ fn m07_concat_pitch_is_concat_for_pitch_form_locals() {
         let Some(a) = Transform3::pitch_only(x, [-150, 0, 100]) else {
             continue;
         };
+        // The same rotation with a translation whose x is 0, for concat_pitch_no_tx.
+        let a0 = a.with_translation([0, -20, 190]);
         for b in &parents {
             assert_eq!(a.concat_pitch(b), a.concat(b), "x = {x}, b = {b:?}");
+            assert_eq!(a0.concat_pitch_no_tx(b), a0.concat(b), "x = {x}, b = {b:?}");
             checked += 1;
         }
     }
