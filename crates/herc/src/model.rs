@@ -113,6 +113,13 @@ pub struct AnimList {
     build_order: Vec<(u16, u16)>,
     /// Per node, its rest record (the keyframe `rest` points at; validated in range).
     rest_keys: Vec<Keyframe>,
+    /// Every sequence's `keys`, one after the other, so that a key row is one offset.
+    flat_keys: Vec<i16>,
+    /// Per sequence: where its keys start in `flat_keys`, its column count, and how many
+    /// whole rows it has (`usize::MAX` without columns: every frame then has an empty row).
+    key_rows: Vec<(usize, usize, usize)>,
+    /// Per sequence, [`Sequence::total_duration`] (Seek reads it every call).
+    totals: Vec<i32>,
 }
 
 /// [`AnimList::build_order`]'s parent of a node without one.
@@ -197,7 +204,17 @@ impl AnimList {
             .iter()
             .map(|node| keyframes[node.rest as usize])
             .collect();
+        let mut flat_keys = Vec::new();
+        let mut key_rows = Vec::with_capacity(sequences.len());
+        for seq in &sequences {
+            let width = seq.columns.len();
+            let rows = seq.keys.len().checked_div(width).unwrap_or(usize::MAX);
+            key_rows.push((flat_keys.len(), width, rows));
+            flat_keys.extend_from_slice(&seq.keys);
+        }
+        let totals = sequences.iter().map(Sequence::total_duration).collect();
         Ok(AnimList {
+            totals,
             nodes,
             keyframes,
             sequences,
@@ -206,6 +223,8 @@ impl AnimList {
             parent_first,
             build_order,
             rest_keys,
+            flat_keys,
+            key_rows,
         })
     }
 
@@ -238,6 +257,31 @@ impl AnimList {
     /// Every node's rest record, by node.
     pub fn rest_keys(&self) -> &[Keyframe] {
         &self.rest_keys
+    }
+
+    /// Every sequence's key indices, one sequence after the other (see [`AnimList::key_row_at`]).
+    pub(crate) fn flat_keys(&self) -> &[i16] {
+        &self.flat_keys
+    }
+
+    /// Where the keys of frame `f` of sequence `s` start in [`AnimList::flat_keys`], if the
+    /// sequence and the frame's row exist (the same rows as `pose::key_row`).
+    #[inline]
+    pub(crate) fn key_row_at(&self, s: i16, f: i16) -> Option<usize> {
+        let &(base, width, rows) = self.key_rows.get(usize::try_from(s).ok()?)?;
+        let f = usize::try_from(f).ok()?;
+        (f < rows).then(|| base + f * width)
+    }
+
+    /// [`Sequence::total_duration`] of sequence `s`, or of sequence 0 when `s` does not
+    /// exist (the sequence a thread falls back to).
+    pub(crate) fn total_duration_or_first(&self, s: i16) -> i32 {
+        usize::try_from(s)
+            .ok()
+            .and_then(|i| self.totals.get(i))
+            .or(self.totals.first())
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The sequence `s`, if it exists.

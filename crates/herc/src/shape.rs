@@ -5,8 +5,8 @@
 //! it. Locals and world transforms live in buffers sized once at construction, so a steady
 //! state step allocates nothing.
 
-use crate::model::{AnimList, Keyframe};
-use crate::pose::{blend, fraction, key_at, key_row, write_thread_locals};
+use crate::model::{AnimList, Keyframe, NO_PARENT};
+use crate::pose::{blend, fraction, key_at, write_thread_locals};
 use crate::thread::AnimationThread;
 use crate::transform::Transform3;
 
@@ -28,15 +28,16 @@ pub struct ShapeInstance {
     threads: Vec<AnimationThread>,
     /// Thread ids, first slot first.
     slots: Vec<usize>,
-    /// The evaluated locals, per node. Also the memo key of `local_xf`: the transform of a
+    /// The evaluated locals, per node. Also the memo key of [`NodeState::xf`]: the transform of a
     /// node whose new local equals its last one is not rebuilt from its angles.
     locals: Vec<Keyframe>,
     world: Vec<Transform3>,
-    /// Per node `Transform3::from_local(locals[n])`, whether it is in pitch form
-    /// ([`Transform3::is_pitch_form`]), and whether the node's world transform changed in
-    /// the current pass (so its children must be rebuilt; a node whose local and parent did
-    /// not change keeps its world).
-    local_xf: Vec<LocalXf>,
+    /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
+    /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
+    nodes: Vec<NodeState>,
+    /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_keys`]) of the
+    /// current and the next cursor and the Q10 fraction.
+    rows: [(usize, usize, i32); MAX_SLOTS],
     /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
     scratch: Vec<Keyframe>,
     /// Which thread writes which node, for the current slot order and sequences.
@@ -49,48 +50,69 @@ pub struct ShapeInstance {
     seeded: Option<(usize, Keyframe, i16, i16, Transform3)>,
 }
 
-/// One node's memoised local transform.
+/// One node of the pose loop, in build order: where its local comes from, its parent, its
+/// memoised local transform (`Transform3::from_local` of the node's current local), whether
+/// that transform is in pitch form ([`Transform3::is_pitch_form`]), and whether the node's
+/// world transform changed in the current pass (so its children must be rebuilt; a node
+/// whose local and parent did not change keeps its world).
 #[derive(Clone, Copy, Debug)]
-struct LocalXf {
+struct NodeState {
     xf: Transform3,
+    src: Source,
+    /// The node id.
+    node: u16,
+    /// The parent's node id ([`NO_PARENT`] for none).
+    parent: u16,
+    /// The parent's index in [`ShapeInstance::nodes`] ([`NO_PARENT`] for none).
+    parent_at: u16,
     pitch: bool,
+    /// For a local in pitch form: its translation's x is 0 (its Concat then leaves out the
+    /// three products of x).
+    no_tx: bool,
     moved: bool,
 }
 
-impl LocalXf {
+impl NodeState {
+    const fn new(node: u16, parent: u16, parent_at: u16) -> NodeState {
+        NodeState {
+            xf: Transform3::IDENTITY,
+            src: Source::REST,
+            node,
+            parent,
+            parent_at,
+            pitch: false,
+            no_tx: false,
+            moved: false,
+        }
+    }
+
+    /// Rebuild the memoised local transform from a new local.
     #[inline(never)]
-    fn new(local: Keyframe) -> LocalXf {
-        let [x, y, z, tx, ty, tz] = local;
+    fn set_local(&mut self, local: &Keyframe) {
+        let [x, y, z, tx, ty, tz] = *local;
         let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
         if y == 0 && z == 0 {
             if let Some(xf) = Transform3::pitch_only(x, t) {
-                return LocalXf {
-                    xf,
-                    pitch: true,
-                    moved: false,
-                };
+                self.xf = xf;
+                self.pitch = true;
+                self.no_tx = tx == 0;
+                return;
             }
         }
+        self.pitch = false;
         if x == 0 && y == 0 {
             // FromEuler's first branch: identity, or a rotation about Z (never pitch form).
-            return LocalXf {
-                xf: Transform3::yaw_only(z, t),
-                pitch: false,
-                moved: false,
-            };
+            self.xf = Transform3::yaw_only(z, t);
+            return;
         }
-        Self::general(local)
+        self.set_general(*local);
     }
 
     /// Any other local: the full FromEuler, kept out of the pose loop.
     #[inline(never)]
-    fn general(local: Keyframe) -> LocalXf {
-        let xf = Transform3::from_local(local);
-        LocalXf {
-            xf,
-            pitch: xf.is_pitch_form(),
-            moved: false,
-        }
+    fn set_general(&mut self, local: Keyframe) {
+        self.xf = Transform3::from_local(local);
+        self.pitch = self.xf.is_pitch_form();
     }
 }
 
@@ -131,10 +153,33 @@ struct Cover {
     key: [(usize, i16, i16); MAX_SLOTS],
     len: usize,
     built: bool,
-    /// Per node (scratch of the rebuild).
+    /// Per node (scratch of the rebuild; the result goes to [`NodeState::src`]).
     by_node: Vec<Source>,
-    /// Per entry of [`AnimList::build_order`].
-    sources: Vec<Source>,
+}
+
+/// [`Transform3::concat`] for the pose loop's locals not in pitch form (fewer than half of
+/// them), kept out of the loop so that its many cases do not crowd the pitch-form case's
+/// registers.
+#[inline(never)]
+fn concat_out_of_line(a: &Transform3, b: &Transform3) -> Transform3 {
+    a.concat(b)
+}
+
+/// The pose loop's states for `list`: node 0, then [`AnimList::build_order`].
+fn node_states(list: &AnimList) -> Vec<NodeState> {
+    let order = list.build_order();
+    let mut at = vec![NO_PARENT; list.nodes().len()];
+    at[0] = 0;
+    for (k, &(n, _)) in order.iter().enumerate() {
+        at[usize::from(n)] = (k + 1) as u16;
+    }
+    let mut states = Vec::with_capacity(order.len() + 1);
+    states.push(NodeState::new(0, NO_PARENT, NO_PARENT));
+    for &(n, parent) in order {
+        let parent_at = at.get(usize::from(parent)).copied().unwrap_or(NO_PARENT);
+        states.push(NodeState::new(n, parent, parent_at));
+    }
+    states
 }
 
 impl ShapeInstance {
@@ -146,11 +191,11 @@ impl ShapeInstance {
             slots: Vec::with_capacity(MAX_SLOTS),
             locals: vec![[0; 6]; n],
             world: vec![Transform3::IDENTITY; n],
-            local_xf: vec![LocalXf::new([0; 6]); n],
+            nodes: node_states(list),
+            rows: [(0, 0, 0); MAX_SLOTS],
             scratch: vec![[0; 6]; n],
             cover: Cover {
                 by_node: Vec::with_capacity(n),
-                sources: Vec::with_capacity(n),
                 ..Cover::default()
             },
             fresh: true,
@@ -208,6 +253,18 @@ impl ShapeInstance {
     /// The slot sort (0x478930; H18): a bubble sort that swaps neighbours only when the earlier
     /// priority is strictly greater, so equal priorities keep their current order.
     pub fn sort(&mut self, list: &AnimList) {
+        // Already in order (the usual case): the bubble sort's first pass would swap nothing
+        // and stop; this reads each priority once instead of twice.
+        let mut last = i16::MIN;
+        let in_order = self.slots.iter().all(|&id| {
+            let p = self.threads[id].priority(list);
+            let ok = last <= p;
+            last = p;
+            ok
+        });
+        if in_order {
+            return;
+        }
         let n = self.slots.len();
         for pass in 0..n {
             let mut swapped = false;
@@ -263,7 +320,7 @@ impl ShapeInstance {
             return Transform3::IDENTITY;
         };
         let th = &mut self.threads[id];
-        let read = th.read_then_write_root(&Transform3::IDENTITY);
+        let read = th.read_then_seed_identity();
         self.seeded = th.ground.then_some((id, th.g, th.acc, th.dur, th.root));
         read
     }
@@ -289,24 +346,26 @@ impl ShapeInstance {
     /// are built parent-first with `world[0] = root_read` (H13, H28, D7).
     pub fn evaluate(&mut self, list: &AnimList, root_read: &Transform3) {
         self.refresh_cover(list);
-        // Per slot: the key rows of the current and the next cursor and the Q10 fraction.
-        let mut rows: [(&[i16], &[i16], i32); MAX_SLOTS] = [(&[], &[], 0); MAX_SLOTS];
+        // Per slot: where the key rows of the current and the next cursor start in the
+        // model's flat key pool, and the Q10 fraction. Slots the cover gives no node keep
+        // stale entries, which are never read.
+        let rows = &mut self.rows;
         let mut covered = true;
         for (r, &id) in rows.iter_mut().zip(&self.slots) {
             let th = &self.threads[id];
-            let Some(seq) = list.sequence(th.seq) else {
-                // Writes nothing, as in write_thread_locals; the cover gives it no node.
-                continue;
-            };
-            let row = key_row(seq, th.frame);
-            let next_row = list
-                .sequence(th.next_seq)
-                .and_then(|s| key_row(s, th.next_frame));
-            match (row, next_row) {
+            match (
+                list.key_row_at(th.seq, th.frame),
+                list.key_row_at(th.next_seq, th.next_frame),
+            ) {
                 (Some(row), Some(next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
+                // A thread without a sequence writes nothing, as in write_thread_locals; the
+                // cover gives it no node.
+                _ if list.sequence(th.seq).is_none() => {}
                 _ => covered = false,
             }
         }
+        let rows = &self.rows;
+        let flat = list.flat_keys();
         if !covered {
             // A cursor outside its sequence: the general per-thread pass decides.
             self.scratch.copy_from_slice(list.rest_keys());
@@ -320,31 +379,37 @@ impl ShapeInstance {
         if let (Some(l0), Some(r0)) = (self.locals.first_mut(), rest_keys.first()) {
             *l0 = *r0;
         }
-        if let (Some(w0), Some(x0)) = (self.world.first_mut(), self.local_xf.first_mut()) {
+        if let (Some(w0), Some(x0)) = (self.world.first_mut(), self.nodes.first_mut()) {
             x0.moved = fresh || *w0 != *root_read;
             *w0 = *root_read;
         }
-        let sources = &self.cover.sources[..];
         // Slices taken once: stores into the buffers then cannot be taken for stores into
         // `self`, so their pointers and lengths stay in registers across the loop.
         let scratch = &self.scratch[..];
         let locals = &mut self.locals[..];
-        let local_xf = &mut self.local_xf[..];
+        let states = &mut self.nodes[..];
         let worlds = &mut self.world[..];
-        for (k, &(n, parent)) in list.build_order().iter().enumerate() {
-            let n = usize::from(n);
+        for k in 1..states.len() {
+            let parent_moved = match states.get(usize::from(states[k].parent_at)) {
+                Some(p) => p.moved,
+                None => false,
+            };
+            let st = &mut states[k];
+            let n = usize::from(st.node);
             let local = if covered {
-                let src = sources.get(k).copied().unwrap_or(Source::REST);
+                let src = st.src;
                 if src.slot == REST {
                     rest_keys[n]
                 } else {
                     let (row, next_row, q) = rows[usize::from(src.slot)];
-                    let i = row.get(usize::from(src.column)).copied().unwrap_or(0);
+                    let i = flat
+                        .get(row + usize::from(src.column))
+                        .copied()
+                        .unwrap_or(0);
                     let j = if src.next_column == REST_COLUMN {
                         src.rest
                     } else {
-                        next_row
-                            .get(usize::from(src.next_column))
+                        flat.get(next_row + usize::from(src.next_column))
                             .copied()
                             .unwrap_or(0)
                     };
@@ -358,11 +423,6 @@ impl ShapeInstance {
             } else {
                 scratch[n]
             };
-            let parent_moved = match local_xf.get(usize::from(parent)) {
-                Some(p) => p.moved,
-                None => false,
-            };
-            let node = &mut local_xf[n];
             let old = &mut locals[n];
             let changed = local
                 .iter()
@@ -371,23 +431,24 @@ impl ShapeInstance {
                 != 0;
             if changed {
                 *old = local;
-                *node = LocalXf::new(local);
+                // Passed where it was just stored, so no copy is made for the call.
+                st.set_local(old);
             }
             let moved = fresh | parent_moved | changed;
-            node.moved = moved;
+            st.moved = moved;
             if moved {
-                let node = &local_xf[n];
-                let world = match worlds.get(usize::from(parent)) {
-                    Some(pw) if node.pitch => node.xf.concat_pitch(pw),
-                    Some(pw) => node.xf.concat(pw),
-                    None => node.xf,
+                let world = match worlds.get(usize::from(st.parent)) {
+                    Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx(pw),
+                    Some(pw) if st.pitch => st.xf.concat_pitch(pw),
+                    Some(pw) => concat_out_of_line(&st.xf, pw),
+                    None => st.xf,
                 };
                 worlds[n] = world;
             }
         }
     }
 
-    /// Rebuild [`Cover`] when the slot order or a thread's sequences changed: the nodes
+    /// Rebuild the cover ([`NodeState::src`]) when the slot order or a thread's sequences changed: the nodes
     /// [`write_thread_locals`] would write for each slot, applied from the last slot to the
     /// first.
     fn refresh_cover(&mut self, list: &AnimList) {
@@ -436,11 +497,8 @@ impl ShapeInstance {
                 }
             }
         }
-        c.sources.clear();
-        c.sources.extend(
-            list.build_order()
-                .iter()
-                .map(|&(n, _)| c.by_node[usize::from(n)]),
-        );
+        for st in self.nodes.iter_mut().skip(1) {
+            st.src = c.by_node[usize::from(st.node)];
+        }
     }
 }

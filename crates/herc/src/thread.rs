@@ -97,14 +97,18 @@ impl AnimationThread {
     /// `SetSequence(s, f, a)` (AnimThread_SetSequence, 0x4791a0; H4a). The caller guarantees
     /// that `s` and `f` exist (the scenario checks them).
     pub fn set_sequence(&mut self, list: &AnimList, s: i16, f: i16, a: i16) {
-        let sq = Self::seq_of(list, s);
+        self.set_sequence_of(list, Self::seq_of(list, s), s, f, a);
+    }
+
+    /// [`AnimationThread::set_sequence`] with `sq = seq_of(list, s)` already looked up.
+    fn set_sequence_of(&mut self, list: &AnimList, sq: &Sequence, s: i16, f: i16, a: i16) {
         self.seq = s;
         self.next_seq = s;
         self.frame = f;
         self.next_frame = sq.next(f);
         self.acc = a;
         self.dur = sq.duration(f);
-        self.load_ground(list, s, f);
+        self.load_ground_of(list, sq, f);
         self.target_seq = -1;
         self.target_frame = -1;
         self.target_flags = 0;
@@ -116,7 +120,7 @@ impl AnimationThread {
     /// the whole sequence; the offset is always a whole tick. `pos` must be 0..=16384.
     pub fn seek(&mut self, list: &AnimList, s: i16, pos: i16) {
         let sq = Self::seq_of(list, s);
-        let total = sq.total_duration();
+        let total = list.total_duration_or_first(s);
         // Q14(pos, total − 1): total ≤ 32767 and pos ≤ 16384, so the product fits in i32
         // and the remainder never drops below 0.
         let mut rem = (i32::from(pos) * (total - 1)) >> 14;
@@ -125,7 +129,7 @@ impl AnimationThread {
             rem -= i32::from(sq.frames[f].duration);
             f += 1;
         }
-        self.set_sequence(list, s, f as i16, rem as i16);
+        self.set_sequence_of(list, sq, s, f as i16, rem as i16);
     }
 
     /// DropRequest (H4c), written inline by the gait code.
@@ -352,7 +356,11 @@ impl AnimationThread {
 
     /// Load G (0x478de8; H14): a sequence without ground movement only drops the flag.
     fn load_ground(&mut self, list: &AnimList, s: i16, f: i16) {
-        let sq = Self::seq_of(list, s);
+        self.load_ground_of(list, Self::seq_of(list, s), f);
+    }
+
+    /// [`Self::load_ground`] with the sequence already looked up.
+    fn load_ground_of(&mut self, list: &AnimList, sq: &Sequence, f: i16) {
         if !sq.ground {
             self.ground = false;
             return;
@@ -367,7 +375,10 @@ impl AnimationThread {
         self.ground = true;
     }
 
-    /// Commit (0x478e60; H14): root = Concat(Gt, root).
+    /// Commit (0x478e60; H14): root = Concat(Gt, root). Kept out of `advance`: inlined, its
+    /// FromEuler and Concat made the frame-crossing loop keep the whole thread in registers
+    /// and on the stack, loaded before and stored back after the loop.
+    #[inline(never)]
     fn commit(&mut self) {
         if self.ground {
             self.root = root_motion::whole(&self.g).concat(&self.root);
@@ -412,6 +423,20 @@ impl AnimationThread {
         let p = root_motion::partial(&self.g, self.acc, self.dur);
         let read = p.concat(&self.root);
         self.root = p.inverse().concat(value);
+        read
+    }
+
+    /// [`Self::read_then_write_root`]`(IDENTITY)`: Concat with a kind-0 B keeps A's rotation
+    /// and kind and adds B's translation, here 0, so the stored root is P's inverse itself.
+    pub fn read_then_seed_identity(&mut self) -> Transform3 {
+        if !self.ground {
+            let read = self.root;
+            self.root = Transform3::IDENTITY;
+            return read;
+        }
+        let p = root_motion::partial(&self.g, self.acc, self.dur);
+        let read = p.concat(&self.root);
+        self.root = p.inverse();
         read
     }
 

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fixed::wrap16;
-use crate::trig::{asin, atan2, CosTable};
+use crate::trig::{asin, atan2, CosTable, PITCH};
 
 /// Q14 one.
 pub const ONE: i16 = 16384;
@@ -93,7 +93,19 @@ impl Transform3 {
 
     /// `FromEuler(x, y, z)` (M6; BuildEulerRotationMatrixQ14, 0x47eaac): roll about Y
     /// first, then pitch about X, then yaw about Z, for row vectors. Translation 0.
+    #[inline]
     pub fn from_euler(x: i16, y: i16, z: i16) -> Self {
+        // No rotation (a root-motion key straight ahead, an object that has not turned): the
+        // identity, answered where it is asked without a call.
+        if x == 0 && y == 0 && z == 0 {
+            return Self::IDENTITY;
+        }
+        Self::from_euler_rotated(x, y, z)
+    }
+
+    /// [`Transform3::from_euler`] with at least one angle non-zero, kept out of line.
+    #[inline(never)]
+    fn from_euler_rotated(x: i16, y: i16, z: i16) -> Self {
         Self::from_euler_with(CosTable::generated(), x, y, z)
     }
 
@@ -173,11 +185,13 @@ impl Transform3 {
     /// (the table's rounding of ±x can differ by one step); 3 table reads.
     #[inline(always)]
     pub fn pitch_only(x: i16, t: [i32; 3]) -> Option<Self> {
-        let table = CosTable::generated();
-        let (c, s, sn) = (table.cos(x), table.sin(x), table.sin(x.wrapping_neg()));
-        if x == 0 || i32::from(s) + i32::from(sn) != 0 {
+        // C(x), S(x) and whether S(x) + S(−x) = 0, in one read (see `trig::PITCH`).
+        let e = PITCH[(i32::from(x >> 3) + 4096) as usize];
+        let form = e.pitch >> u8::from(x & 7 != 0);
+        if x == 0 || form & 1 == 0 {
             return None;
         }
+        let (c, s) = (e.cos, e.sin);
         Some(Transform3 {
             m: [ONE, 0, 0, c, 0, s, 0, s.wrapping_neg(), c],
             kind: KIND_GENERAL_X,
@@ -192,8 +206,9 @@ impl Transform3 {
         if z == 0 {
             return Self::IDENTITY.with_translation(t);
         }
-        let table = CosTable::generated();
-        let (c, s) = (table.cos(z), table.sin(z));
+        // C(z) and S(z) in one read (see `trig::PITCH`).
+        let e = PITCH[(i32::from(z >> 3) + 4096) as usize];
+        let (c, s) = (e.cos, e.sin);
         Transform3 {
             m: [c, s, s.wrapping_neg(), c, 0, 0, 0, 0, ONE],
             kind: KIND_Z,
@@ -364,12 +379,46 @@ impl Transform3 {
     /// wrapping sum changes nothing) and `q(ONE·v) = v`, so 12 products instead of 27.
     #[inline(always)]
     pub fn concat_pitch(&self, b: &Transform3) -> Self {
+        self.concat_pitch_t(b, |b, t| b.apply(t))
+    }
+
+    /// [`Transform3::concat_pitch`] for a `self` whose translation x is 0: the translation
+    /// product leaves out x's three products (0 added to an exact 64-bit sum).
+    #[inline(always)]
+    pub fn concat_pitch_no_tx(&self, b: &Transform3) -> Self {
+        self.concat_pitch_t(b, |b, t| {
+            let m = b.m.map(|v| v as i64);
+            let (y, z) = (t[1] as i64, t[2] as i64);
+            [
+                qq(y * m[2] + z * m[6]).wrapping_add(b.t[0]),
+                qq(y * m[3] + z * m[7]).wrapping_add(b.t[1]),
+                qq(y * m[5] + z * m[8]).wrapping_add(b.t[2]),
+            ]
+        })
+    }
+
+    #[inline(always)]
+    fn concat_pitch_t(
+        &self,
+        b: &Transform3,
+        apply: impl Fn(&Transform3, [i32; 3]) -> [i32; 3],
+    ) -> Self {
         let am = &self.m;
         let bm = &b.m;
-        let t = match b.kind {
-            KIND_IDENTITY => return self.concat(b),
-            _ => b.apply(self.t),
-        };
+        if b.kind == KIND_IDENTITY {
+            // Concat's kind-0 B case (A in pitch form is never kind 0): A's rotation and kind,
+            // the translations added.
+            return Transform3 {
+                m: self.m,
+                kind: self.kind,
+                t: [
+                    self.t[0].wrapping_add(b.t[0]),
+                    self.t[1].wrapping_add(b.t[1]),
+                    self.t[2].wrapping_add(b.t[2]),
+                ],
+            };
+        }
+        let t = apply(b, self.t);
         let (a3, a5, a7, a8) = (am[3], am[5], am[7], am[8]);
         if b.kind == KIND_Z {
             // The b-about-Z branch: upper(0, j) = bm[j], upper(2, j) and upper(6, j) lose
@@ -445,6 +494,11 @@ impl Transform3 {
     /// `ToEuler(T)` (M9; 0x47f894): `(x, y, z)` = (pitch, roll, heading) via asin/atan2.
     pub fn to_euler(&self) -> [i16; 3] {
         let m = self.m.map(|v| v as i32);
+        // No pitch, roll or heading (a root-motion step straight ahead, the commonest input):
+        // asin(0) = 0, and atan2(0, x) = 0 for x ≥ 0, so the table reads are left out.
+        if m[2] == 0 && m[4] == 0 && m[5] == 0 && m[3] >= 0 && m[8] >= 0 {
+            return [0, 0, 0];
+        }
         let x = asin(m[5]);
         if x as i32 == 0x4000 || x as i32 == -0x4000 {
             [x, 0, atan2(m[1], m[0])]

@@ -80,6 +80,59 @@ static GENERATED: CosTable = CosTable {
     generated: true,
 };
 
+/// `C(a)` read from an unfolded wave (as [`CosTable::cos`]), usable in constants.
+const fn wave_cos(wave: &[i16; 4097], a: i16) -> i16 {
+    let k = ((a as i32 >> 3) + 1) >> 1;
+    wave[(k + 2048) as usize]
+}
+
+/// `S(a) = C(a − 0x4000)` read from an unfolded wave, usable in constants.
+const fn wave_sin(wave: &[i16; 4097], a: i16) -> i16 {
+    wave_cos(wave, a.wrapping_sub(0x4000))
+}
+
+/// One entry of [`PITCH`]: `C(x)` and `S(x)` (generated table) for the angles x with the
+/// same `x >> 3`, and in `pitch` whether `S(x) + S(−x) = 0`: bit 0 for `x & 7 == 0`, bit 1
+/// for the other seven angles (their `−x` falls one step lower).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PitchEntry {
+    pub cos: i16,
+    pub sin: i16,
+    pub pitch: u8,
+}
+
+/// [`PitchEntry`] per `x >> 3` (index `(x >> 3) + 4096`): the three table reads of a pitch-only
+/// local in one. C and S depend on the angle only through `a >> 3` (M3 rounds to 1/4096 turn
+/// from there, and `S(a)` reads `C(a − 0x4000)`, whose `>> 3` is `(a >> 3) − 0x800`).
+pub(crate) static PITCH: [PitchEntry; 8192] = pitch_table(&full_wave(&COS_TAB));
+
+const fn pitch_table(wave: &[i16; 4097]) -> [PitchEntry; 8192] {
+    let mut out = [PitchEntry {
+        cos: 0,
+        sin: 0,
+        pitch: 0,
+    }; 8192];
+    let mut i = 0;
+    while i < 8192 {
+        let x0 = ((i as i32 - 4096) * 8) as i16;
+        let x1 = x0.wrapping_add(1);
+        let mut pitch = 0;
+        if wave_sin(wave, x0) as i32 + wave_sin(wave, x0.wrapping_neg()) as i32 == 0 {
+            pitch |= 1;
+        }
+        if wave_sin(wave, x1) as i32 + wave_sin(wave, x1.wrapping_neg()) as i32 == 0 {
+            pitch |= 2;
+        }
+        out[i] = PitchEntry {
+            cos: wave_cos(wave, x0),
+            sin: wave_sin(wave, x0),
+            pitch,
+        };
+        i += 1;
+    }
+    out
+}
+
 /// `C(a)` with the generated table (M3; SimTrig.Cos).
 pub fn cos(a: i16) -> i16 {
     GENERATED.cos(a)

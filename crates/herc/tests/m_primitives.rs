@@ -389,6 +389,16 @@ fn m08_transform_point_and_inverse() {
 fn m09_to_euler() {
     assert_eq!(Transform3::IDENTITY.to_euler(), [0, 0, 0]);
     assert_eq!(
+        Transform3::IDENTITY.with_translation([3, 4, 5]).to_euler(),
+        [0, 0, 0]
+    );
+    // A half turn about Z: m2 = m4 = m5 = 0 as for the identity, but m3 = −16384, so the
+    // heading is atan2(0, −16384): a = 0x2000 for x < 0, (0x2000 << 2) wraps to −32768.
+    assert_eq!(
+        tr([-16384, 0, 0, -16384, 0, 0, 0, 0, 16384], KIND_Z, [0; 3]).to_euler(),
+        [0, 0, -32768]
+    );
+    assert_eq!(
         Transform3::from_euler(0, 0, 0x4000).to_euler(),
         [0, 0, 16384]
     );
@@ -428,11 +438,16 @@ fn m06_pitch_only_builds_fromeuler_x_0_0_in_pitch_form() {
     assert_eq!(Transform3::from_euler(1000, 0, 0).m[2], -12);
     // x = 0 is the identity, not pitch form.
     assert_eq!(Transform3::pitch_only(0, [0; 3]), None);
-    // Every angle: the same transform as FromEuler wherever it answers.
+    // Every angle: the same transform as FromEuler wherever it answers, and it answers for
+    // every x ≠ 0 whose FromEuler is in pitch form.
     for x in i16::MIN..=i16::MAX {
-        if let Some(p) = Transform3::pitch_only(x, [0; 3]) {
-            assert_eq!(p, Transform3::from_euler(x, 0, 0), "x = {x}");
-            assert!(p.is_pitch_form());
+        let full = Transform3::from_euler(x, 0, 0);
+        match Transform3::pitch_only(x, [0; 3]) {
+            Some(p) => {
+                assert_eq!(p, full, "x = {x}");
+                assert!(p.is_pitch_form());
+            }
+            None => assert!(x == 0 || !full.is_pitch_form(), "x = {x}"),
         }
     }
 }
@@ -452,8 +467,11 @@ fn m07_concat_pitch_is_concat_for_pitch_form_locals() {
         let Some(a) = Transform3::pitch_only(x, [-150, 0, 100]) else {
             continue;
         };
+        // The same rotation with a translation whose x is 0, for concat_pitch_no_tx.
+        let a0 = a.with_translation([0, -20, 190]);
         for b in &parents {
             assert_eq!(a.concat_pitch(b), a.concat(b), "x = {x}, b = {b:?}");
+            assert_eq!(a0.concat_pitch_no_tx(b), a0.concat(b), "x = {x}, b = {b:?}");
             checked += 1;
         }
     }

@@ -446,6 +446,38 @@ fn h15_read_and_write_use_the_truncated_partial() {
     assert_eq!((t.root, t.read_root()), (v, v));
 }
 
+#[test]
+fn h15_read_then_seed_identity_reads_p_root_and_stores_inverse_p() {
+    let list = example();
+    let mut t = thread_on(&list, WALK, 256);
+    t.set_sequence(&list, WALK, 1, 11);
+    t.root = ident_t([10, 20, 30]);
+    let mut u = t;
+    // P as above (about Z by 88, translation (0, 61, 0)); Concat(P, root) with a kind-0 root
+    // keeps P's rotation and adds the translations: (0 + 10, 61 + 20, 0 + 30).
+    let read = t.read_then_seed_identity();
+    assert_eq!(
+        read,
+        tr(
+            [16383, 151, -151, 16383, 0, 0, 0, 0, 16384],
+            1,
+            [10, 81, 30]
+        )
+    );
+    // The stored root is Inverse(P), as write_root(identity) stores it.
+    assert_eq!(
+        t.root,
+        tr(
+            [16383, -151, 151, 16383, 0, 0, 0, 0, 16384],
+            1,
+            [-1, -61, 0]
+        )
+    );
+    // The same as the general read-then-write with identity.
+    assert_eq!(u.read_then_write_root(&Transform3::IDENTITY), read);
+    assert_eq!(u, t);
+}
+
 fn example_sim() -> HercSim {
     let s = Scenario::from_str(
         r#"{"engine":"herc","asset":"example.json","setup":{"threads":[{"seq":0,"rate":256}]}}"#,
