@@ -259,9 +259,9 @@ fn sin_cos(x: f32) -> (f32, f32) {
 /// single entry missed on every crossing of a turning run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RotationMemo {
-    step_key: [u32; 7],
+    step_key: [u32; 8],
     step_value: Option<Quat>,
-    prev_key: [u32; 7],
+    prev_key: [u32; 8],
     prev_value: Option<Quat>,
     ypr_key: [u32; 3],
     ypr_value: Option<Quat>,
@@ -298,7 +298,7 @@ impl RotationMemo {
     fn hit(&self, o: Quat, v: Vec3) -> Option<Quat> {
         let q = quat_bits(o);
         let w = vec_bits(v);
-        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2]];
+        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2], 0];
         match self.step_value {
             Some(r) if key == self.step_key => Some(r),
             _ => None,
@@ -313,7 +313,7 @@ impl RotationMemo {
     fn rotate_vec_miss(&mut self, o: Quat, w: Vec3) -> Quat {
         let q = quat_bits(o);
         let v = vec_bits(w);
-        let key = [q[0], q[1], q[2], q[3], v[0], v[1], v[2]];
+        let key = [q[0], q[1], q[2], q[3], v[0], v[1], v[2], 0];
         if let Some(r) = self.prev_value {
             if key == self.prev_key {
                 // The older entry hit: it becomes the one checked first.
@@ -335,7 +335,7 @@ impl RotationMemo {
     fn step(&mut self, o: Quat, v: Vec3, f: impl FnOnce(&mut Self, Quat, Vec3) -> Quat) -> Quat {
         let q = quat_bits(o);
         let w = vec_bits(v);
-        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2]];
+        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2], 0];
         if let Some(r) = self.step_value {
             if key == self.step_key {
                 return r;
