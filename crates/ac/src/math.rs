@@ -370,12 +370,31 @@ impl Rows {
 /// both orientations. An object that does not turn combines into the same orientation
 /// with the same offset orientation tick after tick, so only the matrix times `b.origin`
 /// and the sum with `a.origin` are left; both are computed exactly as `combine` does.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+///
+/// The memo has no empty state: a new one holds the entry of the all-zero key (both
+/// orientations +0 in every part), computed as a miss would, so a lookup is one key
+/// compare.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CombineMemo {
     key: [u32; 8],
     rows: Rows,
     product: Quat,
-    valid: bool,
+}
+
+impl Default for CombineMemo {
+    fn default() -> Self {
+        let zero = Quat {
+            w: 0.0,
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+        };
+        Self {
+            key: [0; 8],
+            rows: Quat::rotation_rows(zero),
+            product: Quat::mul(zero, zero),
+        }
+    }
 }
 
 impl CombineMemo {
@@ -387,11 +406,10 @@ impl CombineMemo {
         let p = quat_bits(a.orientation);
         let q = quat_bits(b.orientation);
         let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
-        if !self.valid || key != self.key {
+        if key != self.key {
             self.rows = Quat::rotation_rows(a.orientation);
             self.product = Quat::mul(a.orientation, b.orientation);
             self.key = key;
-            self.valid = true;
         }
         AFrame {
             origin: a.origin.add(self.rows.apply(b.origin)),
@@ -417,9 +435,9 @@ impl CombineMemo2 {
         let p = quat_bits(a.orientation);
         let q = quat_bits(b.orientation);
         let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
-        let m = if self.first.valid && key == self.first.key {
+        let m = if key == self.first.key {
             &self.first
-        } else if self.second.valid && key == self.second.key {
+        } else if key == self.second.key {
             &self.second
         } else {
             // The newest entry stays checked first; the older one is replaced.
@@ -427,7 +445,6 @@ impl CombineMemo2 {
             self.first.rows = Quat::rotation_rows(a.orientation);
             self.first.product = Quat::mul(a.orientation, b.orientation);
             self.first.key = key;
-            self.first.valid = true;
             &self.first
         };
         AFrame {
@@ -735,7 +752,6 @@ mod tests {
             assert_eq!(bits(&memo.combine(&a, &b)), bits(&AFrame::combine(&a, &b)));
         }
         // The last two cases filled both entries with different keys.
-        assert!(memo.first.valid && memo.second.valid);
         assert_ne!(memo.first.key, memo.second.key);
     }
 
@@ -754,5 +770,24 @@ mod tests {
         // The steps really moved the frame (so the comparisons above were not of a
         // frame that stood still).
         assert!(a.origin.y > 4.0);
+    }
+
+    #[test]
+    fn new_combine_memos_give_combines_bits_for_all_zero_orientations() {
+        let zero = Quat {
+            w: 0.0,
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+        };
+        let a = AFrame::new(Vec3::new(1.0, -2.0, 3.0), zero);
+        let b = AFrame::new(Vec3::new(0.5, 0.25, -4.0), zero);
+        let want = bits(&AFrame::combine(&a, &b));
+        assert_eq!(bits(&CombineMemo::default().combine(&a, &b)), want);
+        assert_eq!(bits(&CombineMemo2::default().combine(&a, &b)), want);
+        // A zero quaternion's matrix is the identity (the rows' "1 −" terms), so the
+        // origins add; its product with itself is +0 in every part.
+        let sum = [1.5f32, -1.75, -1.0].map(f32::to_bits);
+        assert_eq!(want, [0, 0, 0, 0, sum[0], sum[1], sum[2]]);
     }
 }
