@@ -417,7 +417,9 @@ impl ShapeInstance {
             x0.moved = fresh || *w0 != *root_read;
             *w0 = *root_read;
         }
-        if !covered {
+        if !covered || fresh {
+            // The general pass gives the same locals as the cover; the first evaluation
+            // (every world built) goes there too, so the common loop has no `fresh` term.
             self.evaluate_uncovered(list, fresh);
             return;
         }
@@ -429,7 +431,7 @@ impl ShapeInstance {
             &mut self.nodes[..],
             &mut self.locals[..],
             &mut self.world[..],
-            fresh,
+            false,
             |st| {
                 let src = st.src;
                 if src.slot == REST {
