@@ -165,6 +165,49 @@ fn concat_out_of_line(a: &Transform3, b: &Transform3) -> Transform3 {
     a.concat(b)
 }
 
+/// The pose loop after node 0: per state in build order, the node's new local from
+/// `local_of`, its memoised transform rebuilt when the local changed, and its world rebuilt
+/// when the local or the parent's world changed (or on the first evaluation).
+#[inline(always)]
+fn pose_loop(
+    states: &mut [NodeState],
+    locals: &mut [Keyframe],
+    worlds: &mut [Transform3],
+    fresh: bool,
+    mut local_of: impl FnMut(&NodeState) -> Keyframe,
+) {
+    for k in 1..states.len() {
+        let parent_moved = match states.get(usize::from(states[k].parent_at)) {
+            Some(p) => p.moved,
+            None => false,
+        };
+        let st = &mut states[k];
+        let local = local_of(st);
+        let old = &mut locals[usize::from(st.node)];
+        let changed = local
+            .iter()
+            .zip(old.iter())
+            .fold(0, |d, (a, b)| d | (a ^ b))
+            != 0;
+        if changed {
+            *old = local;
+            // Passed where it was just stored, so no copy is made for the call.
+            st.set_local(old);
+        }
+        let moved = fresh | parent_moved | changed;
+        st.moved = moved;
+        if moved {
+            let world = match worlds.get(usize::from(st.parent)) {
+                Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx(pw),
+                Some(pw) if st.pitch => st.xf.concat_pitch(pw),
+                Some(pw) => concat_out_of_line(&st.xf, pw),
+                None => st.xf,
+            };
+            worlds[usize::from(st.node)] = world;
+        }
+    }
+}
+
 /// The pose loop's states for `list`: node 0, then [`AnimList::build_order`].
 fn node_states(list: &AnimList) -> Vec<NodeState> {
     let order = list.build_order();
@@ -364,15 +407,6 @@ impl ShapeInstance {
                 _ => covered = false,
             }
         }
-        let rows = &self.rows;
-        let flat = list.flat_keys();
-        if !covered {
-            // A cursor outside its sequence: the general per-thread pass decides.
-            self.scratch.copy_from_slice(list.rest_keys());
-            for &id in self.slots.iter().rev() {
-                write_thread_locals(list, &self.threads[id], &mut self.scratch);
-            }
-        }
         let keyframes = list.keyframes();
         let rest_keys = list.rest_keys();
         let fresh = std::mem::replace(&mut self.fresh, false);
@@ -383,69 +417,64 @@ impl ShapeInstance {
             x0.moved = fresh || *w0 != *root_read;
             *w0 = *root_read;
         }
+        if !covered || fresh {
+            // The general pass gives the same locals as the cover; the first evaluation
+            // (every world built) goes there too, so the common loop has no `fresh` term.
+            self.evaluate_uncovered(list, fresh);
+            return;
+        }
+        let rows = &self.rows;
+        let flat = list.flat_keys();
         // Slices taken once: stores into the buffers then cannot be taken for stores into
         // `self`, so their pointers and lengths stay in registers across the loop.
-        let scratch = &self.scratch[..];
-        let locals = &mut self.locals[..];
-        let states = &mut self.nodes[..];
-        let worlds = &mut self.world[..];
-        for k in 1..states.len() {
-            let parent_moved = match states.get(usize::from(states[k].parent_at)) {
-                Some(p) => p.moved,
-                None => false,
-            };
-            let st = &mut states[k];
-            let n = usize::from(st.node);
-            let local = if covered {
+        pose_loop(
+            &mut self.nodes[..],
+            &mut self.locals[..],
+            &mut self.world[..],
+            false,
+            |st| {
                 let src = st.src;
                 if src.slot == REST {
-                    rest_keys[n]
-                } else {
-                    let (row, next_row, q) = rows[usize::from(src.slot)];
-                    let i = flat
-                        .get(row + usize::from(src.column))
-                        .copied()
-                        .unwrap_or(0);
-                    let j = if src.next_column == REST_COLUMN {
-                        src.rest
-                    } else {
-                        flat.get(next_row + usize::from(src.next_column))
-                            .copied()
-                            .unwrap_or(0)
-                    };
-                    let a = key_at(keyframes, i);
-                    if i == j {
-                        a
-                    } else {
-                        blend(&a, &key_at(keyframes, j), q)
-                    }
+                    return rest_keys[usize::from(st.node)];
                 }
-            } else {
-                scratch[n]
-            };
-            let old = &mut locals[n];
-            let changed = local
-                .iter()
-                .zip(old.iter())
-                .fold(0, |d, (a, b)| d | (a ^ b))
-                != 0;
-            if changed {
-                *old = local;
-                // Passed where it was just stored, so no copy is made for the call.
-                st.set_local(old);
-            }
-            let moved = fresh | parent_moved | changed;
-            st.moved = moved;
-            if moved {
-                let world = match worlds.get(usize::from(st.parent)) {
-                    Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx(pw),
-                    Some(pw) if st.pitch => st.xf.concat_pitch(pw),
-                    Some(pw) => concat_out_of_line(&st.xf, pw),
-                    None => st.xf,
+                let (row, next_row, q) = rows[usize::from(src.slot)];
+                let i = flat
+                    .get(row + usize::from(src.column))
+                    .copied()
+                    .unwrap_or(0);
+                let j = if src.next_column == REST_COLUMN {
+                    src.rest
+                } else {
+                    flat.get(next_row + usize::from(src.next_column))
+                        .copied()
+                        .unwrap_or(0)
                 };
-                worlds[n] = world;
-            }
+                let a = key_at(keyframes, i);
+                if i == j {
+                    a
+                } else {
+                    blend(&a, &key_at(keyframes, j), q)
+                }
+            },
+        );
+    }
+
+    /// The pose for a cursor outside its sequence (rare): the general per-thread pass
+    /// decides every local, kept out of [`Self::evaluate`]'s loop.
+    #[inline(never)]
+    fn evaluate_uncovered(&mut self, list: &AnimList, fresh: bool) {
+        self.scratch.copy_from_slice(list.rest_keys());
+        for &id in self.slots.iter().rev() {
+            write_thread_locals(list, &self.threads[id], &mut self.scratch);
         }
+        let scratch = &self.scratch[..];
+        pose_loop(
+            &mut self.nodes[..],
+            &mut self.locals[..],
+            &mut self.world[..],
+            fresh,
+            |st| scratch[usize::from(st.node)],
+        );
     }
 
     /// Rebuild the cover ([`NodeState::src`]) when the slot order or a thread's sequences changed: the nodes
