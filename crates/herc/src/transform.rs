@@ -39,6 +39,16 @@ impl Default for Transform3 {
     }
 }
 
+/// A translation sum, component by component, wrapping as the original's 32-bit adds do.
+#[inline(always)]
+fn add3(a: [i32; 3], b: [i32; 3]) -> [i32; 3] {
+    [
+        a[0].wrapping_add(b[0]),
+        a[1].wrapping_add(b[1]),
+        a[2].wrapping_add(b[2]),
+    ]
+}
+
 /// `q(v) = i16((v + 0x2000) >> 14)` over a 32-bit sum (M7).
 fn q(v: i32) -> i16 {
     wrap16(v.wrapping_add(0x2000) >> 14)
@@ -227,11 +237,7 @@ impl Transform3 {
     #[inline]
     pub fn apply(&self, pt: [i32; 3]) -> [i32; 3] {
         let v = self.rotate_general(pt);
-        [
-            v[0].wrapping_add(self.t[0]),
-            v[1].wrapping_add(self.t[1]),
-            v[2].wrapping_add(self.t[2]),
-        ]
+        add3(v, self.t)
     }
 
     fn rotate_general(&self, pt: [i32; 3]) -> [i32; 3] {
@@ -260,11 +266,7 @@ impl Transform3 {
     /// `TransformPoint(T, p)` (M8; 0x480330): the kind picks a shortcut.
     pub fn transform_point(&self, pt: [i32; 3]) -> [i32; 3] {
         let v = self.rotate_vector(pt);
-        [
-            v[0].wrapping_add(self.t[0]),
-            v[1].wrapping_add(self.t[1]),
-            v[2].wrapping_add(self.t[2]),
-        ]
+        add3(v, self.t)
     }
 
     /// `Inverse(T)` (M8): transpose by swapping m1↔m2, m4↔m6, m5↔m7 (kind kept), then
@@ -301,11 +303,7 @@ impl Transform3 {
             return Transform3 {
                 m: a.m,
                 kind: a.kind,
-                t: [
-                    a.t[0].wrapping_add(b.t[0]),
-                    a.t[1].wrapping_add(b.t[1]),
-                    a.t[2].wrapping_add(b.t[2]),
-                ],
+                t: add3(a.t, b.t),
             };
         }
         let upper = |i: usize, j: usize| q(p(am[i], bm[j]).wrapping_add(p(am[i + 1], bm[j + 2])));
@@ -411,11 +409,7 @@ impl Transform3 {
             return Transform3 {
                 m: self.m,
                 kind: self.kind,
-                t: [
-                    self.t[0].wrapping_add(b.t[0]),
-                    self.t[1].wrapping_add(b.t[1]),
-                    self.t[2].wrapping_add(b.t[2]),
-                ],
+                t: add3(self.t, b.t),
             };
         }
         let t = apply(b, self.t);
