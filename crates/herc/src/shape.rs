@@ -35,7 +35,7 @@ pub struct ShapeInstance {
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
     nodes: Vec<NodeState>,
-    /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_keys`]) of the
+    /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_values`]) of the
     /// current and the next cursor and the Q10 fraction.
     rows: [(usize, usize, i32); MAX_SLOTS],
     /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
@@ -424,7 +424,7 @@ impl ShapeInstance {
             return;
         }
         let rows = &self.rows;
-        let flat = list.flat_keys();
+        let values = list.flat_values();
         // Slices taken once: stores into the buffers then cannot be taken for stores into
         // `self`, so their pointers and lengths stay in registers across the loop.
         pose_loop(
@@ -438,23 +438,20 @@ impl ShapeInstance {
                     return rest_keys[usize::from(st.node)];
                 }
                 let (row, next_row, q) = rows[usize::from(src.slot)];
-                let i = flat
+                let a = values
                     .get(row + usize::from(src.column))
                     .copied()
-                    .unwrap_or(0);
-                let j = if src.next_column == REST_COLUMN {
-                    src.rest
+                    .unwrap_or([0; 6]);
+                let b = if src.next_column == REST_COLUMN {
+                    key_at(keyframes, src.rest)
                 } else {
-                    flat.get(next_row + usize::from(src.next_column))
+                    values
+                        .get(next_row + usize::from(src.next_column))
                         .copied()
-                        .unwrap_or(0)
+                        .unwrap_or([0; 6])
                 };
-                let a = key_at(keyframes, i);
-                if i == j {
-                    a
-                } else {
-                    blend(&a, &key_at(keyframes, j), q)
-                }
+                // Equal keys blend to `a` itself (every difference is 0), so no test.
+                blend(&a, &b, q)
             },
         );
     }
