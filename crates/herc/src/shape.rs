@@ -8,7 +8,7 @@
 use crate::model::{AnimList, Keyframe, NO_PARENT};
 use crate::pose::{blend, fraction, key_at, write_thread_locals};
 use crate::thread::AnimationThread;
-use crate::transform::Transform3;
+use crate::transform::{Transform3, KIND_IDENTITY};
 
 /// Thread slots per shape instance (H17).
 pub const MAX_SLOTS: usize = 10;
@@ -200,6 +200,13 @@ fn pose_loop(
             let world = match worlds.get(usize::from(st.parent)) {
                 Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx(pw),
                 Some(pw) if st.pitch => st.xf.concat_pitch(pw),
+                // Concat's first branch: a translation-only local (the unanimated forearms)
+                // takes the parent's rotation and kind.
+                Some(pw) if st.xf.kind == KIND_IDENTITY => Transform3 {
+                    m: pw.m,
+                    kind: pw.kind,
+                    t: pw.apply(st.xf.t),
+                },
                 Some(pw) => concat_out_of_line(&st.xf, pw),
                 None => st.xf,
             };
