@@ -44,6 +44,9 @@ pub struct ShapeInstance {
     cover: Cover,
     /// No evaluation yet: every world transform must be built.
     fresh: bool,
+    /// `nodes[k]` is node `k` for every k (see [`pose_loop_in_order`]); else every
+    /// evaluation takes the general pass.
+    in_node_order: bool,
     /// What the last identity seed of [`Self::tick`] left: the thread id, the G, acc and dur
     /// its partial P was built from, and the root it stored. A seed from the same inputs onto
     /// that same root would store that root again, so it is skipped.
@@ -165,6 +168,42 @@ fn concat_out_of_line(a: &Transform3, b: &Transform3) -> Transform3 {
     a.concat(b)
 }
 
+/// A node's world transform from its memoised local and its parent's world (`None` for a
+/// node without a parent): Concat, with the pitch-form cases inline.
+#[inline(always)]
+fn world_of(st: &NodeState, parent: Option<&Transform3>) -> Transform3 {
+    match parent {
+        Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx(pw),
+        Some(pw) if st.pitch => st.xf.concat_pitch(pw),
+        // Concat's first branch: a translation-only local (the unanimated forearms) takes
+        // the parent's rotation and kind.
+        Some(pw) if st.xf.kind == KIND_IDENTITY => Transform3 {
+            m: pw.m,
+            kind: pw.kind,
+            t: pw.apply(st.xf.t),
+        },
+        Some(pw) => concat_out_of_line(&st.xf, pw),
+        None => st.xf,
+    }
+}
+
+/// The new local of a state: stored and its transform rebuilt when it changed. Returns
+/// whether it changed.
+#[inline(always)]
+fn take_local(st: &mut NodeState, old: &mut Keyframe, local: Keyframe) -> bool {
+    let changed = local
+        .iter()
+        .zip(old.iter())
+        .fold(0, |d, (a, b)| d | (a ^ b))
+        != 0;
+    if changed {
+        *old = local;
+        // Passed where it was just stored, so no copy is made for the call.
+        st.set_local(old);
+    }
+    changed
+}
+
 /// The pose loop after node 0: per state in build order, the node's new local from
 /// `local_of`, its memoised transform rebuilt when the local changed, and its world rebuilt
 /// when the local or the parent's world changed (or on the first evaluation).
@@ -183,34 +222,46 @@ fn pose_loop(
         };
         let st = &mut states[k];
         let local = local_of(st);
-        let old = &mut locals[usize::from(st.node)];
-        let changed = local
-            .iter()
-            .zip(old.iter())
-            .fold(0, |d, (a, b)| d | (a ^ b))
-            != 0;
-        if changed {
-            *old = local;
-            // Passed where it was just stored, so no copy is made for the call.
-            st.set_local(old);
-        }
+        let changed = take_local(st, &mut locals[usize::from(st.node)], local);
         let moved = fresh | parent_moved | changed;
         st.moved = moved;
         if moved {
-            let world = match worlds.get(usize::from(st.parent)) {
-                Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx(pw),
-                Some(pw) if st.pitch => st.xf.concat_pitch(pw),
-                // Concat's first branch: a translation-only local (the unanimated forearms)
-                // takes the parent's rotation and kind.
-                Some(pw) if st.xf.kind == KIND_IDENTITY => Transform3 {
-                    m: pw.m,
-                    kind: pw.kind,
-                    t: pw.apply(st.xf.t),
-                },
-                Some(pw) => concat_out_of_line(&st.xf, pw),
-                None => st.xf,
-            };
-            worlds[usize::from(st.node)] = world;
+            worlds[usize::from(st.node)] = world_of(st, worlds.get(usize::from(st.parent)));
+        }
+    }
+}
+
+/// [`pose_loop`] for states in node order (`states[k].node == k`, every model that numbers
+/// parents before children, and `fresh` false): the state, local and world of node `k` are
+/// entry `k` of their buffers and a parent's are among the entries before it, so the
+/// buffers are walked with one index and split at it, without per-node bounds checks.
+#[inline(always)]
+fn pose_loop_in_order(
+    states: &mut [NodeState],
+    locals: &mut [Keyframe],
+    worlds: &mut [Transform3],
+    mut local_of: impl FnMut(&NodeState) -> Keyframe,
+) {
+    let n = states.len();
+    let (Some(locals), Some(worlds)) = (locals.get_mut(..n), worlds.get_mut(..n)) else {
+        return;
+    };
+    // The index also splits `states` and `worlds`, so it is not an iterator over `locals`.
+    #[allow(clippy::needless_range_loop)]
+    for k in 1..n {
+        let (done, rest) = states.split_at_mut(k);
+        let (done_w, rest_w) = worlds.split_at_mut(k);
+        let (Some(st), Some(w)) = (rest.first_mut(), rest_w.first_mut()) else {
+            return;
+        };
+        let parent = usize::from(st.parent);
+        let parent_moved = done.get(parent).is_some_and(|p| p.moved);
+        let local = local_of(st);
+        let changed = take_local(st, &mut locals[k], local);
+        let moved = parent_moved | changed;
+        st.moved = moved;
+        if moved {
+            *w = world_of(st, done_w.get(parent));
         }
     }
 }
@@ -249,8 +300,14 @@ impl ShapeInstance {
                 ..Cover::default()
             },
             fresh: true,
+            in_node_order: false,
             seeded: None,
         };
+        s.in_node_order = s.nodes.len() == n
+            && s.nodes
+                .iter()
+                .enumerate()
+                .all(|(k, st)| usize::from(st.node) == k);
         s.evaluate(list, &Transform3::IDENTITY);
         s
     }
@@ -424,7 +481,7 @@ impl ShapeInstance {
             x0.moved = fresh || *w0 != *root_read;
             *w0 = *root_read;
         }
-        if !covered || fresh {
+        if !covered || fresh || !self.in_node_order {
             // The general pass gives the same locals as the cover; the first evaluation
             // (every world built) goes there too, so the common loop has no `fresh` term.
             self.evaluate_uncovered(list, fresh);
@@ -434,11 +491,10 @@ impl ShapeInstance {
         let values = list.flat_values();
         // Slices taken once: stores into the buffers then cannot be taken for stores into
         // `self`, so their pointers and lengths stay in registers across the loop.
-        pose_loop(
+        pose_loop_in_order(
             &mut self.nodes[..],
             &mut self.locals[..],
             &mut self.world[..],
-            false,
             |st| {
                 let src = st.src;
                 if src.slot == REST {
