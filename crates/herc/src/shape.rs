@@ -90,7 +90,7 @@ impl NodeState {
     }
 
     /// Rebuild the memoised local transform from a new local.
-    #[inline(never)]
+    #[inline(always)]
     fn set_local(&mut self, local: &Keyframe) {
         let [x, y, z, tx, ty, tz] = *local;
         let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
