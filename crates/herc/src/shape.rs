@@ -169,22 +169,30 @@ fn concat_out_of_line(a: &Transform3, b: &Transform3) -> Transform3 {
 }
 
 /// A node's world transform from its memoised local and its parent's world (`None` for a
-/// node without a parent): Concat, with the pitch-form cases inline.
+/// node without a parent), written into `out`: Concat, with the pitch-form cases inline.
 #[inline(always)]
-fn world_of(st: &NodeState, parent: Option<&Transform3>) -> Transform3 {
+fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3) {
     match parent {
-        Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx(pw),
-        Some(pw) if st.pitch => st.xf.concat_pitch(pw),
+        Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx_into(pw, out),
+        Some(pw) if st.pitch => st.xf.concat_pitch_into(pw, out),
         // Concat's first branch: a translation-only local (the unanimated forearms) takes
         // the parent's rotation and kind.
-        Some(pw) if st.xf.kind == KIND_IDENTITY => Transform3 {
-            m: pw.m,
-            kind: pw.kind,
-            t: pw.apply(st.xf.t),
-        },
-        Some(pw) => concat_out_of_line(&st.xf, pw),
-        None => st.xf,
+        Some(pw) if st.xf.kind == KIND_IDENTITY => {
+            out.t = pw.apply(st.xf.t);
+            out.m = pw.m;
+            out.kind = pw.kind;
+        }
+        Some(pw) => *out = concat_out_of_line(&st.xf, pw),
+        None => *out = st.xf,
     }
+}
+
+/// [`world_into`] as a value (the general loop, whose parent and node share one buffer).
+#[inline(always)]
+fn world_of_parent(st: &NodeState, parent: Option<&Transform3>) -> Transform3 {
+    let mut out = Transform3::IDENTITY;
+    world_into(st, parent, &mut out);
+    out
 }
 
 /// The new local of a state: stored and its transform rebuilt when it changed. Returns
@@ -226,7 +234,8 @@ fn pose_loop(
         let moved = fresh | parent_moved | changed;
         st.moved = moved;
         if moved {
-            worlds[usize::from(st.node)] = world_of(st, worlds.get(usize::from(st.parent)));
+            let world = world_of_parent(st, worlds.get(usize::from(st.parent)));
+            worlds[usize::from(st.node)] = world;
         }
     }
 }
@@ -261,7 +270,7 @@ fn pose_loop_in_order(
         let moved = parent_moved | changed;
         st.moved = moved;
         if moved {
-            *w = world_of(st, done_w.get(parent));
+            world_into(st, done_w.get(parent), w);
         }
     }
 }

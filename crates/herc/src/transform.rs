@@ -377,14 +377,31 @@ impl Transform3 {
     /// wrapping sum changes nothing) and `q(ONE·v) = v`, so 12 products instead of 27.
     #[inline(always)]
     pub fn concat_pitch(&self, b: &Transform3) -> Self {
-        self.concat_pitch_t(b, |b, t| b.apply(t))
+        let mut out = Self::IDENTITY;
+        self.concat_pitch_into(b, &mut out);
+        out
+    }
+
+    /// [`Transform3::concat_pitch`] written into `out` field by field (the pose loop builds
+    /// a world transform where it is kept, without a temporary).
+    #[inline(always)]
+    pub fn concat_pitch_into(&self, b: &Transform3, out: &mut Transform3) {
+        self.concat_pitch_t(b, out, |b, t| b.apply(t))
     }
 
     /// [`Transform3::concat_pitch`] for a `self` whose translation x is 0: the translation
     /// product leaves out x's three products (0 added to an exact 64-bit sum).
     #[inline(always)]
     pub fn concat_pitch_no_tx(&self, b: &Transform3) -> Self {
-        self.concat_pitch_t(b, |b, t| {
+        let mut out = Self::IDENTITY;
+        self.concat_pitch_no_tx_into(b, &mut out);
+        out
+    }
+
+    /// [`Transform3::concat_pitch_no_tx`] written into `out` field by field.
+    #[inline(always)]
+    pub fn concat_pitch_no_tx_into(&self, b: &Transform3, out: &mut Transform3) {
+        self.concat_pitch_t(b, out, |b, t| {
             let m = b.m.map(|v| v as i64);
             let (y, z) = (t[1] as i64, t[2] as i64);
             [
@@ -399,58 +416,53 @@ impl Transform3 {
     fn concat_pitch_t(
         &self,
         b: &Transform3,
+        out: &mut Transform3,
         apply: impl Fn(&Transform3, [i32; 3]) -> [i32; 3],
-    ) -> Self {
+    ) {
         let am = &self.m;
         let bm = &b.m;
         if b.kind == KIND_IDENTITY {
             // Concat's kind-0 B case (A in pitch form is never kind 0): A's rotation and kind,
             // the translations added.
-            return Transform3 {
-                m: self.m,
-                kind: self.kind,
-                t: add3(self.t, b.t),
-            };
+            out.m = self.m;
+            out.kind = self.kind;
+            out.t = add3(self.t, b.t);
+            return;
         }
-        let t = apply(b, self.t);
+        // The translation first, so its sums are not kept live across the rotation's.
+        out.t = apply(b, self.t);
         let (a3, a5, a7, a8) = (am[3], am[5], am[7], am[8]);
+        out.kind = KIND_GENERAL;
         if b.kind == KIND_Z {
             // The b-about-Z branch: upper(0, j) = bm[j], upper(2, j) and upper(6, j) lose
             // their am2 and am6 products; m4, m5, m8 are a's.
-            return Transform3 {
-                m: [
-                    bm[0],
-                    bm[1],
-                    q(p(a3, bm[2])),
-                    q(p(a3, bm[3])),
-                    am[4],
-                    a5,
-                    q(p(a7, bm[2])),
-                    q(p(a7, bm[3])),
-                    a8,
-                ],
-                kind: KIND_GENERAL,
-                t,
-            };
+            out.m = [
+                bm[0],
+                bm[1],
+                q(p(a3, bm[2])),
+                q(p(a3, bm[3])),
+                am[4],
+                a5,
+                q(p(a7, bm[2])),
+                q(p(a7, bm[3])),
+                a8,
+            ];
+            return;
         }
         // General: row 0 of a is [ONE, 0, 0], so row 0 of the product is b's row 0; rows 1
         // and 2 of a are [0, a3, a5] and [0, a7, a8].
         let row = |x: i16, y: i16, j1: usize, j2: usize| q(p(x, bm[j1]).wrapping_add(p(y, bm[j2])));
-        Transform3 {
-            m: [
-                bm[0],
-                bm[1],
-                row(a3, a5, 2, 6),
-                row(a3, a5, 3, 7),
-                bm[4],
-                row(a3, a5, 5, 8),
-                row(a7, a8, 2, 6),
-                row(a7, a8, 3, 7),
-                row(a7, a8, 5, 8),
-            ],
-            kind: KIND_GENERAL,
-            t,
-        }
+        out.m = [
+            bm[0],
+            bm[1],
+            row(a3, a5, 2, 6),
+            row(a3, a5, 3, 7),
+            bm[4],
+            row(a3, a5, 5, 8),
+            row(a7, a8, 2, 6),
+            row(a7, a8, 3, 7),
+            row(a7, a8, 5, 8),
+        ];
     }
 
     /// The 32-byte in-memory record (F7): m0..m8 as i16 at +0..+0x11, kind as a u8 at
