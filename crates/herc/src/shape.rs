@@ -101,6 +101,12 @@ impl NodeState {
                 self.no_tx = tx == 0;
                 return;
             }
+            if x != 0 {
+                // Not in pitch form (pitch_only answers for every x ≠ 0 that is).
+                self.xf = Transform3::pitch_general(x, t);
+                self.pitch = false;
+                return;
+            }
         }
         self.pitch = false;
         if x == 0 && y == 0 {

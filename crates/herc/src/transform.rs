@@ -209,6 +209,33 @@ impl Transform3 {
         })
     }
 
+    /// `FromEuler(x, 0, 0)` with translation `t` for any x ≠ 0, in pitch form or not: M6's
+    /// pitch-only formulas with `C(0) = ONE` and `S(0) = 0` (generated table), so
+    /// `m = [ONE, 0, −((S(x) + S(−x)) >> 1), C(x), (−(S(x) + S(−x))) >> 1, S(x), 0, −S(x),
+    /// C(x)]`; 2 table reads (the locals [`Transform3::pitch_only`] does not answer).
+    #[inline(always)]
+    pub fn pitch_general(x: i16, t: [i32; 3]) -> Self {
+        let e = PITCH[(i32::from(x >> 3) + 4096) as usize];
+        let sxn = PITCH[(i32::from(x.wrapping_neg() >> 3) + 4096) as usize].sin;
+        let (c, s) = (e.cos, e.sin);
+        let sum = i32::from(s) + i32::from(sxn);
+        Transform3 {
+            m: [
+                ONE,
+                0,
+                wrap16(-(sum >> 1)),
+                c,
+                wrap16((-sum) >> 1),
+                s,
+                0,
+                s.wrapping_neg(),
+                c,
+            ],
+            kind: KIND_GENERAL_X,
+            t,
+        }
+    }
+
     /// `FromEuler(0, 0, z)` with translation `t`: the identity for z = 0, else a rotation about
     /// Z, `m = [C(z), S(z), −S(z), C(z), 0, 0, 0, 0, ONE]` (M6's first branch).
     #[inline(always)]

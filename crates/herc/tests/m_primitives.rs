@@ -436,6 +436,16 @@ fn m06_pitch_only_builds_fromeuler_x_0_0_in_pitch_form() {
     // −entries[962] = −1556; m2 = −(25 >> 1) = −12 ≠ 0, so not pitch form.
     assert_eq!(Transform3::pitch_only(1000, [0; 3]), None);
     assert_eq!(Transform3::from_euler(1000, 0, 0).m[2], -12);
+    // pitch_general answers it: S(x) + S(−x) = 1581 − 1556 = 25, m2 = −(25 >> 1) = −12,
+    // m4 = (−25) >> 1 = −13; C(1000) reads entry ((125 + 1) >> 1) = 63 = 16308.
+    assert_eq!(
+        Transform3::pitch_general(1000, [1, 2, 3]),
+        tr(
+            [16384, 0, -12, 16308, -13, 1581, 0, -1581, 16308],
+            KIND_GENERAL_X,
+            [1, 2, 3]
+        )
+    );
     // x = 0 is the identity, not pitch form.
     assert_eq!(Transform3::pitch_only(0, [0; 3]), None);
     // Every angle: the same transform as FromEuler wherever it answers, and it answers for
@@ -448,6 +458,13 @@ fn m06_pitch_only_builds_fromeuler_x_0_0_in_pitch_form() {
                 assert!(p.is_pitch_form());
             }
             None => assert!(x == 0 || !full.is_pitch_form(), "x = {x}"),
+        }
+        if x != 0 {
+            assert_eq!(
+                Transform3::pitch_general(x, [7, -8, 9]),
+                full.with_translation([7, -8, 9]),
+                "x = {x}"
+            );
         }
     }
 }
