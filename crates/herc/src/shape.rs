@@ -188,6 +188,9 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
             out.m = pw.m;
             out.kind = pw.kind;
         }
+        // Concat's second branch: a parent without rotation (the torso's twist on a pelvis
+        // that walks or runs straight).
+        Some(pw) if pw.kind == KIND_IDENTITY => st.xf.concat_identity_b_into(pw, out),
         Some(pw) => *out = concat_out_of_line(&st.xf, pw),
         None => *out = st.xf,
     }

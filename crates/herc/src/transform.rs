@@ -384,6 +384,15 @@ impl Transform3 {
         }
     }
 
+    /// [`Transform3::concat`] of a `self` that is not kind 0 with a kind-0 `b` (Concat's
+    /// second branch: A's rotation and kind, the translations added), written into `out`.
+    #[inline(always)]
+    pub fn concat_identity_b_into(&self, b: &Transform3, out: &mut Transform3) {
+        out.t = add3(self.t, b.t);
+        out.m = self.m;
+        out.kind = self.kind;
+    }
+
     /// The rotation has FromEuler(x, 0, 0)'s exact first row and column (`m0 = ONE`,
     /// `m1 = m2 = m4 = m6 = 0`) and is not kind 0 or 1: the form of most pitch-only locals.
     /// [`Transform3::concat_pitch`] may then be used for [`Transform3::concat`].

@@ -496,6 +496,29 @@ fn m07_concat_pitch_is_concat_for_pitch_form_locals() {
 }
 
 #[test]
+fn m07_concat_with_a_kind_0_parent_keeps_the_child_rotation() {
+    // A twist of 100 about Z at (0, 0, 120) on a pelvis at (0, 0, 408) without rotation:
+    // A's rotation and kind, translation (0, 0, 528), whatever B's rotation entries hold.
+    let a = Transform3::yaw_only(100, [0, 0, 120]);
+    for b in [
+        Transform3::IDENTITY.with_translation([0, 0, 408]),
+        tr([7; 9], KIND_IDENTITY, [0, 0, 408]),
+    ] {
+        let mut out = Transform3::IDENTITY;
+        a.concat_identity_b_into(&b, &mut out);
+        assert_eq!(out, tr(a.m, KIND_Z, [0, 0, 528]));
+        assert_eq!(out, a.concat(&b));
+    }
+    // Wrapping sums, as Concat's.
+    let a = Transform3::from_euler(100, 200, 300).with_translation([i32::MAX, -1, 0]);
+    let b = Transform3::IDENTITY.with_translation([1, i32::MIN, 5]);
+    let mut out = Transform3::IDENTITY;
+    a.concat_identity_b_into(&b, &mut out);
+    assert_eq!(out.t, [i32::MIN, i32::MAX, 5]);
+    assert_eq!(out, a.concat(&b));
+}
+
+#[test]
 fn m06_yaw_only_builds_fromeuler_0_0_z() {
     // z = 0 is the identity (kind 0) with the translation.
     assert_eq!(
