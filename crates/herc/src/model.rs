@@ -214,7 +214,7 @@ impl AnimList {
             key_rows.push((flat_keys.len(), width, rows));
             flat_keys.extend_from_slice(&seq.keys);
         }
-        let flat_values = flat_keys
+        let mut flat_values: Vec<Keyframe> = flat_keys
             .iter()
             .map(|&k| {
                 usize::try_from(k)
@@ -224,6 +224,9 @@ impl AnimList {
                     .unwrap_or([0; 6])
             })
             .collect();
+        // Padded with zero records to a power of two, so that the pose loop can keep an
+        // offset in range with a mask (see `flat_values`).
+        flat_values.resize(flat_values.len().next_power_of_two(), [0; 6]);
         let totals = sequences.iter().map(Sequence::total_duration).collect();
         Ok(AnimList {
             flat_values,
@@ -272,7 +275,9 @@ impl AnimList {
     }
 
     /// Every sequence's keys as keyframe records, one sequence after the other (see
-    /// [`AnimList::key_row_at`]).
+    /// [`AnimList::key_row_at`]), then zero records up to a power-of-two length (at least 1):
+    /// every offset a key row and a column of its sequence give is below the keys' count,
+    /// so `offset & (len − 1)` is that offset itself.
     pub(crate) fn flat_values(&self) -> &[Keyframe] {
         &self.flat_values
     }

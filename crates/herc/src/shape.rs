@@ -507,6 +507,7 @@ impl ShapeInstance {
         }
         let rows = &self.rows;
         let values = list.flat_values();
+        let mask = values.len().wrapping_sub(1);
         // Slices taken once: stores into the buffers then cannot be taken for stores into
         // `self`, so their pointers and lengths stay in registers across the loop.
         pose_loop_in_order(
@@ -519,17 +520,13 @@ impl ShapeInstance {
                 let Some(&(row, next_row, q)) = rows.get(usize::from(src.slot)) else {
                     return rest_keys[usize::from(st.node)];
                 };
-                let a = values
-                    .get(row + usize::from(src.column))
-                    .copied()
-                    .unwrap_or([0; 6]);
+                // Each offset is a key row plus a column of its sequence, in range; the mask
+                // (the pool's length is a power of two) only lets the compiler see that.
+                let a = values[(row + usize::from(src.column)) & mask];
                 let b = if src.next_column == REST_COLUMN {
                     key_at(keyframes, src.rest)
                 } else {
-                    values
-                        .get(next_row + usize::from(src.next_column))
-                        .copied()
-                        .unwrap_or([0; 6])
+                    values[(next_row + usize::from(src.next_column)) & mask]
                 };
                 // Equal keys blend to `a` itself (every difference is 0), so no test.
                 blend(&a, &b, q)
