@@ -8,7 +8,7 @@
 use crate::model::{AnimList, Keyframe, NO_PARENT};
 use crate::pose::{blend, fraction, key_at, write_thread_locals};
 use crate::thread::AnimationThread;
-use crate::transform::{Transform3, KIND_IDENTITY};
+use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z};
 
 /// Thread slots per shape instance (H17).
 pub const MAX_SLOTS: usize = 10;
@@ -191,6 +191,8 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
         // Concat's second branch: a parent without rotation (the torso's twist on a pelvis
         // that walks or runs straight).
         Some(pw) if pw.kind == KIND_IDENTITY => st.xf.concat_identity_b_into(pw, out),
+        // Two rotations about Z (the twist on a turning pelvis).
+        Some(pw) if st.xf.kind == KIND_Z && pw.kind == KIND_Z => st.xf.concat_z_z_into(pw, out),
         Some(pw) => *out = concat_out_of_line(&st.xf, pw),
         None => *out = st.xf,
     }

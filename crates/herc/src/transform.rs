@@ -393,6 +393,28 @@ impl Transform3 {
         out.kind = self.kind;
     }
 
+    /// [`Transform3::concat`] of two rotations about Z (kind 1 each; Concat's b-about-Z
+    /// branch with A about Z), written into `out`.
+    #[inline(always)]
+    pub fn concat_z_z_into(&self, b: &Transform3, out: &mut Transform3) {
+        let am = &self.m;
+        let bm = &b.m;
+        out.t = b.apply(self.t);
+        let upper = |i: usize, j: usize| q(p(am[i], bm[j]).wrapping_add(p(am[i + 1], bm[j + 2])));
+        out.m = [
+            upper(0, 0),
+            upper(0, 1),
+            upper(2, 0),
+            upper(2, 1),
+            0,
+            0,
+            0,
+            0,
+            ONE,
+        ];
+        out.kind = KIND_Z;
+    }
+
     /// The rotation has FromEuler(x, 0, 0)'s exact first row and column (`m0 = ONE`,
     /// `m1 = m2 = m4 = m6 = 0`) and is not kind 0 or 1: the form of most pitch-only locals.
     /// [`Transform3::concat_pitch`] may then be used for [`Transform3::concat`].

@@ -496,6 +496,39 @@ fn m07_concat_pitch_is_concat_for_pitch_form_locals() {
 }
 
 #[test]
+fn m07_concat_of_two_rotations_about_z() {
+    // A quarter turn (C = 0, S = 16384) at (100, 0, 0) on a quarter turn at (0, 0, 5): a half
+    // turn, m0 = q(0·0 + 16384·(−16384)) = −16384, m1 = q(0·16384 + 16384·0) = 0, and the
+    // translation (100, 0, 0)·B + (0, 0, 5) = (0, 100, 5).
+    let a = Transform3::yaw_only(16384, [100, 0, 0]);
+    let b = Transform3::yaw_only(16384, [0, 0, 5]);
+    assert_eq!(a.m, [0, 16384, -16384, 0, 0, 0, 0, 0, 16384]);
+    let mut out = Transform3::IDENTITY;
+    a.concat_z_z_into(&b, &mut out);
+    assert_eq!(
+        out,
+        tr(
+            [-16384, 0, 0, -16384, 0, 0, 0, 0, 16384],
+            KIND_Z,
+            [0, 100, 5]
+        )
+    );
+    // Against Concat over many angle pairs and translations.
+    for z1 in (i16::MIN..=i16::MAX).step_by(1237) {
+        for z2 in (i16::MIN..=i16::MAX).step_by(2459) {
+            let a = Transform3::yaw_only(z1, [-150, 7, 100]);
+            let b = Transform3::yaw_only(z2, [i32::MAX, -3, 9]);
+            if a.kind != KIND_Z || b.kind != KIND_Z {
+                continue;
+            }
+            let mut out = Transform3::IDENTITY;
+            a.concat_z_z_into(&b, &mut out);
+            assert_eq!(out, a.concat(&b), "z1 = {z1}, z2 = {z2}");
+        }
+    }
+}
+
+#[test]
 fn m07_concat_with_a_kind_0_parent_keeps_the_child_rotation() {
     // A twist of 100 about Z at (0, 0, 120) on a pelvis at (0, 0, 408) without rotation:
     // A's rotation and kind, translation (0, 0, 528), whatever B's rotation entries hold.
