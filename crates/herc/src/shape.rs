@@ -69,6 +69,9 @@ struct NodeState {
     /// The parent's index in [`ShapeInstance::nodes`] ([`NO_PARENT`] for none).
     parent_at: u16,
     pitch: bool,
+    /// The local is FromEuler(x, 0, 0) not in pitch form: general, with `m1 = m6 = 0`
+    /// ([`Transform3::concat_m1_m6_zero_into`]).
+    pitch_general: bool,
     /// For a local in pitch form: its translation's x is 0 (its Concat then leaves out the
     /// three products of x).
     no_tx: bool,
@@ -84,6 +87,7 @@ impl NodeState {
             parent,
             parent_at,
             pitch: false,
+            pitch_general: false,
             no_tx: false,
             moved: false,
         }
@@ -98,6 +102,7 @@ impl NodeState {
             if let Some(xf) = Transform3::pitch_only(x, t) {
                 self.xf = xf;
                 self.pitch = true;
+                self.pitch_general = false;
                 self.no_tx = tx == 0;
                 return;
             }
@@ -105,10 +110,12 @@ impl NodeState {
                 // Not in pitch form (pitch_only answers for every x ≠ 0 that is).
                 self.xf = Transform3::pitch_general(x, t);
                 self.pitch = false;
+                self.pitch_general = true;
                 return;
             }
         }
         self.pitch = false;
+        self.pitch_general = false;
         if x == 0 && y == 0 {
             // FromEuler's first branch: identity, or a rotation about Z (never pitch form).
             self.xf = Transform3::yaw_only(z, t);
@@ -191,6 +198,7 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
         // Concat's second branch: a parent without rotation (the torso's twist on a pelvis
         // that walks or runs straight).
         Some(pw) if pw.kind == KIND_IDENTITY => st.xf.concat_identity_b_into(pw, out),
+        Some(pw) if st.pitch_general => st.xf.concat_m1_m6_zero_into(pw, out),
         // Two rotations about Z (the twist on a turning pelvis).
         Some(pw) if st.xf.kind == KIND_Z && pw.kind == KIND_Z => st.xf.concat_z_z_into(pw, out),
         Some(pw) => *out = concat_out_of_line(&st.xf, pw),

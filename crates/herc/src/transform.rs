@@ -415,6 +415,60 @@ impl Transform3 {
         out.kind = KIND_Z;
     }
 
+    /// [`Transform3::concat`] for a general `self` (kind 2 or 3) whose `m1` and `m6` are 0
+    /// (FromEuler(x, 0, 0) not in pitch form), written into `out`: the same branches and
+    /// wrapping sums with the products of those two zeros left out, 21 products instead of
+    /// 27 against a general `b`.
+    #[inline(always)]
+    pub fn concat_m1_m6_zero_into(&self, b: &Transform3, out: &mut Transform3) {
+        let am = &self.m;
+        let bm = &b.m;
+        if b.kind == KIND_IDENTITY {
+            out.t = add3(self.t, b.t);
+            out.m = self.m;
+            out.kind = self.kind;
+            return;
+        }
+        out.t = b.apply(self.t);
+        out.kind = KIND_GENERAL;
+        let (a0, a2, a3, a4, a5, a7, a8) = (am[0], am[2], am[3], am[4], am[5], am[7], am[8]);
+        if b.kind == KIND_Z {
+            // upper(i, j) = q(p(am[i], bm[j]) + p(am[i + 1], bm[j + 2])) without p(am1, ·)
+            // and p(am6, ·); m4, m5, m8 are a's.
+            out.m = [
+                q(p(a0, bm[0])),
+                q(p(a0, bm[1])),
+                q(p(a2, bm[0]).wrapping_add(p(a3, bm[2]))),
+                q(p(a2, bm[1]).wrapping_add(p(a3, bm[3]))),
+                a4,
+                a5,
+                q(p(a7, bm[2])),
+                q(p(a7, bm[3])),
+                a8,
+            ];
+            return;
+        }
+        // Rows of a: [a0, 0, a4], [a2, a3, a5], [0, a7, a8]; columns of b: (m0, m2, m6),
+        // (m1, m3, m7), (m4, m5, m8).
+        let two = |x: i16, y: i16, j1: usize, j2: usize| q(p(x, bm[j1]).wrapping_add(p(y, bm[j2])));
+        let three = |j0: usize, j1: usize, j2: usize| {
+            q(p(a2, bm[j0])
+                .wrapping_add(p(a3, bm[j1]))
+                .wrapping_add(p(a5, bm[j2])))
+        };
+        out.m = [
+            two(a0, a4, 0, 6),
+            two(a0, a4, 1, 7),
+            three(0, 2, 6),
+            three(1, 3, 7),
+            two(a0, a4, 4, 8),
+            three(4, 5, 8),
+            two(a7, a8, 2, 6),
+            two(a7, a8, 3, 7),
+            two(a7, a8, 5, 8),
+        ];
+    }
+
     /// The rotation has FromEuler(x, 0, 0)'s exact first row and column (`m0 = ONE`,
     /// `m1 = m2 = m4 = m6 = 0`) and is not kind 0 or 1: the form of most pitch-only locals.
     /// [`Transform3::concat_pitch`] may then be used for [`Transform3::concat`].

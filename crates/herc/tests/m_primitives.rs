@@ -493,6 +493,21 @@ fn m07_concat_pitch_is_concat_for_pitch_form_locals() {
         }
     }
     assert!(checked > 2000);
+    // FromEuler(x, 0, 0) not in pitch form (m2, m4 ≠ 0, m1 = m6 = 0) for every such x.
+    let mut checked = 0;
+    for x in i16::MIN..=i16::MAX {
+        if x == 0 || Transform3::pitch_only(x, [0; 3]).is_some() {
+            continue;
+        }
+        let a = Transform3::pitch_general(x, [-70, 0, -20]);
+        for b in &parents {
+            let mut out = Transform3::IDENTITY;
+            a.concat_m1_m6_zero_into(b, &mut out);
+            assert_eq!(out, a.concat(b), "x = {x}, b = {b:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000);
 }
 
 #[test]
