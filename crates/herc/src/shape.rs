@@ -616,3 +616,82 @@ impl ShapeInstance {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Frame, Node, SeqClass, Sequence};
+
+    /// Root node 0, a parent at (10, 0, 0) turned a quarter about Z, and a child whose one
+    /// sequence moves it from (100, 0, 0) to (200, 0, 0) over a 10-tick frame. `child` and
+    /// `parent` are the two nodes' ids.
+    fn two_node_model(child: usize, parent: usize) -> AnimList {
+        let mut nodes = vec![
+            Node {
+                parent: -1,
+                rest: 0
+            };
+            3
+        ];
+        nodes[parent] = Node {
+            parent: -1,
+            rest: 1,
+        };
+        nodes[child] = Node {
+            parent: parent as i16,
+            rest: 2,
+        };
+        let keyframes = vec![
+            [0; 6],
+            [0, 0, 16384, 10, 0, 0],
+            [0, 0, 0, 100, 0, 0],
+            [0, 0, 0, 200, 0, 0],
+        ];
+        let frame = Frame {
+            duration: 10,
+            first_transition: 0,
+            transition_count: 0,
+        };
+        let seq = Sequence {
+            name: None,
+            class: SeqClass::Cyclic,
+            priority: 0,
+            ground: false,
+            columns: vec![0, child as i16],
+            frames: vec![frame, frame],
+            keys: vec![0, 2, 0, 3],
+        };
+        AnimList::new(nodes, keyframes, vec![seq], vec![]).expect("valid model")
+    }
+
+    #[test]
+    fn d7_children_numbered_before_parents_pose_as_in_node_order() {
+        // Node order (parent 1, child 2) and the reverse numbering (child 1 of parent 2,
+        // built 2 then 1, the general pass): the same pose under the same ids swapped.
+        for (child, parent) in [(2, 1), (1, 2)] {
+            let list = two_node_model(child, parent);
+            let mut s = ShapeInstance::new(&list);
+            assert_eq!(s.in_node_order, child > parent);
+            let id = s.add_thread(&list, 0).expect("sequence 0 exists");
+            // Rate 1.0 (256), so a step of 5 ticks advances the cursor by 5.
+            s.thread_mut(id).expect("thread").set_rate(&list, 256);
+            s.tick(&list, 5);
+            // Half-way through frame 0: q = (5·1024 + 5) / 10 = 512, the child's x is
+            // 100 + (100·512 >> 10) = 150.
+            s.evaluate(&list, &Transform3::IDENTITY);
+            let turn = [0, 16384, -16384, 0, 0, 0, 0, 0, 16384];
+            assert_eq!(s.locals()[child], [0, 0, 0, 150, 0, 0]);
+            assert_eq!(s.world()[parent].m, turn);
+            assert_eq!(s.world()[parent].t, [10, 0, 0]);
+            // (150, 0, 0) turned a quarter is (0, 150, 0); plus the parent's (10, 0, 0).
+            assert_eq!(s.world()[child].m, turn);
+            assert_eq!(s.world()[child].t, [10, 150, 0]);
+            // A second evaluation (the steady loop, or the general pass again) after the
+            // child moved to the frame's end: x = 200.
+            s.tick(&list, 5);
+            s.evaluate(&list, &Transform3::IDENTITY);
+            assert_eq!(s.world()[child].t, [10, 200, 0]);
+            assert_eq!(s.world()[parent].t, [10, 0, 0]);
+        }
+    }
+}
