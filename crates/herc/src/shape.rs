@@ -129,6 +129,9 @@ impl NodeState {
     fn set_general(&mut self, local: Keyframe) {
         self.xf = Transform3::from_local(local);
         self.pitch = self.xf.is_pitch_form();
+        // A small roll or yaw can leave FromEuler in pitch form; the no-x Concat must then
+        // see this local's translation, not the flag of an earlier one.
+        self.no_tx = local[3] == 0;
     }
 }
 
@@ -662,6 +665,26 @@ mod tests {
             keys: vec![0, 2, 0, 3],
         };
         AnimList::new(nodes, keyframes, vec![seq], vec![]).expect("valid model")
+    }
+
+    #[test]
+    fn m07_a_general_local_in_pitch_form_concats_with_its_own_translation() {
+        // A pitch-only local with translation x 0 (the no-x Concat applies), then a local
+        // with a small roll whose FromEuler is still in pitch form (x = −32768, y = −3:
+        // m = [16384, 0, 0, −16384, 0, 0, 0, 0, −16384]) and translation x 100: its world
+        // must carry the 100, i.e. be Concat's.
+        let mut st = NodeState::new(1, 0, 0);
+        st.set_local(&[1008, 0, 0, 0, 5, 7]);
+        assert!(st.pitch && st.no_tx);
+        st.set_local(&[-32768, -3, 0, 100, 0, 0]);
+        assert!(st.pitch);
+        assert_eq!(st.xf.m, [16384, 0, 0, -16384, 0, 0, 0, 0, -16384]);
+        let parent = Transform3::from_euler(0, 0, 16384).with_translation([1, 2, 3]);
+        let mut out = Transform3::IDENTITY;
+        world_into(&st, Some(&parent), &mut out);
+        assert_eq!(out, st.xf.concat(&parent));
+        // (100, 0, 0) turned a quarter about Z is (0, 100, 0); plus (1, 2, 3).
+        assert_eq!(out.t, [1, 102, 3]);
     }
 
     #[test]
