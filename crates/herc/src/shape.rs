@@ -483,14 +483,17 @@ impl ShapeInstance {
     /// (H17); uncovered nodes and node 0 take their rest record (D6, H12). World transforms
     /// are built parent-first with `world[0] = root_read` (H13, H28, D7).
     pub fn evaluate(&mut self, list: &AnimList, root_read: &Transform3) {
-        self.refresh_cover(list);
         // Per slot: where the key rows of the current and the next cursor start in the
         // model's flat key pool, and the Q10 fraction. Slots the cover gives no node keep
-        // stale entries, which are never read.
+        // stale entries, which are never read. The same pass checks the cover's key (the
+        // slot order and each thread's sequences); the rows do not depend on the cover.
         let rows = &mut self.rows;
+        let c = &self.cover;
+        let mut same = c.built && c.len == self.slots.len();
         let mut covered = true;
-        for (r, &id) in rows.iter_mut().zip(&self.slots) {
+        for ((r, &id), k) in rows.iter_mut().zip(&self.slots).zip(&c.key) {
             let th = &self.threads[id];
+            same &= *k == (id, th.seq, th.next_seq);
             match (
                 list.key_row_at(th.seq, th.frame),
                 list.key_row_at(th.next_seq, th.next_frame),
@@ -501,6 +504,9 @@ impl ShapeInstance {
                 _ if list.sequence(th.seq).is_none() => {}
                 _ => covered = false,
             }
+        }
+        if !same {
+            self.rebuild_cover(list);
         }
         let keyframes = list.keyframes();
         let rest_keys = list.rest_keys();
@@ -565,20 +571,12 @@ impl ShapeInstance {
         );
     }
 
-    /// Rebuild the cover ([`NodeState::src`]) when the slot order or a thread's sequences changed: the nodes
-    /// [`write_thread_locals`] would write for each slot, applied from the last slot to the
-    /// first.
-    fn refresh_cover(&mut self, list: &AnimList) {
+    /// Rebuild the cover ([`NodeState::src`]) after the slot order or a thread's sequences
+    /// changed: the nodes [`write_thread_locals`] would write for each slot, applied from
+    /// the last slot to the first.
+    #[inline(never)]
+    fn rebuild_cover(&mut self, list: &AnimList) {
         let c = &mut self.cover;
-        let same = c.built
-            && c.len == self.slots.len()
-            && c.key.iter().zip(&self.slots).all(|(k, &id)| {
-                let th = &self.threads[id];
-                *k == (id, th.seq, th.next_seq)
-            });
-        if same {
-            return;
-        }
         c.built = true;
         c.len = self.slots.len();
         // Per node first, then laid out in the build order the pose loop walks.
