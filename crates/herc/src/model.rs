@@ -113,9 +113,11 @@ pub struct AnimList {
     build_order: Vec<(u16, u16)>,
     /// Per node, its rest record (the keyframe `rest` points at; validated in range).
     rest_keys: Vec<Keyframe>,
-    /// Every sequence's `keys`, one after the other, so that a key row is one offset.
-    flat_keys: Vec<i16>,
-    /// Per sequence: where its keys start in `flat_keys`, its column count, and how many
+    /// Every sequence's `keys`, one after the other, as the keyframe records they index (the
+    /// zero record for an index outside the pool, as [`AnimList::keyframe`]): a key row is
+    /// one offset and the pose loop reads a key's values with one lookup.
+    flat_values: Vec<Keyframe>,
+    /// Per sequence: where its keys start in `flat_values`, its column count, and how many
     /// whole rows it has (`usize::MAX` without columns: every frame then has an empty row).
     key_rows: Vec<(usize, usize, usize)>,
     /// Per sequence, [`Sequence::total_duration`] (Seek reads it every call).
@@ -212,8 +214,22 @@ impl AnimList {
             key_rows.push((flat_keys.len(), width, rows));
             flat_keys.extend_from_slice(&seq.keys);
         }
+        let mut flat_values: Vec<Keyframe> = flat_keys
+            .iter()
+            .map(|&k| {
+                usize::try_from(k)
+                    .ok()
+                    .and_then(|k| keyframes.get(k))
+                    .copied()
+                    .unwrap_or([0; 6])
+            })
+            .collect();
+        // Padded with zero records to a power of two, so that the pose loop can keep an
+        // offset in range with a mask (see `flat_values`).
+        flat_values.resize(flat_values.len().next_power_of_two(), [0; 6]);
         let totals = sequences.iter().map(Sequence::total_duration).collect();
         Ok(AnimList {
+            flat_values,
             totals,
             nodes,
             keyframes,
@@ -223,7 +239,6 @@ impl AnimList {
             parent_first,
             build_order,
             rest_keys,
-            flat_keys,
             key_rows,
         })
     }
@@ -259,12 +274,15 @@ impl AnimList {
         &self.rest_keys
     }
 
-    /// Every sequence's key indices, one sequence after the other (see [`AnimList::key_row_at`]).
-    pub(crate) fn flat_keys(&self) -> &[i16] {
-        &self.flat_keys
+    /// Every sequence's keys as keyframe records, one sequence after the other (see
+    /// [`AnimList::key_row_at`]), then zero records up to a power-of-two length (at least 1):
+    /// every offset a key row and a column of its sequence give is below the keys' count,
+    /// so `offset & (len − 1)` is that offset itself.
+    pub(crate) fn flat_values(&self) -> &[Keyframe] {
+        &self.flat_values
     }
 
-    /// Where the keys of frame `f` of sequence `s` start in [`AnimList::flat_keys`], if the
+    /// Where the keys of frame `f` of sequence `s` start in [`AnimList::flat_values`], if the
     /// sequence and the frame's row exist (the same rows as `pose::key_row`).
     #[inline]
     pub(crate) fn key_row_at(&self, s: i16, f: i16) -> Option<usize> {

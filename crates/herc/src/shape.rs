@@ -8,7 +8,7 @@
 use crate::model::{AnimList, Keyframe, NO_PARENT};
 use crate::pose::{blend, fraction, key_at, write_thread_locals};
 use crate::thread::AnimationThread;
-use crate::transform::Transform3;
+use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z};
 
 /// Thread slots per shape instance (H17).
 pub const MAX_SLOTS: usize = 10;
@@ -35,7 +35,7 @@ pub struct ShapeInstance {
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
     nodes: Vec<NodeState>,
-    /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_keys`]) of the
+    /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_values`]) of the
     /// current and the next cursor and the Q10 fraction.
     rows: [(usize, usize, i32); MAX_SLOTS],
     /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
@@ -44,6 +44,9 @@ pub struct ShapeInstance {
     cover: Cover,
     /// No evaluation yet: every world transform must be built.
     fresh: bool,
+    /// `nodes[k]` is node `k` for every k (see [`pose_loop_in_order`]); else every
+    /// evaluation takes the general pass.
+    in_node_order: bool,
     /// What the last identity seed of [`Self::tick`] left: the thread id, the G, acc and dur
     /// its partial P was built from, and the root it stored. A seed from the same inputs onto
     /// that same root would store that root again, so it is skipped.
@@ -66,6 +69,9 @@ struct NodeState {
     /// The parent's index in [`ShapeInstance::nodes`] ([`NO_PARENT`] for none).
     parent_at: u16,
     pitch: bool,
+    /// The local is FromEuler(x, 0, 0) not in pitch form: general, with `m1 = m6 = 0`
+    /// ([`Transform3::concat_m1_m6_zero_into`]).
+    pitch_general: bool,
     /// For a local in pitch form: its translation's x is 0 (its Concat then leaves out the
     /// three products of x).
     no_tx: bool,
@@ -81,13 +87,14 @@ impl NodeState {
             parent,
             parent_at,
             pitch: false,
+            pitch_general: false,
             no_tx: false,
             moved: false,
         }
     }
 
     /// Rebuild the memoised local transform from a new local.
-    #[inline(never)]
+    #[inline(always)]
     fn set_local(&mut self, local: &Keyframe) {
         let [x, y, z, tx, ty, tz] = *local;
         let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
@@ -95,11 +102,20 @@ impl NodeState {
             if let Some(xf) = Transform3::pitch_only(x, t) {
                 self.xf = xf;
                 self.pitch = true;
+                self.pitch_general = false;
                 self.no_tx = tx == 0;
+                return;
+            }
+            if x != 0 {
+                // Not in pitch form (pitch_only answers for every x ≠ 0 that is).
+                self.xf = Transform3::pitch_general(x, t);
+                self.pitch = false;
+                self.pitch_general = true;
                 return;
             }
         }
         self.pitch = false;
+        self.pitch_general = false;
         if x == 0 && y == 0 {
             // FromEuler's first branch: identity, or a rotation about Z (never pitch form).
             self.xf = Transform3::yaw_only(z, t);
@@ -113,6 +129,9 @@ impl NodeState {
     fn set_general(&mut self, local: Keyframe) {
         self.xf = Transform3::from_local(local);
         self.pitch = self.xf.is_pitch_form();
+        // A small roll or yaw can leave FromEuler in pitch form; the no-x Concat must then
+        // see this local's translation, not the flag of an earlier one.
+        self.no_tx = local[3] == 0;
     }
 }
 
@@ -165,6 +184,56 @@ fn concat_out_of_line(a: &Transform3, b: &Transform3) -> Transform3 {
     a.concat(b)
 }
 
+/// A node's world transform from its memoised local and its parent's world (`None` for a
+/// node without a parent), written into `out`: Concat, with the pitch-form cases inline.
+#[inline(always)]
+fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3) {
+    match parent {
+        Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx_into(pw, out),
+        Some(pw) if st.pitch => st.xf.concat_pitch_into(pw, out),
+        // Concat's first branch: a translation-only local (the unanimated forearms) takes
+        // the parent's rotation and kind.
+        Some(pw) if st.xf.kind == KIND_IDENTITY => {
+            out.t = pw.apply(st.xf.t);
+            out.m = pw.m;
+            out.kind = pw.kind;
+        }
+        // Concat's second branch: a parent without rotation (the torso's twist on a pelvis
+        // that walks or runs straight).
+        Some(pw) if pw.kind == KIND_IDENTITY => st.xf.concat_identity_b_into(pw, out),
+        Some(pw) if st.pitch_general => st.xf.concat_m1_m6_zero_into(pw, out),
+        // Two rotations about Z (the twist on a turning pelvis).
+        Some(pw) if st.xf.kind == KIND_Z && pw.kind == KIND_Z => st.xf.concat_z_z_into(pw, out),
+        Some(pw) => *out = concat_out_of_line(&st.xf, pw),
+        None => *out = st.xf,
+    }
+}
+
+/// [`world_into`] as a value (the general loop, whose parent and node share one buffer).
+#[inline(always)]
+fn world_of_parent(st: &NodeState, parent: Option<&Transform3>) -> Transform3 {
+    let mut out = Transform3::IDENTITY;
+    world_into(st, parent, &mut out);
+    out
+}
+
+/// The new local of a state: stored and its transform rebuilt when it changed. Returns
+/// whether it changed.
+#[inline(always)]
+fn take_local(st: &mut NodeState, old: &mut Keyframe, local: Keyframe) -> bool {
+    let changed = local
+        .iter()
+        .zip(old.iter())
+        .fold(0, |d, (a, b)| d | (a ^ b))
+        != 0;
+    if changed {
+        *old = local;
+        // Passed where it was just stored, so no copy is made for the call.
+        st.set_local(old);
+    }
+    changed
+}
+
 /// The pose loop after node 0: per state in build order, the node's new local from
 /// `local_of`, its memoised transform rebuilt when the local changed, and its world rebuilt
 /// when the local or the parent's world changed (or on the first evaluation).
@@ -183,27 +252,47 @@ fn pose_loop(
         };
         let st = &mut states[k];
         let local = local_of(st);
-        let old = &mut locals[usize::from(st.node)];
-        let changed = local
-            .iter()
-            .zip(old.iter())
-            .fold(0, |d, (a, b)| d | (a ^ b))
-            != 0;
-        if changed {
-            *old = local;
-            // Passed where it was just stored, so no copy is made for the call.
-            st.set_local(old);
-        }
+        let changed = take_local(st, &mut locals[usize::from(st.node)], local);
         let moved = fresh | parent_moved | changed;
         st.moved = moved;
         if moved {
-            let world = match worlds.get(usize::from(st.parent)) {
-                Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx(pw),
-                Some(pw) if st.pitch => st.xf.concat_pitch(pw),
-                Some(pw) => concat_out_of_line(&st.xf, pw),
-                None => st.xf,
-            };
+            let world = world_of_parent(st, worlds.get(usize::from(st.parent)));
             worlds[usize::from(st.node)] = world;
+        }
+    }
+}
+
+/// [`pose_loop`] for states in node order (`states[k].node == k`, every model that numbers
+/// parents before children, and `fresh` false): the state, local and world of node `k` are
+/// entry `k` of their buffers and a parent's are among the entries before it, so the
+/// buffers are walked with one index and split at it, without per-node bounds checks.
+#[inline(always)]
+fn pose_loop_in_order(
+    states: &mut [NodeState],
+    locals: &mut [Keyframe],
+    worlds: &mut [Transform3],
+    mut local_of: impl FnMut(&NodeState) -> Keyframe,
+) {
+    let n = states.len();
+    let (Some(locals), Some(worlds)) = (locals.get_mut(..n), worlds.get_mut(..n)) else {
+        return;
+    };
+    // The index also splits `states` and `worlds`, so it is not an iterator over `locals`.
+    #[allow(clippy::needless_range_loop)]
+    for k in 1..n {
+        let (done, rest) = states.split_at_mut(k);
+        let (done_w, rest_w) = worlds.split_at_mut(k);
+        let (Some(st), Some(w)) = (rest.first_mut(), rest_w.first_mut()) else {
+            return;
+        };
+        let parent = usize::from(st.parent);
+        let parent_moved = done.get(parent).is_some_and(|p| p.moved);
+        let local = local_of(st);
+        let changed = take_local(st, &mut locals[k], local);
+        let moved = parent_moved | changed;
+        st.moved = moved;
+        if moved {
+            world_into(st, done_w.get(parent), w);
         }
     }
 }
@@ -242,8 +331,14 @@ impl ShapeInstance {
                 ..Cover::default()
             },
             fresh: true,
+            in_node_order: false,
             seeded: None,
         };
+        s.in_node_order = s.nodes.len() == n
+            && s.nodes
+                .iter()
+                .enumerate()
+                .all(|(k, st)| usize::from(st.node) == k);
         s.evaluate(list, &Transform3::IDENTITY);
         s
     }
@@ -388,14 +483,17 @@ impl ShapeInstance {
     /// (H17); uncovered nodes and node 0 take their rest record (D6, H12). World transforms
     /// are built parent-first with `world[0] = root_read` (H13, H28, D7).
     pub fn evaluate(&mut self, list: &AnimList, root_read: &Transform3) {
-        self.refresh_cover(list);
         // Per slot: where the key rows of the current and the next cursor start in the
         // model's flat key pool, and the Q10 fraction. Slots the cover gives no node keep
-        // stale entries, which are never read.
+        // stale entries, which are never read. The same pass checks the cover's key (the
+        // slot order and each thread's sequences); the rows do not depend on the cover.
         let rows = &mut self.rows;
+        let c = &self.cover;
+        let mut same = c.built && c.len == self.slots.len();
         let mut covered = true;
-        for (r, &id) in rows.iter_mut().zip(&self.slots) {
+        for ((r, &id), k) in rows.iter_mut().zip(&self.slots).zip(&c.key) {
             let th = &self.threads[id];
+            same &= *k == (id, th.seq, th.next_seq);
             match (
                 list.key_row_at(th.seq, th.frame),
                 list.key_row_at(th.next_seq, th.next_frame),
@@ -407,6 +505,9 @@ impl ShapeInstance {
                 _ => covered = false,
             }
         }
+        if !same {
+            self.rebuild_cover(list);
+        }
         let keyframes = list.keyframes();
         let rest_keys = list.rest_keys();
         let fresh = std::mem::replace(&mut self.fresh, false);
@@ -417,44 +518,37 @@ impl ShapeInstance {
             x0.moved = fresh || *w0 != *root_read;
             *w0 = *root_read;
         }
-        if !covered || fresh {
+        if !covered || fresh || !self.in_node_order {
             // The general pass gives the same locals as the cover; the first evaluation
             // (every world built) goes there too, so the common loop has no `fresh` term.
             self.evaluate_uncovered(list, fresh);
             return;
         }
         let rows = &self.rows;
-        let flat = list.flat_keys();
+        let values = list.flat_values();
+        let mask = values.len().wrapping_sub(1);
         // Slices taken once: stores into the buffers then cannot be taken for stores into
         // `self`, so their pointers and lengths stay in registers across the loop.
-        pose_loop(
+        pose_loop_in_order(
             &mut self.nodes[..],
             &mut self.locals[..],
             &mut self.world[..],
-            false,
             |st| {
                 let src = st.src;
-                if src.slot == REST {
+                // REST (255) is past the ten slots, so one test serves both.
+                let Some(&(row, next_row, q)) = rows.get(usize::from(src.slot)) else {
                     return rest_keys[usize::from(st.node)];
-                }
-                let (row, next_row, q) = rows[usize::from(src.slot)];
-                let i = flat
-                    .get(row + usize::from(src.column))
-                    .copied()
-                    .unwrap_or(0);
-                let j = if src.next_column == REST_COLUMN {
-                    src.rest
-                } else {
-                    flat.get(next_row + usize::from(src.next_column))
-                        .copied()
-                        .unwrap_or(0)
                 };
-                let a = key_at(keyframes, i);
-                if i == j {
-                    a
+                // Each offset is a key row plus a column of its sequence, in range; the mask
+                // (the pool's length is a power of two) only lets the compiler see that.
+                let a = values[(row + usize::from(src.column)) & mask];
+                let b = if src.next_column == REST_COLUMN {
+                    key_at(keyframes, src.rest)
                 } else {
-                    blend(&a, &key_at(keyframes, j), q)
-                }
+                    values[(next_row + usize::from(src.next_column)) & mask]
+                };
+                // Equal keys blend to `a` itself (every difference is 0), so no test.
+                blend(&a, &b, q)
             },
         );
     }
@@ -477,20 +571,12 @@ impl ShapeInstance {
         );
     }
 
-    /// Rebuild the cover ([`NodeState::src`]) when the slot order or a thread's sequences changed: the nodes
-    /// [`write_thread_locals`] would write for each slot, applied from the last slot to the
-    /// first.
-    fn refresh_cover(&mut self, list: &AnimList) {
+    /// Rebuild the cover ([`NodeState::src`]) after the slot order or a thread's sequences
+    /// changed: the nodes [`write_thread_locals`] would write for each slot, applied from
+    /// the last slot to the first.
+    #[inline(never)]
+    fn rebuild_cover(&mut self, list: &AnimList) {
         let c = &mut self.cover;
-        let same = c.built
-            && c.len == self.slots.len()
-            && c.key.iter().zip(&self.slots).all(|(k, &id)| {
-                let th = &self.threads[id];
-                *k == (id, th.seq, th.next_seq)
-            });
-        if same {
-            return;
-        }
         c.built = true;
         c.len = self.slots.len();
         // Per node first, then laid out in the build order the pose loop walks.
@@ -528,6 +614,105 @@ impl ShapeInstance {
         }
         for st in self.nodes.iter_mut().skip(1) {
             st.src = c.by_node[usize::from(st.node)];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Frame, Node, SeqClass, Sequence};
+
+    /// Root node 0, a parent at (10, 0, 0) turned a quarter about Z, and a child whose one
+    /// sequence moves it from (100, 0, 0) to (200, 0, 0) over a 10-tick frame. `child` and
+    /// `parent` are the two nodes' ids.
+    fn two_node_model(child: usize, parent: usize) -> AnimList {
+        let mut nodes = vec![
+            Node {
+                parent: -1,
+                rest: 0
+            };
+            3
+        ];
+        nodes[parent] = Node {
+            parent: -1,
+            rest: 1,
+        };
+        nodes[child] = Node {
+            parent: parent as i16,
+            rest: 2,
+        };
+        let keyframes = vec![
+            [0; 6],
+            [0, 0, 16384, 10, 0, 0],
+            [0, 0, 0, 100, 0, 0],
+            [0, 0, 0, 200, 0, 0],
+        ];
+        let frame = Frame {
+            duration: 10,
+            first_transition: 0,
+            transition_count: 0,
+        };
+        let seq = Sequence {
+            name: None,
+            class: SeqClass::Cyclic,
+            priority: 0,
+            ground: false,
+            columns: vec![0, child as i16],
+            frames: vec![frame, frame],
+            keys: vec![0, 2, 0, 3],
+        };
+        AnimList::new(nodes, keyframes, vec![seq], vec![]).expect("valid model")
+    }
+
+    #[test]
+    fn m07_a_general_local_in_pitch_form_concats_with_its_own_translation() {
+        // A pitch-only local with translation x 0 (the no-x Concat applies), then a local
+        // with a small roll whose FromEuler is still in pitch form (x = −32768, y = −3:
+        // m = [16384, 0, 0, −16384, 0, 0, 0, 0, −16384]) and translation x 100: its world
+        // must carry the 100, i.e. be Concat's.
+        let mut st = NodeState::new(1, 0, 0);
+        st.set_local(&[1008, 0, 0, 0, 5, 7]);
+        assert!(st.pitch && st.no_tx);
+        st.set_local(&[-32768, -3, 0, 100, 0, 0]);
+        assert!(st.pitch);
+        assert_eq!(st.xf.m, [16384, 0, 0, -16384, 0, 0, 0, 0, -16384]);
+        let parent = Transform3::from_euler(0, 0, 16384).with_translation([1, 2, 3]);
+        let mut out = Transform3::IDENTITY;
+        world_into(&st, Some(&parent), &mut out);
+        assert_eq!(out, st.xf.concat(&parent));
+        // (100, 0, 0) turned a quarter about Z is (0, 100, 0); plus (1, 2, 3).
+        assert_eq!(out.t, [1, 102, 3]);
+    }
+
+    #[test]
+    fn d7_children_numbered_before_parents_pose_as_in_node_order() {
+        // Node order (parent 1, child 2) and the reverse numbering (child 1 of parent 2,
+        // built 2 then 1, the general pass): the same pose under the same ids swapped.
+        for (child, parent) in [(2, 1), (1, 2)] {
+            let list = two_node_model(child, parent);
+            let mut s = ShapeInstance::new(&list);
+            assert_eq!(s.in_node_order, child > parent);
+            let id = s.add_thread(&list, 0).expect("sequence 0 exists");
+            // Rate 1.0 (256), so a step of 5 ticks advances the cursor by 5.
+            s.thread_mut(id).expect("thread").set_rate(&list, 256);
+            s.tick(&list, 5);
+            // Half-way through frame 0: q = (5·1024 + 5) / 10 = 512, the child's x is
+            // 100 + (100·512 >> 10) = 150.
+            s.evaluate(&list, &Transform3::IDENTITY);
+            let turn = [0, 16384, -16384, 0, 0, 0, 0, 0, 16384];
+            assert_eq!(s.locals()[child], [0, 0, 0, 150, 0, 0]);
+            assert_eq!(s.world()[parent].m, turn);
+            assert_eq!(s.world()[parent].t, [10, 0, 0]);
+            // (150, 0, 0) turned a quarter is (0, 150, 0); plus the parent's (10, 0, 0).
+            assert_eq!(s.world()[child].m, turn);
+            assert_eq!(s.world()[child].t, [10, 150, 0]);
+            // A second evaluation (the steady loop, or the general pass again) after the
+            // child moved to the frame's end: x = 200.
+            s.tick(&list, 5);
+            s.evaluate(&list, &Transform3::IDENTITY);
+            assert_eq!(s.world()[child].t, [10, 200, 0]);
+            assert_eq!(s.world()[parent].t, [10, 0, 0]);
         }
     }
 }

@@ -209,6 +209,33 @@ impl Transform3 {
         })
     }
 
+    /// `FromEuler(x, 0, 0)` with translation `t` for any x ≠ 0, in pitch form or not: M6's
+    /// pitch-only formulas with `C(0) = ONE` and `S(0) = 0` (generated table), so
+    /// `m = [ONE, 0, −((S(x) + S(−x)) >> 1), C(x), (−(S(x) + S(−x))) >> 1, S(x), 0, −S(x),
+    /// C(x)]`; 2 table reads (the locals [`Transform3::pitch_only`] does not answer).
+    #[inline(always)]
+    pub fn pitch_general(x: i16, t: [i32; 3]) -> Self {
+        let e = PITCH[(i32::from(x >> 3) + 4096) as usize];
+        let sxn = PITCH[(i32::from(x.wrapping_neg() >> 3) + 4096) as usize].sin;
+        let (c, s) = (e.cos, e.sin);
+        let sum = i32::from(s) + i32::from(sxn);
+        Transform3 {
+            m: [
+                ONE,
+                0,
+                wrap16(-(sum >> 1)),
+                c,
+                wrap16((-sum) >> 1),
+                s,
+                0,
+                s.wrapping_neg(),
+                c,
+            ],
+            kind: KIND_GENERAL_X,
+            t,
+        }
+    }
+
     /// `FromEuler(0, 0, z)` with translation `t`: the identity for z = 0, else a rotation about
     /// Z, `m = [C(z), S(z), −S(z), C(z), 0, 0, 0, 0, ONE]` (M6's first branch).
     #[inline(always)]
@@ -357,6 +384,91 @@ impl Transform3 {
         }
     }
 
+    /// [`Transform3::concat`] of a `self` that is not kind 0 with a kind-0 `b` (Concat's
+    /// second branch: A's rotation and kind, the translations added), written into `out`.
+    #[inline(always)]
+    pub fn concat_identity_b_into(&self, b: &Transform3, out: &mut Transform3) {
+        out.t = add3(self.t, b.t);
+        out.m = self.m;
+        out.kind = self.kind;
+    }
+
+    /// [`Transform3::concat`] of two rotations about Z (kind 1 each; Concat's b-about-Z
+    /// branch with A about Z), written into `out`.
+    #[inline(always)]
+    pub fn concat_z_z_into(&self, b: &Transform3, out: &mut Transform3) {
+        let am = &self.m;
+        let bm = &b.m;
+        out.t = b.apply(self.t);
+        let upper = |i: usize, j: usize| q(p(am[i], bm[j]).wrapping_add(p(am[i + 1], bm[j + 2])));
+        out.m = [
+            upper(0, 0),
+            upper(0, 1),
+            upper(2, 0),
+            upper(2, 1),
+            0,
+            0,
+            0,
+            0,
+            ONE,
+        ];
+        out.kind = KIND_Z;
+    }
+
+    /// [`Transform3::concat`] for a general `self` (kind 2 or 3) whose `m1` and `m6` are 0
+    /// (FromEuler(x, 0, 0) not in pitch form), written into `out`: the same branches and
+    /// wrapping sums with the products of those two zeros left out, 21 products instead of
+    /// 27 against a general `b`.
+    #[inline(always)]
+    pub fn concat_m1_m6_zero_into(&self, b: &Transform3, out: &mut Transform3) {
+        let am = &self.m;
+        let bm = &b.m;
+        if b.kind == KIND_IDENTITY {
+            out.t = add3(self.t, b.t);
+            out.m = self.m;
+            out.kind = self.kind;
+            return;
+        }
+        out.t = b.apply(self.t);
+        out.kind = KIND_GENERAL;
+        let (a0, a2, a3, a4, a5, a7, a8) = (am[0], am[2], am[3], am[4], am[5], am[7], am[8]);
+        if b.kind == KIND_Z {
+            // upper(i, j) = q(p(am[i], bm[j]) + p(am[i + 1], bm[j + 2])) without p(am1, ·)
+            // and p(am6, ·); m4, m5, m8 are a's.
+            out.m = [
+                q(p(a0, bm[0])),
+                q(p(a0, bm[1])),
+                q(p(a2, bm[0]).wrapping_add(p(a3, bm[2]))),
+                q(p(a2, bm[1]).wrapping_add(p(a3, bm[3]))),
+                a4,
+                a5,
+                q(p(a7, bm[2])),
+                q(p(a7, bm[3])),
+                a8,
+            ];
+            return;
+        }
+        // Rows of a: [a0, 0, a4], [a2, a3, a5], [0, a7, a8]; columns of b: (m0, m2, m6),
+        // (m1, m3, m7), (m4, m5, m8).
+        let two = |x: i16, y: i16, j1: usize, j2: usize| q(p(x, bm[j1]).wrapping_add(p(y, bm[j2])));
+        let three = |j0: usize, j1: usize, j2: usize| {
+            q(p(a2, bm[j0])
+                .wrapping_add(p(a3, bm[j1]))
+                .wrapping_add(p(a5, bm[j2])))
+        };
+        out.m = [
+            two(a0, a4, 0, 6),
+            two(a0, a4, 1, 7),
+            three(0, 2, 6),
+            three(1, 3, 7),
+            two(a0, a4, 4, 8),
+            three(4, 5, 8),
+            two(a7, a8, 2, 6),
+            two(a7, a8, 3, 7),
+            two(a7, a8, 5, 8),
+        ];
+    }
+
     /// The rotation has FromEuler(x, 0, 0)'s exact first row and column (`m0 = ONE`,
     /// `m1 = m2 = m4 = m6 = 0`) and is not kind 0 or 1: the form of most pitch-only locals.
     /// [`Transform3::concat_pitch`] may then be used for [`Transform3::concat`].
@@ -377,14 +489,31 @@ impl Transform3 {
     /// wrapping sum changes nothing) and `q(ONE·v) = v`, so 12 products instead of 27.
     #[inline(always)]
     pub fn concat_pitch(&self, b: &Transform3) -> Self {
-        self.concat_pitch_t(b, |b, t| b.apply(t))
+        let mut out = Self::IDENTITY;
+        self.concat_pitch_into(b, &mut out);
+        out
+    }
+
+    /// [`Transform3::concat_pitch`] written into `out` field by field (the pose loop builds
+    /// a world transform where it is kept, without a temporary).
+    #[inline(always)]
+    pub fn concat_pitch_into(&self, b: &Transform3, out: &mut Transform3) {
+        self.concat_pitch_t(b, out, |b, t| b.apply(t))
     }
 
     /// [`Transform3::concat_pitch`] for a `self` whose translation x is 0: the translation
     /// product leaves out x's three products (0 added to an exact 64-bit sum).
     #[inline(always)]
     pub fn concat_pitch_no_tx(&self, b: &Transform3) -> Self {
-        self.concat_pitch_t(b, |b, t| {
+        let mut out = Self::IDENTITY;
+        self.concat_pitch_no_tx_into(b, &mut out);
+        out
+    }
+
+    /// [`Transform3::concat_pitch_no_tx`] written into `out` field by field.
+    #[inline(always)]
+    pub fn concat_pitch_no_tx_into(&self, b: &Transform3, out: &mut Transform3) {
+        self.concat_pitch_t(b, out, |b, t| {
             let m = b.m.map(|v| v as i64);
             let (y, z) = (t[1] as i64, t[2] as i64);
             [
@@ -399,58 +528,53 @@ impl Transform3 {
     fn concat_pitch_t(
         &self,
         b: &Transform3,
+        out: &mut Transform3,
         apply: impl Fn(&Transform3, [i32; 3]) -> [i32; 3],
-    ) -> Self {
+    ) {
         let am = &self.m;
         let bm = &b.m;
         if b.kind == KIND_IDENTITY {
             // Concat's kind-0 B case (A in pitch form is never kind 0): A's rotation and kind,
             // the translations added.
-            return Transform3 {
-                m: self.m,
-                kind: self.kind,
-                t: add3(self.t, b.t),
-            };
+            out.m = self.m;
+            out.kind = self.kind;
+            out.t = add3(self.t, b.t);
+            return;
         }
-        let t = apply(b, self.t);
+        // The translation first, so its sums are not kept live across the rotation's.
+        out.t = apply(b, self.t);
         let (a3, a5, a7, a8) = (am[3], am[5], am[7], am[8]);
+        out.kind = KIND_GENERAL;
         if b.kind == KIND_Z {
             // The b-about-Z branch: upper(0, j) = bm[j], upper(2, j) and upper(6, j) lose
             // their am2 and am6 products; m4, m5, m8 are a's.
-            return Transform3 {
-                m: [
-                    bm[0],
-                    bm[1],
-                    q(p(a3, bm[2])),
-                    q(p(a3, bm[3])),
-                    am[4],
-                    a5,
-                    q(p(a7, bm[2])),
-                    q(p(a7, bm[3])),
-                    a8,
-                ],
-                kind: KIND_GENERAL,
-                t,
-            };
+            out.m = [
+                bm[0],
+                bm[1],
+                q(p(a3, bm[2])),
+                q(p(a3, bm[3])),
+                am[4],
+                a5,
+                q(p(a7, bm[2])),
+                q(p(a7, bm[3])),
+                a8,
+            ];
+            return;
         }
         // General: row 0 of a is [ONE, 0, 0], so row 0 of the product is b's row 0; rows 1
         // and 2 of a are [0, a3, a5] and [0, a7, a8].
         let row = |x: i16, y: i16, j1: usize, j2: usize| q(p(x, bm[j1]).wrapping_add(p(y, bm[j2])));
-        Transform3 {
-            m: [
-                bm[0],
-                bm[1],
-                row(a3, a5, 2, 6),
-                row(a3, a5, 3, 7),
-                bm[4],
-                row(a3, a5, 5, 8),
-                row(a7, a8, 2, 6),
-                row(a7, a8, 3, 7),
-                row(a7, a8, 5, 8),
-            ],
-            kind: KIND_GENERAL,
-            t,
-        }
+        out.m = [
+            bm[0],
+            bm[1],
+            row(a3, a5, 2, 6),
+            row(a3, a5, 3, 7),
+            bm[4],
+            row(a3, a5, 5, 8),
+            row(a7, a8, 2, 6),
+            row(a7, a8, 3, 7),
+            row(a7, a8, 5, 8),
+        ];
     }
 
     /// The 32-byte in-memory record (F7): m0..m8 as i16 at +0..+0x11, kind as a u8 at

@@ -436,6 +436,16 @@ fn m06_pitch_only_builds_fromeuler_x_0_0_in_pitch_form() {
     // −entries[962] = −1556; m2 = −(25 >> 1) = −12 ≠ 0, so not pitch form.
     assert_eq!(Transform3::pitch_only(1000, [0; 3]), None);
     assert_eq!(Transform3::from_euler(1000, 0, 0).m[2], -12);
+    // pitch_general answers it: S(x) + S(−x) = 1581 − 1556 = 25, m2 = −(25 >> 1) = −12,
+    // m4 = (−25) >> 1 = −13; C(1000) reads entry ((125 + 1) >> 1) = 63 = 16308.
+    assert_eq!(
+        Transform3::pitch_general(1000, [1, 2, 3]),
+        tr(
+            [16384, 0, -12, 16308, -13, 1581, 0, -1581, 16308],
+            KIND_GENERAL_X,
+            [1, 2, 3]
+        )
+    );
     // x = 0 is the identity, not pitch form.
     assert_eq!(Transform3::pitch_only(0, [0; 3]), None);
     // Every angle: the same transform as FromEuler wherever it answers, and it answers for
@@ -448,6 +458,13 @@ fn m06_pitch_only_builds_fromeuler_x_0_0_in_pitch_form() {
                 assert!(p.is_pitch_form());
             }
             None => assert!(x == 0 || !full.is_pitch_form(), "x = {x}"),
+        }
+        if x != 0 {
+            assert_eq!(
+                Transform3::pitch_general(x, [7, -8, 9]),
+                full.with_translation([7, -8, 9]),
+                "x = {x}"
+            );
         }
     }
 }
@@ -476,6 +493,77 @@ fn m07_concat_pitch_is_concat_for_pitch_form_locals() {
         }
     }
     assert!(checked > 2000);
+    // FromEuler(x, 0, 0) not in pitch form (m2, m4 ≠ 0, m1 = m6 = 0) for every such x.
+    let mut checked = 0;
+    for x in i16::MIN..=i16::MAX {
+        if x == 0 || Transform3::pitch_only(x, [0; 3]).is_some() {
+            continue;
+        }
+        let a = Transform3::pitch_general(x, [-70, 0, -20]);
+        for b in &parents {
+            let mut out = Transform3::IDENTITY;
+            a.concat_m1_m6_zero_into(b, &mut out);
+            assert_eq!(out, a.concat(b), "x = {x}, b = {b:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000);
+}
+
+#[test]
+fn m07_concat_of_two_rotations_about_z() {
+    // A quarter turn (C = 0, S = 16384) at (100, 0, 0) on a quarter turn at (0, 0, 5): a half
+    // turn, m0 = q(0·0 + 16384·(−16384)) = −16384, m1 = q(0·16384 + 16384·0) = 0, and the
+    // translation (100, 0, 0)·B + (0, 0, 5) = (0, 100, 5).
+    let a = Transform3::yaw_only(16384, [100, 0, 0]);
+    let b = Transform3::yaw_only(16384, [0, 0, 5]);
+    assert_eq!(a.m, [0, 16384, -16384, 0, 0, 0, 0, 0, 16384]);
+    let mut out = Transform3::IDENTITY;
+    a.concat_z_z_into(&b, &mut out);
+    assert_eq!(
+        out,
+        tr(
+            [-16384, 0, 0, -16384, 0, 0, 0, 0, 16384],
+            KIND_Z,
+            [0, 100, 5]
+        )
+    );
+    // Against Concat over many angle pairs and translations.
+    for z1 in (i16::MIN..=i16::MAX).step_by(1237) {
+        for z2 in (i16::MIN..=i16::MAX).step_by(2459) {
+            let a = Transform3::yaw_only(z1, [-150, 7, 100]);
+            let b = Transform3::yaw_only(z2, [i32::MAX, -3, 9]);
+            if a.kind != KIND_Z || b.kind != KIND_Z {
+                continue;
+            }
+            let mut out = Transform3::IDENTITY;
+            a.concat_z_z_into(&b, &mut out);
+            assert_eq!(out, a.concat(&b), "z1 = {z1}, z2 = {z2}");
+        }
+    }
+}
+
+#[test]
+fn m07_concat_with_a_kind_0_parent_keeps_the_child_rotation() {
+    // A twist of 100 about Z at (0, 0, 120) on a pelvis at (0, 0, 408) without rotation:
+    // A's rotation and kind, translation (0, 0, 528), whatever B's rotation entries hold.
+    let a = Transform3::yaw_only(100, [0, 0, 120]);
+    for b in [
+        Transform3::IDENTITY.with_translation([0, 0, 408]),
+        tr([7; 9], KIND_IDENTITY, [0, 0, 408]),
+    ] {
+        let mut out = Transform3::IDENTITY;
+        a.concat_identity_b_into(&b, &mut out);
+        assert_eq!(out, tr(a.m, KIND_Z, [0, 0, 528]));
+        assert_eq!(out, a.concat(&b));
+    }
+    // Wrapping sums, as Concat's.
+    let a = Transform3::from_euler(100, 200, 300).with_translation([i32::MAX, -1, 0]);
+    let b = Transform3::IDENTITY.with_translation([1, i32::MIN, 5]);
+    let mut out = Transform3::IDENTITY;
+    a.concat_identity_b_into(&b, &mut out);
+    assert_eq!(out.t, [i32::MIN, i32::MAX, 5]);
+    assert_eq!(out, a.concat(&b));
 }
 
 #[test]
