@@ -120,6 +120,39 @@ pub struct AnimList {
     key_rows: Vec<(usize, usize, usize)>,
     /// Per sequence, [`Sequence::total_duration`] (Seek reads it every call).
     totals: Vec<i32>,
+    /// Per sequence, what Seek needs in one small record (see [`SeekInfo`]).
+    seek_info: Vec<SeekInfo>,
+}
+
+/// What `AnimationThread::seek` reads of a sequence, kept together by the model: its total
+/// duration, its last frame, whether it is cyclic or has ground movement, and the duration
+/// every frame shares (0 when the frames differ). With one shared duration `d` the frame
+/// walk of Seek is a division: it stops after `min(rem / d, last)` frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SeekInfo {
+    pub total: i32,
+    pub last: i16,
+    pub uniform: i16,
+    pub cyclic: bool,
+    pub ground: bool,
+}
+
+impl SeekInfo {
+    fn of(seq: &Sequence) -> SeekInfo {
+        let first = seq.frames.first().map_or(0, |f| f.duration);
+        let uniform = if seq.frames.iter().all(|f| f.duration == first) {
+            first
+        } else {
+            0
+        };
+        SeekInfo {
+            total: seq.total_duration(),
+            last: seq.frames.len() as i16 - 1,
+            uniform,
+            cyclic: seq.class == SeqClass::Cyclic,
+            ground: seq.ground,
+        }
+    }
 }
 
 /// [`AnimList::build_order`]'s parent of a node without one.
@@ -213,8 +246,10 @@ impl AnimList {
             flat_keys.extend_from_slice(&seq.keys);
         }
         let totals = sequences.iter().map(Sequence::total_duration).collect();
+        let seek_info = sequences.iter().map(SeekInfo::of).collect();
         Ok(AnimList {
             totals,
+            seek_info,
             nodes,
             keyframes,
             sequences,
@@ -282,6 +317,12 @@ impl AnimList {
             .or(self.totals.first())
             .copied()
             .unwrap_or(0)
+    }
+
+    /// [`SeekInfo`] of sequence `s`, if it exists.
+    #[inline]
+    pub(crate) fn seek_info(&self, s: i16) -> Option<&SeekInfo> {
+        usize::try_from(s).ok().and_then(|i| self.seek_info.get(i))
     }
 
     /// The sequence `s`, if it exists.

@@ -119,6 +119,42 @@ impl AnimationThread {
     /// `Seek(s, pos)` (AnimThread_SeekToPosition, 0x479238; H4b): pos is a Q14 fraction of
     /// the whole sequence; the offset is always a whole tick. `pos` must be 0..=16384.
     pub fn seek(&mut self, list: &AnimList, s: i16, pos: i16) {
+        // Every frame the same length and no ground movement (the torso sequences): the
+        // frame walk below is a division, and SetSequence's lookups are the record's.
+        if let Some(k) = list.seek_info(s) {
+            if k.uniform > 0 && !k.ground {
+                let rem = (i32::from(pos) * (k.total - 1)) >> 14;
+                let d = i32::from(k.uniform);
+                // The walk stops at the last frame, and at once for a negative remainder.
+                let f = (rem.max(0) / d).min(i32::from(k.last)) as i16;
+                self.seq = s;
+                self.next_seq = s;
+                self.frame = f;
+                self.next_frame = if f < k.last {
+                    f + 1
+                } else if k.cyclic {
+                    0
+                } else {
+                    f
+                };
+                self.acc = (rem - i32::from(f) * d) as i16;
+                self.dur = k.uniform;
+                self.ground = false;
+                self.target_seq = -1;
+                self.target_frame = -1;
+                self.target_flags = 0;
+                self.scan_frame = -1;
+                self.flags = AT_TARGET;
+                return;
+            }
+        }
+        self.seek_walk(list, s, pos);
+    }
+
+    /// [`Self::seek`] for frames of different lengths or a sequence with ground movement:
+    /// the frame walk.
+    #[inline(never)]
+    fn seek_walk(&mut self, list: &AnimList, s: i16, pos: i16) {
         let sq = Self::seq_of(list, s);
         let total = list.total_duration_or_first(s);
         // Q14(pos, total − 1): total ≤ 32767 and pos ≤ 16384, so the product fits in i32

@@ -153,6 +153,46 @@ fn h04b_seek_parks_on_a_whole_tick() {
 }
 
 #[test]
+fn h04b_seek_on_frames_of_one_length() {
+    // Biped twist: cyclic, four frames of 64 ticks, total 256, no ground movement.
+    let list = biped();
+    let mut t = thread_on(&list, B_TWIST, 0);
+    // Q14(16384, 255) = 255 = 3·64 + 63: frame 3 at 63, next frame 0 (cyclic).
+    t.seek(&list, B_TWIST, 16384);
+    assert_eq!(cursor(&t), (5, 3, 5, 0, 63, 64, 1));
+    // 8192·255 = 2088960 >> 14 = 127.5 → 127 = 64 + 63: frame 1 at 63.
+    t.seek(&list, B_TWIST, 8192);
+    assert_eq!(cursor(&t), (5, 1, 5, 2, 63, 64, 1));
+    // 4112·255 = 1048560 >> 14 = 63.999 → 63: still frame 0; 4113·255 = 1048815 → 64.01
+    // → 64: exactly the start of frame 1.
+    t.seek(&list, B_TWIST, 4112);
+    assert_eq!(cursor(&t), (5, 0, 5, 1, 63, 64, 1));
+    t.seek(&list, B_TWIST, 4113);
+    assert_eq!(cursor(&t), (5, 1, 5, 2, 0, 64, 1));
+    // A negative position: −100·255 = −25500 >> 14 = −1.56 → −2 (floor); the walk does not
+    // start, so frame 0 at −2.
+    t.seek(&list, B_TWIST, -100);
+    assert_eq!(cursor(&t), (5, 0, 5, 1, -2, 64, 1));
+    assert!(!t.ground);
+
+    // Idle made one-shot: two frames of 60, total 120. Q14(16384, 119) = 119 = 60 + 59: the
+    // last frame, whose next frame is itself. Past the range, 32767·119 = 3899273 >> 14 =
+    // 237.99 → 237: the walk still stops at the last frame, at 237 − 60 = 177.
+    let mut v: Value = serde_json::from_str(BIPED).unwrap();
+    v["sequences"][0]["class"] = json!("one_shot");
+    let list = AnimList::from_json_value(&v, "test.json", "").unwrap();
+    let mut t = thread_on(&list, B_IDLE, 0);
+    t.seek(&list, B_IDLE, 16384);
+    assert_eq!(cursor(&t), (0, 1, 0, 1, 59, 60, 1));
+    t.seek(&list, B_IDLE, 32767);
+    assert_eq!(cursor(&t), (0, 1, 0, 1, 177, 60, 1));
+    assert_eq!(
+        (t.target_seq, t.target_frame, t.target_flags, t.scan_frame),
+        (-1, -1, 0, -1)
+    );
+}
+
+#[test]
 fn h04c_drop_request_disarms_and_keeps_playing() {
     let list = example();
     let mut t = thread_on(&list, WALK, 256);
