@@ -250,12 +250,22 @@ impl AnimationThread {
 
     /// `Advance(delta)` (AnimThread_Advance, 0x479614): raw animation ticks, scaled by the
     /// Q8 rate, crossing frames and committing or uncommitting their ground movement.
+    #[inline]
     pub fn advance(&mut self, list: &AnimList, delta: i16) {
-        if self.at_target() && self.target_flags & STOP_ON_ARRIVAL != 0 {
-            return;
-        }
+        // A step of no ticks (a thread at rate 0, such as a torso thread aimed by seeking)
+        // changes nothing; answered where it is asked, without the call. The stop-on-arrival
+        // test that Advance makes first also changes nothing, so the order does not matter.
         let step = ((i32::from(delta) * i32::from(self.rate)) >> 8) as i16;
         if step == 0 {
+            return;
+        }
+        self.advance_by(list, step);
+    }
+
+    /// [`Self::advance`] of a non-zero `step` of ticks (already scaled by the rate).
+    #[inline(never)]
+    fn advance_by(&mut self, list: &AnimList, step: i16) {
+        if self.at_target() && self.target_flags & STOP_ON_ARRIVAL != 0 {
             return;
         }
         let mut t = self.acc.wrapping_add(step);
