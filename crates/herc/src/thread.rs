@@ -427,7 +427,7 @@ impl AnimationThread {
     #[inline(never)]
     fn commit(&mut self) {
         if self.ground {
-            self.root = root_motion::whole(&self.g).concat(&self.root);
+            self.root = root_motion::commit_onto(&self.g, &self.root);
         }
     }
 
@@ -481,7 +481,7 @@ impl AnimationThread {
             return read;
         }
         let p = root_motion::partial(&self.g, self.acc, self.dur);
-        let read = p.concat(&self.root);
+        let read = root_motion::concat_onto(&p, &self.root);
         self.root = p.inverse();
         read
     }
