@@ -600,6 +600,18 @@ fn h18_stable_bubble_sort_on_registration_and_after_stepping() {
     // …after StepAll (D4): thread 2 bubbles back but stays ahead of its equal, thread 0.
     shape.step_all(&list, 31);
     assert_eq!(shape.slots(), &[4, 1, 3, 2, 0]);
+    // A step that changes no sequence keeps the order.
+    shape.step_all(&list, 31);
+    assert_eq!(shape.slots(), &[4, 1, 3, 2, 0]);
+    // Thread 2 back on walk (0): priorities in slot order 0, 1, 2, 0, 96. Pass 1 swaps it
+    // past pitch (2 > 0), pass 2 past twist (1 > 0); run's 0 is not greater, so it stays
+    // behind run.
+    shape
+        .thread_mut(2)
+        .unwrap()
+        .set_sequence(&list, B_WALK, 0, 0);
+    shape.step_all(&list, 31);
+    assert_eq!(shape.slots(), &[4, 2, 1, 3, 0]);
 }
 
 #[test]
