@@ -10,11 +10,18 @@ use crate::transform::{Transform3, KIND_IDENTITY};
 
 /// `Gt` of commit/uncommit (0x478e60 / 0x478ee8): FromEuler(gr) with translation gt.
 pub fn whole(g: &Keyframe) -> Transform3 {
-    Transform3::from_euler(g[0], g[1], g[2]).with_translation([
-        i32::from(g[3]),
-        i32::from(g[4]),
-        i32::from(g[5]),
-    ])
+    rotation(g[0], g[1], g[2]).with_translation([i32::from(g[3]), i32::from(g[4]), i32::from(g[5])])
+}
+
+/// `FromEuler(x, y, z)` of a root-motion increment: a turn about Z alone (x = y = 0) from
+/// the one-read table of [`Transform3::yaw_only`] (the same values as FromEuler for every
+/// angle, and the identity for z = 0), any other rotation from FromEuler itself.
+#[inline(always)]
+fn rotation(x: i16, y: i16, z: i16) -> Transform3 {
+    if x == 0 && y == 0 {
+        return Transform3::yaw_only(z, [0, 0, 0]);
+    }
+    Transform3::from_euler(x, y, z)
 }
 
 /// `Concat(Gt, root)` of Commit (0x478e60; H14). A G without rotation is a kind-0
@@ -31,12 +38,14 @@ pub fn commit_onto(g: &Keyframe, root: &Transform3) -> Transform3 {
             ..*root
         };
     }
-    whole(g).concat(root)
+    concat_onto(&whole(g), root)
 }
 
 /// `Concat(p, root)` for a partial `p` from [`partial`]: for a kind-0 `p` onto a root whose
 /// rotation is the exact identity matrix, the same shortcut as [`commit_onto`]: the root's
-/// rotation and kind, and `p.t + root.t`.
+/// rotation and kind, and `p.t + root.t`. A `p` without translation (a turn in place) takes
+/// Concat's rotation products; its translation `Apply(root, 0)` is `qq(0) = 0` in every
+/// lane plus `root.t`, which Concat of a literal zero translation folds to `root.t`.
 #[inline(always)]
 pub fn concat_onto(p: &Transform3, root: &Transform3) -> Transform3 {
     if p.kind == KIND_IDENTITY && root.m == Transform3::IDENTITY.m {
@@ -44,6 +53,9 @@ pub fn concat_onto(p: &Transform3, root: &Transform3) -> Transform3 {
             t: add3(p.t, root.t),
             ..*root
         };
+    }
+    if p.t == [0, 0, 0] {
+        return Transform3 { t: [0, 0, 0], ..*p }.concat(root);
     }
     p.concat(root)
 }
@@ -73,8 +85,7 @@ pub fn partial(g: &Keyframe, acc: i16, dur: i16) -> Transform3 {
     if g[0] == 0 && g[1] == 0 && g[2] == 0 {
         return Transform3::IDENTITY.with_translation(t);
     }
-    Transform3::from_euler(scale(g[0]) as i16, scale(g[1]) as i16, scale(g[2]) as i16)
-        .with_translation(t)
+    rotation(scale(g[0]) as i16, scale(g[1]) as i16, scale(g[2]) as i16).with_translation(t)
 }
 
 #[cfg(test)]
@@ -126,7 +137,48 @@ mod tests {
         assert_eq!((c.m, c.kind, c.t), (root.m, 1, [-2, 89, 0]));
         // A G with rotation takes the general Concat too.
         let g = [0, 0, 400, 0, 0, 0];
-        assert_eq!(commit_onto(&g, &root), whole(&g).concat(&root));
+        assert_eq!(
+            commit_onto(&g, &root),
+            Transform3::from_euler(0, 0, 400).concat(&root)
+        );
+    }
+
+    #[test]
+    fn h14_commit_of_a_turn_in_place_keeps_the_root_translation() {
+        // G turns by 1008 (C = 16308, S = 1581) and does not move: Concat about Z of two
+        // rotations about Z, m0 = q(16308·16383 + 1581·−151 = 266935233) = 266943425 >> 14 =
+        // 16292, m1 = q(16308·151 + 1581·16383 = 28364031) = 1731, m2 = q(−28364031) =
+        // −28355839 >> 14 = −1731, m3 = 16292, m8 = ONE; Apply(root, 0) = root.t.
+        let root = Transform3 {
+            m: [16383, 151, -151, 16383, 0, 0, 0, 0, 16384],
+            kind: 1,
+            t: [-1, -61, 0],
+        };
+        let g = [0, 0, 1008, 0, 0, 0];
+        let c = commit_onto(&g, &root);
+        assert_eq!(
+            (c.m, c.kind, c.t),
+            (
+                [16292, 1731, -1731, 16292, 0, 0, 0, 0, 16384],
+                1,
+                [-1, -61, 0]
+            )
+        );
+        assert_eq!(c, Transform3::from_euler(0, 0, 1008).concat(&root));
+        // The G as a transform: FromEuler(0, 0, 1008), kind 1, no translation.
+        assert_eq!(
+            whole(&g),
+            Transform3 {
+                m: [16308, 1581, -1581, 16308, 0, 0, 0, 0, 16384],
+                kind: 1,
+                t: [0, 0, 0],
+            }
+        );
+        // The partial at 5/20: 1008·5/20 = 252 about Z, no translation.
+        assert_eq!(partial(&g, 5, 20), Transform3::from_euler(0, 0, 252));
+        let p = partial(&g, 5, 20);
+        assert_eq!(concat_onto(&p, &root), p.concat(&root));
+        assert_eq!(concat_onto(&p, &root).t, [-1, -61, 0]);
     }
 
     #[test]
