@@ -122,6 +122,54 @@ pub struct AnimList {
     totals: Vec<i32>,
     /// Per sequence, what Seek needs in one small record (see [`SeekInfo`]).
     seek_info: Vec<SeekInfo>,
+    /// Per frame of every sequence, one after the other: what Advance loads on entering it.
+    crossings: Vec<Crossing>,
+}
+
+/// What `AnimationThread::advance` sets on entering frame `f` of a sequence (not a
+/// transition frame), kept by the model so that a frame crossing is one lookup: the
+/// sequence's next frame after `f`, `f`'s duration, and Load G's outcome (H14).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Crossing {
+    /// `f`'s ground keyframe (column 0) when `ground` is [`Crossing::LOAD`].
+    pub g: Keyframe,
+    pub next: i16,
+    pub dur: i16,
+    /// [`Crossing::DROP`], [`Crossing::LOAD`] or [`Crossing::KEEP`].
+    pub ground: u8,
+}
+
+impl Crossing {
+    /// A sequence without ground movement: the flag drops, G keeps its value.
+    pub const DROP: u8 = 0;
+    /// G is loaded from `g` and the flag set.
+    pub const LOAD: u8 = 1;
+    /// A ground sequence without a key in column 0: nothing changes.
+    pub const KEEP: u8 = 2;
+
+    fn of(seq: &Sequence, keyframes: &[Keyframe], f: i16) -> Crossing {
+        let (ground, g) = if !seq.ground {
+            (Crossing::DROP, [0; 6])
+        } else {
+            match seq.key(f, 0) {
+                Some(k) => (
+                    Crossing::LOAD,
+                    usize::try_from(k)
+                        .ok()
+                        .and_then(|i| keyframes.get(i))
+                        .copied()
+                        .unwrap_or([0; 6]),
+                ),
+                None => (Crossing::KEEP, [0; 6]),
+            }
+        };
+        Crossing {
+            g,
+            next: seq.next(f),
+            dur: seq.duration(f),
+            ground,
+        }
+    }
 }
 
 /// What `AnimationThread::seek` reads of a sequence, kept together by the model: its total
@@ -131,6 +179,8 @@ pub struct AnimList {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SeekInfo {
     pub total: i32,
+    /// Where the sequence's frames start in the model's [`Crossing`] records.
+    pub crossings: u32,
     pub last: i16,
     pub uniform: i16,
     pub cyclic: bool,
@@ -138,7 +188,7 @@ pub(crate) struct SeekInfo {
 }
 
 impl SeekInfo {
-    fn of(seq: &Sequence) -> SeekInfo {
+    fn of(seq: &Sequence, crossings: u32) -> SeekInfo {
         let first = seq.frames.first().map_or(0, |f| f.duration);
         let uniform = if seq.frames.iter().all(|f| f.duration == first) {
             first
@@ -147,6 +197,7 @@ impl SeekInfo {
         };
         SeekInfo {
             total: seq.total_duration(),
+            crossings,
             last: seq.frames.len() as i16 - 1,
             uniform,
             cyclic: seq.class == SeqClass::Cyclic,
@@ -246,10 +297,17 @@ impl AnimList {
             flat_keys.extend_from_slice(&seq.keys);
         }
         let totals = sequences.iter().map(Sequence::total_duration).collect();
-        let seek_info = sequences.iter().map(SeekInfo::of).collect();
+        let mut crossings = Vec::new();
+        let mut seek_info = Vec::with_capacity(sequences.len());
+        for seq in &sequences {
+            seek_info.push(SeekInfo::of(seq, crossings.len() as u32));
+            crossings
+                .extend((0..seq.frames.len()).map(|f| Crossing::of(seq, &keyframes, f as i16)));
+        }
         Ok(AnimList {
             totals,
             seek_info,
+            crossings,
             nodes,
             keyframes,
             sequences,
@@ -317,6 +375,16 @@ impl AnimList {
             .or(self.totals.first())
             .copied()
             .unwrap_or(0)
+    }
+
+    /// [`Crossing`] of frame `f` of sequence `s`, if both exist.
+    #[inline]
+    pub(crate) fn crossing(&self, s: i16, f: i16) -> Option<&Crossing> {
+        let k = self.seek_info.get(usize::try_from(s).ok()?)?;
+        if f < 0 || f > k.last {
+            return None;
+        }
+        self.crossings.get(k.crossings as usize + f as usize)
     }
 
     /// [`SeekInfo`] of sequence `s`, if it exists.

@@ -4,7 +4,7 @@
 //! thread is a plain `Copy` value (DBSIM saves and restores it as 0x52 raw bytes, H30).
 //! Arithmetic on the i16 fields wraps on purpose, exactly where DBSIM's 16-bit stores wrap.
 
-use crate::model::{AnimList, Keyframe, Sequence};
+use crate::model::{AnimList, Crossing, Keyframe, Sequence};
 use crate::root_motion;
 use crate::transform::Transform3;
 use serde::Serialize;
@@ -332,6 +332,22 @@ impl AnimationThread {
                 self.scan_frame = -1;
                 self.flags |= IN_TRANSITION;
                 self.set_ground_key(list, self.tr_key);
+            } else if let Some(c) = list.crossing(self.seq, self.frame) {
+                // The same values as the branch below, from the model's record of the frame
+                // (the next cursor is the current one here, so its next frame is this
+                // sequence's next).
+                self.next_frame = c.next;
+                self.dur = c.dur;
+                if c.dur == 0 {
+                    t = 0;
+                }
+                self.flags &= !IN_TRANSITION;
+                if c.ground == Crossing::LOAD {
+                    self.g = c.g;
+                    self.ground = true;
+                } else if c.ground == Crossing::DROP {
+                    self.ground = false;
+                }
             } else {
                 let next = Self::seq_of(list, self.next_seq).next(self.next_frame);
                 self.next_frame = next;
