@@ -74,6 +74,7 @@ fn add3(a: [i32; 3], b: [i32; 3]) -> [i32; 3] {
 /// followed by a C division truncating toward zero (not the Q10 pose fraction). The angles
 /// are stored back into i16; the translation stays i32. `dur = 0` gives the identity (D2),
 /// where DBSIM would divide by zero.
+#[inline]
 pub fn partial(g: &Keyframe, acc: i16, dur: i16) -> Transform3 {
     if dur == 0 {
         return Transform3::IDENTITY;
