@@ -314,6 +314,12 @@ impl ShapeInstance {
         {
             return;
         }
+        self.sort_and_note(list);
+    }
+
+    /// [`Self::sort`] when a sequence changed: the bubble sort, and the sequences noted.
+    #[inline(never)]
+    fn sort_and_note(&mut self, list: &AnimList) {
         self.sort_by_priority(list);
         self.sorted_len = self.slots.len();
         for (seq, &id) in self.sorted.iter_mut().zip(&self.slots) {
@@ -368,11 +374,19 @@ impl ShapeInstance {
 
     /// AnimThread_StepAll (0x4789a0) and the re-sort after it (H28 step 1, D4).
     pub fn step_all(&mut self, list: &AnimList, anim_delta: i16) {
+        // The sort's test (every slot's thread on the sequence noted when the slots were last
+        // left in order) made as each thread is stepped: a thread's advance changes only
+        // that thread, and each slot holds a different thread.
+        let mut same = self.sorted_len == self.slots.len();
         for i in 0..self.slots.len() {
             let id = self.slots[i];
-            self.threads[id].advance(list, anim_delta);
+            let th = &mut self.threads[id];
+            th.advance(list, anim_delta);
+            same &= self.sorted.get(i) == Some(&th.seq);
         }
-        self.sort(list);
+        if !same {
+            self.sort_and_note(list);
+        }
     }
 
     /// The animation half of one simulation tick (SimObject_ApplyRootMotion, 0x40250c; H16):
