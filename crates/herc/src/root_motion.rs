@@ -60,6 +60,17 @@ pub fn concat_onto(p: &Transform3, root: &Transform3) -> Transform3 {
     p.concat(root)
 }
 
+/// `Inverse(p)` (M8) of a partial: one without translation (a turn in place) has the
+/// transposed rotation and translation `RotateVector(transposed, −0)`, which is 0 in every
+/// lane (`qq(0) = 0`); Inverse of a literal zero translation folds to that.
+#[inline(always)]
+pub fn inverse(p: &Transform3) -> Transform3 {
+    if p.t == [0, 0, 0] {
+        return Transform3 { t: [0, 0, 0], ..*p }.inverse();
+    }
+    p.inverse()
+}
+
 /// The wrapping 32-bit translation sum of Concat's Apply.
 #[inline(always)]
 fn add3(a: [i32; 3], b: [i32; 3]) -> [i32; 3] {
@@ -180,6 +191,20 @@ mod tests {
         let p = partial(&g, 5, 20);
         assert_eq!(concat_onto(&p, &root), p.concat(&root));
         assert_eq!(concat_onto(&p, &root).t, [-1, -61, 0]);
+        // Its inverse: the transposed rotation, no translation.
+        let c252 = Transform3::from_euler(0, 0, 252);
+        let [c, s] = [c252.m[0], c252.m[1]];
+        let inv = inverse(&p);
+        assert_eq!(
+            (inv.m, inv.kind, inv.t),
+            ([c, -s, s, c, 0, 0, 0, 0, 16384], 1, [0, 0, 0])
+        );
+        assert_eq!(inv, p.inverse());
+        // A moving partial keeps Inverse's translation: −(0, 52, 0).
+        let p = partial(&[0, 0, 0, 0, 150, 0], 7, 20);
+        assert_eq!(inverse(&p), ident_t([0, -52, 0]));
+        // Each component truncates toward zero: 3·7/20 = 1, −150·7/20 = −52.
+        assert_eq!(partial(&[0, 0, 0, 3, -150, 0], 7, 20).t, [1, -52, 0]);
     }
 
     #[test]

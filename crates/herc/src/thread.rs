@@ -498,7 +498,7 @@ impl AnimationThread {
         }
         let p = root_motion::partial(&self.g, self.acc, self.dur);
         let read = root_motion::concat_onto(&p, &self.root);
-        self.root = p.inverse();
+        self.root = root_motion::inverse(&p);
         read
     }
 
