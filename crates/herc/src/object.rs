@@ -40,7 +40,12 @@ impl SimObject {
 /// atan2(−m4, m8) = atan2(0, m8 ≥ 0) = 0, and only the heading atan2(−m2, m3) is read.
 fn euler_step(delta: &Transform3) -> [i16; 3] {
     let m = &delta.m;
-    if m[4] == 0 && m[5] == 0 && m[8] >= 0 && (m[2] != 0 || m[3] < 0) {
+    if m[4] == 0 && m[5] == 0 && m[8] >= 0 {
+        // No heading either (a step straight ahead): atan2(0, m3 ≥ 0) = 0, as ToEuler's own
+        // shortcut, answered here without the call.
+        if m[2] == 0 && m[3] >= 0 {
+            return [0, 0, 0];
+        }
         return [0, 0, atan2(-i32::from(m[2]), i32::from(m[3]))];
     }
     delta.to_euler()
@@ -93,6 +98,8 @@ mod tests {
             t: [0, 0, 0],
         };
         assert_eq!(euler_step(&back), [0, 0, -32768]);
+        // Straight ahead: nothing turns.
+        assert_eq!(euler_step(&Transform3::IDENTITY), [0, 0, 0]);
         assert_eq!(back.to_euler(), [0, 0, -32768]);
     }
 }
