@@ -31,14 +31,26 @@ fn rotation(x: i16, y: i16, z: i16) -> Transform3 {
 /// translation is `G.t + root.t` (the same wrapping 32-bit adds) without the products.
 #[inline(always)]
 pub fn commit_onto(g: &Keyframe, root: &Transform3) -> Transform3 {
-    if g[0] == 0 && g[1] == 0 && g[2] == 0 && root.m == Transform3::IDENTITY.m {
-        let t = [i32::from(g[3]), i32::from(g[4]), i32::from(g[5])];
+    if commit_moves_only(g, root) {
         return Transform3 {
-            t: add3(t, root.t),
+            t: moved(g, root.t),
             ..*root
         };
     }
     concat_onto(&whole(g), root)
+}
+
+/// [`commit_onto`] is a translation sum: G has no rotation and the root's rotation is the
+/// exact identity matrix.
+#[inline(always)]
+pub fn commit_moves_only(g: &Keyframe, root: &Transform3) -> bool {
+    g[0] == 0 && g[1] == 0 && g[2] == 0 && root.m == Transform3::IDENTITY.m
+}
+
+/// `G.t + t`, the translation of such a commit.
+#[inline(always)]
+pub fn moved(g: &Keyframe, t: [i32; 3]) -> [i32; 3] {
+    add3([i32::from(g[3]), i32::from(g[4]), i32::from(g[5])], t)
 }
 
 /// `Concat(p, root)` for a partial `p` from [`partial`]: for a kind-0 `p` onto a root whose

@@ -437,14 +437,26 @@ impl AnimationThread {
         self.ground = true;
     }
 
-    /// Commit (0x478e60; H14): root = Concat(Gt, root). Kept out of `advance`: inlined, its
-    /// FromEuler and Concat made the frame-crossing loop keep the whole thread in registers
-    /// and on the stack, loaded before and stored back after the loop.
-    #[inline(never)]
+    /// Commit (0x478e60; H14): root = Concat(Gt, root). A G without rotation onto an
+    /// unturned root only moves the root (see [`root_motion::commit_onto`]), made inline;
+    /// any other commit is kept out of `advance`: inlined, its FromEuler and Concat made the
+    /// frame-crossing loop keep the whole thread in registers and on the stack, loaded
+    /// before and stored back after the loop.
+    #[inline(always)]
     fn commit(&mut self) {
         if self.ground {
-            self.root = root_motion::commit_onto(&self.g, &self.root);
+            if root_motion::commit_moves_only(&self.g, &self.root) {
+                self.root.t = root_motion::moved(&self.g, self.root.t);
+            } else {
+                self.commit_turned();
+            }
         }
+    }
+
+    /// [`Self::commit`] of a G with rotation or onto a turned root.
+    #[inline(never)]
+    fn commit_turned(&mut self) {
+        self.root = root_motion::commit_onto(&self.g, &self.root);
     }
 
     /// Uncommit (0x478ee8; H14): root = Concat(Inverse(Gt), root).
