@@ -502,12 +502,39 @@ impl AnimationThread {
 
     /// [`Self::read_then_write_root`]`(IDENTITY)`: Concat with a kind-0 B keeps A's rotation
     /// and kind and adds B's translation, here 0, so the stored root is P's inverse itself.
+    #[inline]
     pub fn read_then_seed_identity(&mut self) -> Transform3 {
         if !self.ground {
             let read = self.root;
             self.root = Transform3::IDENTITY;
             return read;
         }
+        let g = &self.g;
+        if self.dur != 0 && root_motion::commit_moves_only(g, &self.root) {
+            // A G without rotation onto an unturned root (a walk, a run), made inline: P is
+            // the identity moved by the truncated partial translation, the read adds it to
+            // the root's translation, and Inverse(P) is the identity moved back by it.
+            let scale = |c: i16| i32::from(c) * i32::from(self.acc) / i32::from(self.dur);
+            let pt = [scale(g[3]), scale(g[4]), scale(g[5])];
+            let r = &self.root;
+            let read = Transform3 {
+                t: [
+                    pt[0].wrapping_add(r.t[0]),
+                    pt[1].wrapping_add(r.t[1]),
+                    pt[2].wrapping_add(r.t[2]),
+                ],
+                ..*r
+            };
+            self.root = Transform3::IDENTITY.with_translation(pt.map(i32::wrapping_neg));
+            return read;
+        }
+        self.read_then_seed_turned()
+    }
+
+    /// [`Self::read_then_seed_identity`] of a G with rotation or onto a turned root, out of
+    /// line.
+    #[inline(never)]
+    fn read_then_seed_turned(&mut self) -> Transform3 {
         let p = root_motion::partial(&self.g, self.acc, self.dur);
         let read = root_motion::concat_onto(&p, &self.root);
         self.root = root_motion::inverse(&p);

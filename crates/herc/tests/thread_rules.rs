@@ -518,6 +518,34 @@ fn h15_read_then_seed_identity_reads_p_root_and_stores_inverse_p() {
     assert_eq!(u, t);
 }
 
+#[test]
+fn h15_read_then_seed_identity_of_a_walk_adds_the_partial_translation() {
+    // Biped walk frame 0: G ty 150 over 20 ticks, at 7: P moves 150·7/20 = 52.5 → 52 along Y.
+    let list = biped();
+    let mut t = thread_on(&list, B_WALK, 256);
+    t.set_sequence(&list, B_WALK, 0, 7);
+    t.root = ident_t([3, -20, 7]);
+    let mut u = t;
+    // Read: (3, −20 + 52, 7); stored: Inverse(P), the identity moved by (0, −52, 0).
+    let read = t.read_then_seed_identity();
+    assert_eq!(read, ident_t([3, 32, 7]));
+    assert_eq!(t.root, ident_t([0, -52, 0]));
+    assert_eq!(u.read_then_write_root(&Transform3::IDENTITY), read);
+    assert_eq!(u, t);
+    // A root read back from a record with the identity matrix but kind 2 keeps its kind.
+    t.root = tr([16384, 0, 0, 16384, 0, 0, 0, 0, 16384], 2, [0, 0, 0]);
+    let read = t.read_then_seed_identity();
+    assert_eq!(
+        read,
+        tr([16384, 0, 0, 16384, 0, 0, 0, 0, 16384], 2, [0, 52, 0])
+    );
+    // −150·7/20 truncates toward zero: walking backwards, P moves −52, not −53.
+    t.g = [0, 0, 0, 0, -150, 0];
+    t.root = ident_t([0, 0, 0]);
+    assert_eq!(t.read_then_seed_identity(), ident_t([0, -52, 0]));
+    assert_eq!(t.root, ident_t([0, 52, 0]));
+}
+
 fn example_sim() -> HercSim {
     let s = Scenario::from_str(
         r#"{"engine":"herc","asset":"example.json","setup":{"threads":[{"seq":0,"rate":256}]}}"#,
