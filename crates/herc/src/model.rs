@@ -122,6 +122,90 @@ pub struct AnimList {
     key_rows: Vec<(usize, usize, usize)>,
     /// Per sequence, [`Sequence::total_duration`] (Seek reads it every call).
     totals: Vec<i32>,
+    /// Per sequence, what Seek needs in one small record (see [`SeekInfo`]).
+    seek_info: Vec<SeekInfo>,
+    /// Per frame of every sequence, one after the other: what Advance loads on entering it.
+    crossings: Vec<Crossing>,
+}
+
+/// What `AnimationThread::advance` sets on entering frame `f` of a sequence (not a
+/// transition frame), kept by the model so that a frame crossing is one lookup: the
+/// sequence's next frame after `f`, `f`'s duration, and Load G's outcome (H14).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Crossing {
+    /// `f`'s ground keyframe (column 0) when `ground` is [`Crossing::LOAD`].
+    pub g: Keyframe,
+    pub next: i16,
+    pub dur: i16,
+    /// [`Crossing::DROP`], [`Crossing::LOAD`] or [`Crossing::KEEP`].
+    pub ground: u8,
+}
+
+impl Crossing {
+    /// A sequence without ground movement: the flag drops, G keeps its value.
+    pub const DROP: u8 = 0;
+    /// G is loaded from `g` and the flag set.
+    pub const LOAD: u8 = 1;
+    /// A ground sequence without a key in column 0: nothing changes.
+    pub const KEEP: u8 = 2;
+
+    fn of(seq: &Sequence, keyframes: &[Keyframe], f: i16) -> Crossing {
+        let (ground, g) = if !seq.ground {
+            (Crossing::DROP, [0; 6])
+        } else {
+            match seq.key(f, 0) {
+                Some(k) => (
+                    Crossing::LOAD,
+                    usize::try_from(k)
+                        .ok()
+                        .and_then(|i| keyframes.get(i))
+                        .copied()
+                        .unwrap_or([0; 6]),
+                ),
+                None => (Crossing::KEEP, [0; 6]),
+            }
+        };
+        Crossing {
+            g,
+            next: seq.next(f),
+            dur: seq.duration(f),
+            ground,
+        }
+    }
+}
+
+/// What `AnimationThread::seek` reads of a sequence, kept together by the model: its total
+/// duration, its last frame, whether it is cyclic or has ground movement, and the duration
+/// every frame shares (0 when the frames differ). With one shared duration `d` the frame
+/// walk of Seek is a division: it stops after `min(rem / d, last)` frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SeekInfo {
+    pub total: i32,
+    /// Where the sequence's frames start in the model's [`Crossing`] records.
+    pub crossings: u32,
+    pub last: i16,
+    pub uniform: i16,
+    pub cyclic: bool,
+    pub ground: bool,
+}
+
+impl SeekInfo {
+    fn of(seq: &Sequence, crossings: u32) -> SeekInfo {
+        let first = seq.frames.first().map_or(0, |f| f.duration);
+        let uniform = if seq.frames.iter().all(|f| f.duration == first) {
+            first
+        } else {
+            0
+        };
+        SeekInfo {
+            total: seq.total_duration(),
+            crossings,
+            last: seq.frames.len() as i16 - 1,
+            uniform,
+            cyclic: seq.class == SeqClass::Cyclic,
+            ground: seq.ground,
+        }
+    }
 }
 
 /// [`AnimList::build_order`]'s parent of a node without one.
@@ -228,9 +312,18 @@ impl AnimList {
         // offset in range with a mask (see `flat_values`).
         flat_values.resize(flat_values.len().next_power_of_two(), [0; 6]);
         let totals = sequences.iter().map(Sequence::total_duration).collect();
+        let mut crossings = Vec::new();
+        let mut seek_info = Vec::with_capacity(sequences.len());
+        for seq in &sequences {
+            seek_info.push(SeekInfo::of(seq, crossings.len() as u32));
+            crossings
+                .extend((0..seq.frames.len()).map(|f| Crossing::of(seq, &keyframes, f as i16)));
+        }
         Ok(AnimList {
             flat_values,
             totals,
+            seek_info,
+            crossings,
             nodes,
             keyframes,
             sequences,
@@ -300,6 +393,22 @@ impl AnimList {
             .or(self.totals.first())
             .copied()
             .unwrap_or(0)
+    }
+
+    /// [`Crossing`] of frame `f` of sequence `s`, if both exist.
+    #[inline]
+    pub(crate) fn crossing(&self, s: i16, f: i16) -> Option<&Crossing> {
+        let k = self.seek_info.get(usize::try_from(s).ok()?)?;
+        if f < 0 || f > k.last {
+            return None;
+        }
+        self.crossings.get(k.crossings as usize + f as usize)
+    }
+
+    /// [`SeekInfo`] of sequence `s`, if it exists.
+    #[inline]
+    pub(crate) fn seek_info(&self, s: i16) -> Option<&SeekInfo> {
+        usize::try_from(s).ok().and_then(|i| self.seek_info.get(i))
     }
 
     /// The sequence `s`, if it exists.

@@ -2,6 +2,7 @@
 //! collision: the conformance format drives neither).
 
 use crate::transform::Transform3;
+use crate::trig::atan2;
 use serde::Serialize;
 
 /// Euler `(ex, ey, ez)` = (pitch, roll, heading) and position (mech+0x0c.., +0x26..).
@@ -15,6 +16,11 @@ impl SimObject {
     /// The object transform O = FromEuler(ex, ey, ez) with translation = position.
     pub fn transform(&self) -> Transform3 {
         let [x, y, z] = self.euler;
+        // A machine that has only turned (the usual case on flat ground): FromEuler(0, 0, z)
+        // from the one-read yaw table, the same values for every z.
+        if x == 0 && y == 0 {
+            return Transform3::yaw_only(z, self.position);
+        }
         Transform3::from_euler(x, y, z).with_translation(self.position)
     }
 
@@ -22,9 +28,78 @@ impl SimObject {
     /// euler component gains ToEuler(delta), wrapped to i16.
     pub fn integrate(&mut self, delta: &Transform3) {
         self.position = self.transform().transform_point(delta.t);
-        let d = delta.to_euler();
+        let d = euler_step(delta);
         for (e, d) in self.euler.iter_mut().zip(d) {
             *e = e.wrapping_add(d);
         }
+    }
+}
+
+/// `ToEuler(delta)` (M9) for [`SimObject::integrate`]. A delta that turns about Z alone
+/// (`m4 = m5 = 0`, `m8 ≥ 0`): the pitch asin(0) is 0, not a quarter turn, so the roll is
+/// atan2(−m4, m8) = atan2(0, m8 ≥ 0) = 0, and only the heading atan2(−m2, m3) is read.
+fn euler_step(delta: &Transform3) -> [i16; 3] {
+    let m = &delta.m;
+    if m[4] == 0 && m[5] == 0 && m[8] >= 0 {
+        // No heading either (a step straight ahead): atan2(0, m3 ≥ 0) = 0, as ToEuler's own
+        // shortcut, answered here without the call.
+        if m[2] == 0 && m[3] >= 0 {
+            return [0, 0, 0];
+        }
+        return [0, 0, atan2(-i32::from(m[2]), i32::from(m[3]))];
+    }
+    delta.to_euler()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trig::asin;
+
+    #[test]
+    fn h29_a_turn_in_place_adds_only_heading() {
+        // The shortcut's premises: asin(0) = 0 and atan2(0, x) = 0 for every x ≥ 0.
+        assert_eq!(asin(0), 0);
+        for x in 0..=i32::from(i16::MAX) {
+            assert_eq!(atan2(0, x), 0, "x = {x}");
+        }
+        // Delta FromEuler(0, 0, 1008) (C = 16308, S = 1581) moving (0, 100, 0).
+        let delta = Transform3 {
+            m: [16308, 1581, -1581, 16308, 0, 0, 0, 0, 16384],
+            kind: 1,
+            t: [0, 100, 0],
+        };
+        let mut o = SimObject::default();
+        o.integrate(&delta);
+        // O is the identity: position (0, 100, 0); heading atan2(1581, 16308): octant index
+        // (1581·512 + 8154) / 16308 = 50, 4·50 + correction 54 = 254, ×4 = 1016.
+        assert_eq!(o.position, [0, 100, 0]);
+        assert_eq!(o.euler, [0, 0, 1016]);
+        assert_eq!(delta.to_euler(), [0, 0, 1016]);
+        // Second step: O = FromEuler(0, 0, 1016): 1016 >> 3 = 127 rounds to table entry 64,
+        // C = 16305, S = 1606 (cos and sin of 5.625°, ×16384, rounded). It moves (0, 100, 0)
+        // to (qq(100·−1606), qq(100·16305)) = ((−160600 + 8192) >> 14, (1630500 + 8192) >> 14)
+        // = (−10, 100), plus the position (0, 100, 0).
+        assert_eq!(
+            o.transform(),
+            Transform3 {
+                m: [16305, 1606, -1606, 16305, 0, 0, 0, 0, 16384],
+                kind: 1,
+                t: [0, 100, 0],
+            }
+        );
+        o.integrate(&delta);
+        assert_eq!(o.position, [-10, 200, 0]);
+        assert_eq!(o.euler, [0, 0, 2032]);
+        // Half a turn (m3 < 0): atan2(0, −16384) is half a turn, not 0.
+        let back = Transform3 {
+            m: [-16384, 0, 0, -16384, 0, 0, 0, 0, 16384],
+            kind: 1,
+            t: [0, 0, 0],
+        };
+        assert_eq!(euler_step(&back), [0, 0, -32768]);
+        // Straight ahead: nothing turns.
+        assert_eq!(euler_step(&Transform3::IDENTITY), [0, 0, 0]);
+        assert_eq!(back.to_euler(), [0, 0, -32768]);
     }
 }

@@ -51,6 +51,11 @@ pub struct ShapeInstance {
     /// its partial P was built from, and the root it stored. A seed from the same inputs onto
     /// that same root would store that root again, so it is skipped.
     seeded: Option<(usize, Keyframe, i16, i16, Transform3)>,
+    /// Per slot, the playing sequence of its thread when [`Self::sort`] last left the slots in
+    /// order (`sorted_len` of them). The slot order depends only on those sequences'
+    /// priorities, so while they are the same the slots are still in order.
+    sorted: [i16; MAX_SLOTS],
+    sorted_len: usize,
 }
 
 /// One node of the pose loop, in build order: where its local comes from, its parent, its
@@ -333,6 +338,8 @@ impl ShapeInstance {
             fresh: true,
             in_node_order: false,
             seeded: None,
+            sorted: [0; MAX_SLOTS],
+            sorted_len: usize::MAX,
         };
         s.in_node_order = s.nodes.len() == n
             && s.nodes
@@ -391,6 +398,32 @@ impl ShapeInstance {
     /// The slot sort (0x478930; H18): a bubble sort that swaps neighbours only when the earlier
     /// priority is strictly greater, so equal priorities keep their current order.
     pub fn sort(&mut self, list: &AnimList) {
+        // The same sequences as when the slots were last left in order (every benchmark
+        // step): they still are, and no priority needs to be looked up.
+        if self.sorted_len == self.slots.len()
+            && self
+                .slots
+                .iter()
+                .zip(&self.sorted)
+                .all(|(&id, &seq)| self.threads[id].seq == seq)
+        {
+            return;
+        }
+        self.sort_and_note(list);
+    }
+
+    /// [`Self::sort`] when a sequence changed: the bubble sort, and the sequences noted.
+    #[inline(never)]
+    fn sort_and_note(&mut self, list: &AnimList) {
+        self.sort_by_priority(list);
+        self.sorted_len = self.slots.len();
+        for (seq, &id) in self.sorted.iter_mut().zip(&self.slots) {
+            *seq = self.threads[id].seq;
+        }
+    }
+
+    /// The bubble sort of [`Self::sort`], on the priorities.
+    fn sort_by_priority(&mut self, list: &AnimList) {
         // Already in order (the usual case): the bubble sort's first pass would swap nothing
         // and stop; this reads each priority once instead of twice.
         let mut last = i16::MIN;
@@ -436,11 +469,19 @@ impl ShapeInstance {
 
     /// AnimThread_StepAll (0x4789a0) and the re-sort after it (H28 step 1, D4).
     pub fn step_all(&mut self, list: &AnimList, anim_delta: i16) {
+        // The sort's test (every slot's thread on the sequence noted when the slots were last
+        // left in order) made as each thread is stepped: a thread's advance changes only
+        // that thread, and each slot holds a different thread.
+        let mut same = self.sorted_len == self.slots.len();
         for i in 0..self.slots.len() {
             let id = self.slots[i];
-            self.threads[id].advance(list, anim_delta);
+            let th = &mut self.threads[id];
+            th.advance(list, anim_delta);
+            same &= self.sorted.get(i) == Some(&th.seq);
         }
-        self.sort(list);
+        if !same {
+            self.sort_and_note(list);
+        }
     }
 
     /// The animation half of one simulation tick (SimObject_ApplyRootMotion, 0x40250c; H16):

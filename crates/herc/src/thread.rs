@@ -4,7 +4,7 @@
 //! thread is a plain `Copy` value (DBSIM saves and restores it as 0x52 raw bytes, H30).
 //! Arithmetic on the i16 fields wraps on purpose, exactly where DBSIM's 16-bit stores wrap.
 
-use crate::model::{AnimList, Keyframe, Sequence};
+use crate::model::{AnimList, Crossing, Keyframe, Sequence};
 use crate::root_motion;
 use crate::transform::Transform3;
 use serde::Serialize;
@@ -119,6 +119,42 @@ impl AnimationThread {
     /// `Seek(s, pos)` (AnimThread_SeekToPosition, 0x479238; H4b): pos is a Q14 fraction of
     /// the whole sequence; the offset is always a whole tick. `pos` must be 0..=16384.
     pub fn seek(&mut self, list: &AnimList, s: i16, pos: i16) {
+        // Every frame the same length and no ground movement (the torso sequences): the
+        // frame walk below is a division, and SetSequence's lookups are the record's.
+        if let Some(k) = list.seek_info(s) {
+            if k.uniform > 0 && !k.ground {
+                let rem = (i32::from(pos) * (k.total - 1)) >> 14;
+                let d = i32::from(k.uniform);
+                // The walk stops at the last frame, and at once for a negative remainder.
+                let f = (rem.max(0) / d).min(i32::from(k.last)) as i16;
+                self.seq = s;
+                self.next_seq = s;
+                self.frame = f;
+                self.next_frame = if f < k.last {
+                    f + 1
+                } else if k.cyclic {
+                    0
+                } else {
+                    f
+                };
+                self.acc = (rem - i32::from(f) * d) as i16;
+                self.dur = k.uniform;
+                self.ground = false;
+                self.target_seq = -1;
+                self.target_frame = -1;
+                self.target_flags = 0;
+                self.scan_frame = -1;
+                self.flags = AT_TARGET;
+                return;
+            }
+        }
+        self.seek_walk(list, s, pos);
+    }
+
+    /// [`Self::seek`] for frames of different lengths or a sequence with ground movement:
+    /// the frame walk.
+    #[inline(never)]
+    fn seek_walk(&mut self, list: &AnimList, s: i16, pos: i16) {
         let sq = Self::seq_of(list, s);
         let total = list.total_duration_or_first(s);
         // Q14(pos, total − 1): total ≤ 32767 and pos ≤ 16384, so the product fits in i32
@@ -214,12 +250,22 @@ impl AnimationThread {
 
     /// `Advance(delta)` (AnimThread_Advance, 0x479614): raw animation ticks, scaled by the
     /// Q8 rate, crossing frames and committing or uncommitting their ground movement.
+    #[inline]
     pub fn advance(&mut self, list: &AnimList, delta: i16) {
-        if self.at_target() && self.target_flags & STOP_ON_ARRIVAL != 0 {
-            return;
-        }
+        // A step of no ticks (a thread at rate 0, such as a torso thread aimed by seeking)
+        // changes nothing; answered where it is asked, without the call. The stop-on-arrival
+        // test that Advance makes first also changes nothing, so the order does not matter.
         let step = ((i32::from(delta) * i32::from(self.rate)) >> 8) as i16;
         if step == 0 {
+            return;
+        }
+        self.advance_by(list, step);
+    }
+
+    /// [`Self::advance`] of a non-zero `step` of ticks (already scaled by the rate).
+    #[inline(never)]
+    fn advance_by(&mut self, list: &AnimList, step: i16) {
+        if self.at_target() && self.target_flags & STOP_ON_ARRIVAL != 0 {
             return;
         }
         let mut t = self.acc.wrapping_add(step);
@@ -286,6 +332,22 @@ impl AnimationThread {
                 self.scan_frame = -1;
                 self.flags |= IN_TRANSITION;
                 self.set_ground_key(list, self.tr_key);
+            } else if let Some(c) = list.crossing(self.seq, self.frame) {
+                // The same values as the branch below, from the model's record of the frame
+                // (the next cursor is the current one here, so its next frame is this
+                // sequence's next).
+                self.next_frame = c.next;
+                self.dur = c.dur;
+                if c.dur == 0 {
+                    t = 0;
+                }
+                self.flags &= !IN_TRANSITION;
+                if c.ground == Crossing::LOAD {
+                    self.g = c.g;
+                    self.ground = true;
+                } else if c.ground == Crossing::DROP {
+                    self.ground = false;
+                }
             } else {
                 let next = Self::seq_of(list, self.next_seq).next(self.next_frame);
                 self.next_frame = next;
@@ -375,14 +437,26 @@ impl AnimationThread {
         self.ground = true;
     }
 
-    /// Commit (0x478e60; H14): root = Concat(Gt, root). Kept out of `advance`: inlined, its
-    /// FromEuler and Concat made the frame-crossing loop keep the whole thread in registers
-    /// and on the stack, loaded before and stored back after the loop.
-    #[inline(never)]
+    /// Commit (0x478e60; H14): root = Concat(Gt, root). A G without rotation onto an
+    /// unturned root only moves the root (see [`root_motion::commit_onto`]), made inline;
+    /// any other commit is kept out of `advance`: inlined, its FromEuler and Concat made the
+    /// frame-crossing loop keep the whole thread in registers and on the stack, loaded
+    /// before and stored back after the loop.
+    #[inline(always)]
     fn commit(&mut self) {
         if self.ground {
-            self.root = root_motion::whole(&self.g).concat(&self.root);
+            if root_motion::commit_moves_only(&self.g, &self.root) {
+                self.root.t = root_motion::moved(&self.g, self.root.t);
+            } else {
+                self.commit_turned();
+            }
         }
+    }
+
+    /// [`Self::commit`] of a G with rotation or onto a turned root.
+    #[inline(never)]
+    fn commit_turned(&mut self) {
+        self.root = root_motion::commit_onto(&self.g, &self.root);
     }
 
     /// Uncommit (0x478ee8; H14): root = Concat(Inverse(Gt), root).
@@ -428,15 +502,42 @@ impl AnimationThread {
 
     /// [`Self::read_then_write_root`]`(IDENTITY)`: Concat with a kind-0 B keeps A's rotation
     /// and kind and adds B's translation, here 0, so the stored root is P's inverse itself.
+    #[inline]
     pub fn read_then_seed_identity(&mut self) -> Transform3 {
         if !self.ground {
             let read = self.root;
             self.root = Transform3::IDENTITY;
             return read;
         }
+        let g = &self.g;
+        if self.dur != 0 && root_motion::commit_moves_only(g, &self.root) {
+            // A G without rotation onto an unturned root (a walk, a run), made inline: P is
+            // the identity moved by the truncated partial translation, the read adds it to
+            // the root's translation, and Inverse(P) is the identity moved back by it.
+            let scale = |c: i16| i32::from(c) * i32::from(self.acc) / i32::from(self.dur);
+            let pt = [scale(g[3]), scale(g[4]), scale(g[5])];
+            let r = &self.root;
+            let read = Transform3 {
+                t: [
+                    pt[0].wrapping_add(r.t[0]),
+                    pt[1].wrapping_add(r.t[1]),
+                    pt[2].wrapping_add(r.t[2]),
+                ],
+                ..*r
+            };
+            self.root = Transform3::IDENTITY.with_translation(pt.map(i32::wrapping_neg));
+            return read;
+        }
+        self.read_then_seed_turned()
+    }
+
+    /// [`Self::read_then_seed_identity`] of a G with rotation or onto a turned root, out of
+    /// line.
+    #[inline(never)]
+    fn read_then_seed_turned(&mut self) -> Transform3 {
         let p = root_motion::partial(&self.g, self.acc, self.dur);
-        let read = p.concat(&self.root);
-        self.root = p.inverse();
+        let read = root_motion::concat_onto(&p, &self.root);
+        self.root = root_motion::inverse(&p);
         read
     }
 

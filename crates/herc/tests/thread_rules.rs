@@ -153,6 +153,46 @@ fn h04b_seek_parks_on_a_whole_tick() {
 }
 
 #[test]
+fn h04b_seek_on_frames_of_one_length() {
+    // Biped twist: cyclic, four frames of 64 ticks, total 256, no ground movement.
+    let list = biped();
+    let mut t = thread_on(&list, B_TWIST, 0);
+    // Q14(16384, 255) = 255 = 3·64 + 63: frame 3 at 63, next frame 0 (cyclic).
+    t.seek(&list, B_TWIST, 16384);
+    assert_eq!(cursor(&t), (5, 3, 5, 0, 63, 64, 1));
+    // 8192·255 = 2088960 >> 14 = 127.5 → 127 = 64 + 63: frame 1 at 63.
+    t.seek(&list, B_TWIST, 8192);
+    assert_eq!(cursor(&t), (5, 1, 5, 2, 63, 64, 1));
+    // 4112·255 = 1048560 >> 14 = 63.999 → 63: still frame 0; 4113·255 = 1048815 → 64.01
+    // → 64: exactly the start of frame 1.
+    t.seek(&list, B_TWIST, 4112);
+    assert_eq!(cursor(&t), (5, 0, 5, 1, 63, 64, 1));
+    t.seek(&list, B_TWIST, 4113);
+    assert_eq!(cursor(&t), (5, 1, 5, 2, 0, 64, 1));
+    // A negative position: −100·255 = −25500 >> 14 = −1.56 → −2 (floor); the walk does not
+    // start, so frame 0 at −2.
+    t.seek(&list, B_TWIST, -100);
+    assert_eq!(cursor(&t), (5, 0, 5, 1, -2, 64, 1));
+    assert!(!t.ground);
+
+    // Idle made one-shot: two frames of 60, total 120. Q14(16384, 119) = 119 = 60 + 59: the
+    // last frame, whose next frame is itself. Past the range, 32767·119 = 3899273 >> 14 =
+    // 237.99 → 237: the walk still stops at the last frame, at 237 − 60 = 177.
+    let mut v: Value = serde_json::from_str(BIPED).unwrap();
+    v["sequences"][0]["class"] = json!("one_shot");
+    let list = AnimList::from_json_value(&v, "test.json", "").unwrap();
+    let mut t = thread_on(&list, B_IDLE, 0);
+    t.seek(&list, B_IDLE, 16384);
+    assert_eq!(cursor(&t), (0, 1, 0, 1, 59, 60, 1));
+    t.seek(&list, B_IDLE, 32767);
+    assert_eq!(cursor(&t), (0, 1, 0, 1, 177, 60, 1));
+    assert_eq!(
+        (t.target_seq, t.target_frame, t.target_flags, t.scan_frame),
+        (-1, -1, 0, -1)
+    );
+}
+
+#[test]
 fn h04c_drop_request_disarms_and_keeps_playing() {
     let list = example();
     let mut t = thread_on(&list, WALK, 256);
@@ -478,6 +518,34 @@ fn h15_read_then_seed_identity_reads_p_root_and_stores_inverse_p() {
     assert_eq!(u, t);
 }
 
+#[test]
+fn h15_read_then_seed_identity_of_a_walk_adds_the_partial_translation() {
+    // Biped walk frame 0: G ty 150 over 20 ticks, at 7: P moves 150·7/20 = 52.5 → 52 along Y.
+    let list = biped();
+    let mut t = thread_on(&list, B_WALK, 256);
+    t.set_sequence(&list, B_WALK, 0, 7);
+    t.root = ident_t([3, -20, 7]);
+    let mut u = t;
+    // Read: (3, −20 + 52, 7); stored: Inverse(P), the identity moved by (0, −52, 0).
+    let read = t.read_then_seed_identity();
+    assert_eq!(read, ident_t([3, 32, 7]));
+    assert_eq!(t.root, ident_t([0, -52, 0]));
+    assert_eq!(u.read_then_write_root(&Transform3::IDENTITY), read);
+    assert_eq!(u, t);
+    // A root read back from a record with the identity matrix but kind 2 keeps its kind.
+    t.root = tr([16384, 0, 0, 16384, 0, 0, 0, 0, 16384], 2, [0, 0, 0]);
+    let read = t.read_then_seed_identity();
+    assert_eq!(
+        read,
+        tr([16384, 0, 0, 16384, 0, 0, 0, 0, 16384], 2, [0, 52, 0])
+    );
+    // −150·7/20 truncates toward zero: walking backwards, P moves −52, not −53.
+    t.g = [0, 0, 0, 0, -150, 0];
+    t.root = ident_t([0, 0, 0]);
+    assert_eq!(t.read_then_seed_identity(), ident_t([0, -52, 0]));
+    assert_eq!(t.root, ident_t([0, 52, 0]));
+}
+
 fn example_sim() -> HercSim {
     let s = Scenario::from_str(
         r#"{"engine":"herc","asset":"example.json","setup":{"threads":[{"seq":0,"rate":256}]}}"#,
@@ -560,6 +628,18 @@ fn h18_stable_bubble_sort_on_registration_and_after_stepping() {
     // …after StepAll (D4): thread 2 bubbles back but stays ahead of its equal, thread 0.
     shape.step_all(&list, 31);
     assert_eq!(shape.slots(), &[4, 1, 3, 2, 0]);
+    // A step that changes no sequence keeps the order.
+    shape.step_all(&list, 31);
+    assert_eq!(shape.slots(), &[4, 1, 3, 2, 0]);
+    // Thread 2 back on walk (0): priorities in slot order 0, 1, 2, 0, 96. Pass 1 swaps it
+    // past pitch (2 > 0), pass 2 past twist (1 > 0); run's 0 is not greater, so it stays
+    // behind run.
+    shape
+        .thread_mut(2)
+        .unwrap()
+        .set_sequence(&list, B_WALK, 0, 0);
+    shape.step_all(&list, 31);
+    assert_eq!(shape.slots(), &[4, 2, 1, 3, 0]);
 }
 
 #[test]
