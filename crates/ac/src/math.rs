@@ -243,28 +243,168 @@ fn sin_cos(x: f32) -> (f32, f32) {
     }
 }
 
-/// One-entry memos of a rotation step (`GRotate` / `Rotate(Vector3)`), kept per call
-/// site. A step is a pure function of the bits of its inputs, so a memo hit returns
-/// exactly what the formulas would; only work whose inputs did not change is skipped.
-///
-/// * `step`: the whole step, orientation and vector in, orientation out. An object
-///   that does not turn keeps its orientation and asks for the zero step every tick.
-/// * `ypr`: the rotation built from the angles. A turning object asks for the same
-///   angles every tick while its orientation moves, so the sines and cosines are
-///   computed once per change of the angles.
-///
-/// `Rotate(Vector3)` also keeps the step before the last (`prev_*`): within a tick a
-/// cycle that crosses two frames steps from the identity and then from the rotated
-/// orientation, and the next tick, crossing one, steps from the identity again, so a
-/// single entry missed on every crossing of a turning run.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RotationMemo {
-    step_key: [u32; 8],
-    step_value: Option<Quat>,
-    prev_key: [u32; 8],
-    prev_value: Option<Quat>,
-    ypr_key: [u32; 3],
-    ypr_value: Option<Quat>,
+/// The memoised rotation built from three step angles: `Quat::from_ypr(v.x, v.y, v.z)`
+/// keyed by the angles' bits. A turning object asks for the same angles every tick
+/// while its orientation moves, so the sines and cosines are computed once per change
+/// of the angles. A new memo holds the entry of the zero angles (the identity).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct YprMemo {
+    key: [u32; 3],
+    value: Quat,
+}
+
+impl Default for YprMemo {
+    fn default() -> Self {
+        Self {
+            key: [0; 3],
+            value: Quat::from_ypr(0.0, 0.0, 0.0),
+        }
+    }
+}
+
+impl YprMemo {
+    /// `Quat::from_ypr(v.x, v.y, v.z)`, from the memo when the angles are unchanged.
+    #[inline]
+    fn rotation(&mut self, v: Vec3) -> Quat {
+        let key = vec_bits(v);
+        if key != self.key {
+            self.value = Quat::from_ypr(v.x, v.y, v.z);
+            self.key = key;
+        }
+        self.value
+    }
+}
+
+/// One remembered rotation step: the bits of the orientation and the step vector (a
+/// constant zero eighth word makes the key one 32-byte compare) and the orientation the
+/// step gave.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct StepEntry {
+    key: [u32; 8],
+    value: Quat,
+}
+
+#[inline(always)]
+fn step_key(o: Quat, v: Vec3) -> [u32; 8] {
+    let q = quat_bits(o);
+    let w = vec_bits(v);
+    [q[0], q[1], q[2], q[3], w[0], w[1], w[2], 0]
+}
+
+/// The orientation with every part +0 and the zero vector: the key of a new memo's
+/// entries (each computed by the memo's own step function).
+const ZERO_QUAT: Quat = Quat {
+    w: 0.0,
+    x: 0.0,
+    y: 0.0,
+    z: 0.0,
+};
+
+/// `AFrame.GRotate(v)`'s new orientation: `o ⊗ CreateFromYawPitchRoll(v)`, normalised.
+#[inline]
+fn grotate_step(ypr: &mut YprMemo, o: Quat, v: Vec3) -> Quat {
+    Quat::mul(o, ypr.rotation(v)).normalize()
+}
+
+/// `AFrame.Rotate(Vector3)`'s new orientation: the vector taken in local axes, then
+/// [`grotate_step`].
+#[inline]
+fn rotate_vec_step(ypr: &mut YprMemo, o: Quat, w: Vec3) -> Quat {
+    let g = Quat::rotate(o, w);
+    grotate_step(ypr, o, g)
+}
+
+/// A memo of the physics step's `GRotate(omega·q)` at one call site. A step is a pure
+/// function of the bits of its inputs, so a hit returns exactly what the formulas
+/// would: an object that does not turn keeps its orientation and asks for the same
+/// step every tick. A new memo holds the entry of the all-zero key, computed by the
+/// step itself, so a lookup is one key compare.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GRotateMemo {
+    step: StepEntry,
+    ypr: YprMemo,
+}
+
+impl Default for GRotateMemo {
+    fn default() -> Self {
+        let mut ypr = YprMemo::default();
+        let value = grotate_step(&mut ypr, ZERO_QUAT, Vec3::ZERO);
+        Self {
+            step: StepEntry {
+                key: [0; 8],
+                value,
+            },
+            ypr,
+        }
+    }
+}
+
+impl GRotateMemo {
+    /// [`AFrame::grotate`]'s new orientation (same bits).
+    #[inline(always)]
+    fn get(&mut self, o: Quat, v: Vec3) -> Quat {
+        let key = step_key(o, v);
+        if key != self.step.key {
+            self.step.value = grotate_step(&mut self.ypr, o, v);
+            self.step.key = key;
+        }
+        self.step.value
+    }
+}
+
+/// A two-entry memo of the sequence's `Rotate(Vector3)` (`apply_physics`). Within a
+/// tick a cycle that crosses two frames steps from the identity and then from the
+/// rotated orientation, and the next tick, crossing one, steps from the identity
+/// again, so one entry would miss on every crossing of a turning run. Both entries are
+/// checked in place (no reordering on a hit); a miss, out of line, replaces the older.
+/// A new memo holds the all-zero key's entry in both, computed by the step itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RotateVecMemo {
+    first: StepEntry,
+    second: StepEntry,
+    ypr: YprMemo,
+}
+
+impl Default for RotateVecMemo {
+    fn default() -> Self {
+        let mut ypr = YprMemo::default();
+        let first = StepEntry {
+            key: [0; 8],
+            value: rotate_vec_step(&mut ypr, ZERO_QUAT, Vec3::ZERO),
+        };
+        Self {
+            first,
+            second: first,
+            ypr,
+        }
+    }
+}
+
+impl RotateVecMemo {
+    /// [`AFrame::rotate_vec`]'s new orientation (same bits).
+    #[inline(always)]
+    fn get(&mut self, o: Quat, w: Vec3) -> Quat {
+        let key = step_key(o, w);
+        if key == self.first.key {
+            self.first.value
+        } else if key == self.second.key {
+            self.second.value
+        } else {
+            self.miss(o, w, &key)
+        }
+    }
+
+    /// The step on a miss of both entries. Out of line: a crossing of a cycle nearly
+    /// always hits, and the miss's product and normalisation would otherwise give the
+    /// tick register saves.
+    #[cold]
+    #[inline(never)]
+    fn miss(&mut self, o: Quat, w: Vec3, key: &[u32; 8]) -> Quat {
+        let value = rotate_vec_step(&mut self.ypr, o, w);
+        self.second = self.first;
+        self.first = StepEntry { key: *key, value };
+        value
+    }
 }
 
 #[inline]
@@ -275,77 +415,6 @@ fn quat_bits(q: Quat) -> [u32; 4] {
 #[inline]
 fn vec_bits(v: Vec3) -> [u32; 3] {
     [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
-}
-
-impl RotationMemo {
-    /// `Quat::from_ypr(v.x, v.y, v.z)`, from the memo when the angles are unchanged.
-    #[inline]
-    fn ypr_rotation(&mut self, v: Vec3) -> Quat {
-        let key = vec_bits(v);
-        if let Some(q) = self.ypr_value {
-            if key == self.ypr_key {
-                return q;
-            }
-        }
-        let q = Quat::from_ypr(v.x, v.y, v.z);
-        self.ypr_key = key;
-        self.ypr_value = Some(q);
-        q
-    }
-
-    /// The memoised step when `o` and `v` are, bit for bit, those of the last step.
-    #[inline(always)]
-    fn hit(&self, o: Quat, v: Vec3) -> Option<Quat> {
-        let q = quat_bits(o);
-        let w = vec_bits(v);
-        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2], 0];
-        match self.step_value {
-            Some(r) if key == self.step_key => Some(r),
-            _ => None,
-        }
-    }
-
-    /// [`AFrame::rotate_vec`]'s new orientation on a memo miss, remembered. Out of
-    /// line: a crossing of a cycle nearly always hits, and the miss's product and
-    /// normalisation would otherwise give its caller a stack frame and register saves.
-    #[cold]
-    #[inline(never)]
-    fn rotate_vec_miss(&mut self, o: Quat, w: Vec3) -> Quat {
-        let q = quat_bits(o);
-        let v = vec_bits(w);
-        let key = [q[0], q[1], q[2], q[3], v[0], v[1], v[2], 0];
-        if let Some(r) = self.prev_value {
-            if key == self.prev_key {
-                // The older entry hit: it becomes the one checked first.
-                std::mem::swap(&mut self.step_key, &mut self.prev_key);
-                std::mem::swap(&mut self.step_value, &mut self.prev_value);
-                return r;
-            }
-        }
-        self.prev_key = self.step_key;
-        self.prev_value = self.step_value;
-        self.step(o, w, |m, o, w| {
-            let g = Quat::rotate(o, w);
-            Quat::mul(o, m.ypr_rotation(g)).normalize()
-        })
-    }
-
-    /// The memoised result of `f(o, v)` when both are unchanged since the last call.
-    #[inline(always)]
-    fn step(&mut self, o: Quat, v: Vec3, f: impl FnOnce(&mut Self, Quat, Vec3) -> Quat) -> Quat {
-        let q = quat_bits(o);
-        let w = vec_bits(v);
-        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2], 0];
-        if let Some(r) = self.step_value {
-            if key == self.step_key {
-                return r;
-            }
-        }
-        let r = f(self, o, v);
-        self.step_key = key;
-        self.step_value = Some(r);
-        r
-    }
 }
 
 /// The rows of a rotation matrix built by [`Quat::rotation_rows`].
@@ -526,20 +595,15 @@ impl AFrame {
     }
 
     /// [`AFrame::grotate`] through `memo` (same bits).
-    #[inline]
-    pub fn grotate_memo(&mut self, v: Vec3, memo: &mut RotationMemo) {
-        self.orientation = memo.step(self.orientation, v, |m, o, v| {
-            Quat::mul(o, m.ypr_rotation(v)).normalize()
-        });
+    #[inline(always)]
+    pub fn grotate_memo(&mut self, v: Vec3, memo: &mut GRotateMemo) {
+        self.orientation = memo.get(self.orientation, v);
     }
 
     /// [`AFrame::rotate_vec`] through `memo` (same bits).
-    #[inline]
-    pub fn rotate_vec_memo(&mut self, w: Vec3, memo: &mut RotationMemo) {
-        self.orientation = match memo.hit(self.orientation, w) {
-            Some(r) => r,
-            None => memo.rotate_vec_miss(self.orientation, w),
-        };
+    #[inline(always)]
+    pub fn rotate_vec_memo(&mut self, w: Vec3, memo: &mut RotateVecMemo) {
+        self.orientation = memo.get(self.orientation, w);
     }
 
     /// `AFrame.Rotate(Quaternion)`.
@@ -691,19 +755,20 @@ mod tests {
     }
 
     #[test]
-    fn rotation_memo_gives_the_formulas_bits_on_hits_and_after_a_change() {
+    fn rotation_memos_give_the_formulas_bits_on_hits_and_after_a_change() {
         let turning = Vec3::new(0.0, 0.0, -0.05);
         let still = Vec3::ZERO;
-        let mut memo = RotationMemo::default();
+        let mut grotate = GRotateMemo::default();
+        let mut rotate_vec = RotateVecMemo::default();
         let mut memo_frame = AFrame::new(Vec3::ZERO, Quat::from_ypr(0.3, 0.0, 1.2));
         let mut plain = memo_frame;
         // Turn for three steps (same angles, moving orientation), hold for three
         // (same orientation and angles: whole-step hits), turn again.
         for v in [turning, turning, turning, still, still, still, turning] {
-            memo_frame.grotate_memo(v, &mut memo);
+            memo_frame.grotate_memo(v, &mut grotate);
             plain.grotate(v);
             assert_eq!(bits(&memo_frame), bits(&plain));
-            memo_frame.rotate_vec_memo(v, &mut memo);
+            memo_frame.rotate_vec_memo(v, &mut rotate_vec);
             plain.rotate_vec(v);
             assert_eq!(bits(&memo_frame), bits(&plain));
         }
@@ -714,7 +779,7 @@ mod tests {
         // Two crossings from the identity and one from the rotated orientation, in
         // turn (a turning run): every step after the first two is a memo hit.
         let w = Vec3::new(0.0, 0.0, -0.05);
-        let mut memo = RotationMemo::default();
+        let mut memo = RotateVecMemo::default();
         for crossings in [2, 1, 2, 2, 1, 1, 2] {
             let mut memo_frame = AFrame::IDENTITY;
             let mut plain = AFrame::IDENTITY;
@@ -726,8 +791,31 @@ mod tests {
             // The steps turned the frame: the two entries are two orientations.
             assert!(memo_frame.orientation.z < 0.0);
         }
-        assert!(memo.step_value.is_some() && memo.prev_value.is_some());
-        assert_ne!(memo.step_key, memo.prev_key);
+        assert_ne!(memo.first.key, memo.second.key);
+        // Both entries are the identity's and the turned orientation's steps.
+        let identity_key = step_key(Quat::IDENTITY, w);
+        assert!(memo.first.key == identity_key || memo.second.key == identity_key);
+    }
+
+    #[test]
+    fn new_rotation_memos_give_the_steps_bits_for_the_all_zero_key() {
+        // The one key a new memo holds: every part of the orientation and the vector
+        // +0. The formulas give NaN there (a zero quaternion normalised), and the memo
+        // must give the same bits.
+        let zero = AFrame::new(Vec3::ZERO, ZERO_QUAT);
+        let mut plain = zero;
+        plain.grotate(Vec3::ZERO);
+        let mut memo_frame = zero;
+        memo_frame.grotate_memo(Vec3::ZERO, &mut GRotateMemo::default());
+        assert_eq!(bits(&memo_frame), bits(&plain));
+        let mut plain = zero;
+        plain.rotate_vec(Vec3::ZERO);
+        let mut memo_frame = zero;
+        memo_frame.rotate_vec_memo(Vec3::ZERO, &mut RotateVecMemo::default());
+        assert_eq!(bits(&memo_frame), bits(&plain));
+        assert!(plain.orientation.w.is_nan());
+        // The angle memo's zero entry is the identity with +0 parts.
+        assert_eq!(quat_bits(YprMemo::default().value), [0x3f80_0000, 0, 0, 0]);
     }
 
     #[test]

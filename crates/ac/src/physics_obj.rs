@@ -7,7 +7,7 @@
 
 use crate::commands::*;
 use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, Position};
-use crate::math::{AFrame, CombineMemo, RotationMemo, Vec3, EPSILON};
+use crate::math::{AFrame, CombineMemo, GRotateMemo, Vec3, EPSILON};
 use crate::motion_interp::{MotionInterp, Weenie};
 use crate::motion_table::MotionTableData;
 use crate::moveto_manager::MoveToManager;
@@ -102,7 +102,7 @@ pub struct PhysicsObj {
     /// `get_sticky_object()` for the interpolation manager during the offset step.
     pub(crate) sticky_object: u32,
     /// The last rotation step `update_physics_internal` built from `omega`.
-    pub(crate) omega_memo: RotationMemo,
+    pub(crate) omega_memo: GRotateMemo,
     /// The last combine of the tick's offset into the frame.
     pub(crate) offset_memo: CombineMemo,
 }
@@ -159,7 +159,7 @@ impl PhysicsObj {
             unstick_pending: false,
             sticky_live: None,
             sticky_object: 0,
-            omega_memo: RotationMemo::default(),
+            omega_memo: GRotateMemo::default(),
             offset_memo: CombineMemo::default(),
         }
     }

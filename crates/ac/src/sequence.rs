@@ -8,7 +8,7 @@
 //! shifted on removal keeps the same identities without a linked list.
 
 use crate::key_hash::IdMap;
-use crate::math::{AFrame, CombineMemo2, RotationMemo, Vec3, EPSILON};
+use crate::math::{AFrame, CombineMemo2, RotateVecMemo, Vec3, EPSILON};
 use crate::records::{Animation, PartFrame};
 use std::sync::Arc;
 
@@ -213,7 +213,7 @@ pub struct Sequence {
     /// not ACE's and the caller must discard the update).
     pub overrun: Option<WorkLimit>,
     /// The last rotation step `apply_physics` built (a turning cycle repeats it).
-    pub rotation_memo: RotationMemo,
+    pub rotation_memo: RotateVecMemo,
     /// The last pos-frame combine of a frame crossing.
     pub combine_memo: CombineMemo2,
     /// `floor_i32` of the frame number whose bits are `.0` (the default, +0.0 → 0, is
@@ -266,7 +266,7 @@ fn floor_i32(x: f32) -> i32 {
 fn apply_physics_with(
     velocity: Vec3,
     omega: Vec3,
-    memo: &mut RotationMemo,
+    memo: &mut RotateVecMemo,
     frame: &mut AFrame,
     q: f32,
     sign: f32,
