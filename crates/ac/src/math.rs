@@ -330,10 +330,7 @@ impl Default for GRotateMemo {
         let mut ypr = YprMemo::default();
         let value = grotate_step(&mut ypr, ZERO_QUAT, Vec3::ZERO);
         Self {
-            step: StepEntry {
-                key: [0; 8],
-                value,
-            },
+            step: StepEntry { key: [0; 8], value },
             ypr,
         }
     }

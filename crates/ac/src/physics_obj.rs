@@ -364,6 +364,9 @@ impl PhysicsObj {
     }
 
     /// `UpdateObjectInternal(q)` as the conformance tick fixes it (no collision world; docs/ac.md "Tick").
+    // Inlined into its callers' loops: the call, its six register saves and restores
+    // and its stack frame were paid once per object and tick.
+    #[inline(always)]
     pub fn update_object_internal(&mut self, q: f64) {
         if !self.tick_position_step(q) {
             return;
