@@ -314,41 +314,6 @@ fn rotate_vec_step(ypr: &mut YprMemo, o: Quat, w: Vec3) -> Quat {
     grotate_step(ypr, o, g)
 }
 
-/// A memo of the physics step's `GRotate(omega·q)` at one call site. A step is a pure
-/// function of the bits of its inputs, so a hit returns exactly what the formulas
-/// would: an object that does not turn keeps its orientation and asks for the same
-/// step every tick. A new memo holds the entry of the all-zero key, computed by the
-/// step itself, so a lookup is one key compare.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GRotateMemo {
-    step: StepEntry,
-    ypr: YprMemo,
-}
-
-impl Default for GRotateMemo {
-    fn default() -> Self {
-        let mut ypr = YprMemo::default();
-        let value = grotate_step(&mut ypr, ZERO_QUAT, Vec3::ZERO);
-        Self {
-            step: StepEntry { key: [0; 8], value },
-            ypr,
-        }
-    }
-}
-
-impl GRotateMemo {
-    /// [`AFrame::grotate`]'s new orientation (same bits).
-    #[inline(always)]
-    fn get(&mut self, o: Quat, v: Vec3) -> Quat {
-        let key = step_key(o, v);
-        if key != self.step.key {
-            self.step.value = grotate_step(&mut self.ypr, o, v);
-            self.step.key = key;
-        }
-        self.step.value
-    }
-}
-
 /// A two-entry memo of the sequence's `Rotate(Vector3)` (`apply_physics`). Within a
 /// tick a cycle that crosses two frames steps from the identity and then from the
 /// rotated orientation, and the next tick, crossing one, steps from the identity
@@ -484,6 +449,84 @@ impl CombineMemo {
     }
 }
 
+/// The object's offset combine ([`CombineMemo`]) together with the physics step's
+/// `GRotate(v)` that follows it in the tick. The step rotates the combine's orientation
+/// (the physics step moves only the origin before it), so while the combine hits and
+/// `v` repeats, its result is the one remembered here: one compare of four words (the
+/// bits of `v` and a constant zero) instead of a second memo's eight.
+///
+/// `stepped` is always `GRotate(v)` of the entry's product for the `v` whose bits are
+/// in `step_key`: a combine miss recomputes it for the last `v` (a turning object's
+/// orientation moves every tick while `v` stays), a new `v` recomputes it out of line.
+/// A new memo holds the all-zero key's entries, computed by the same functions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OffsetMemo {
+    combine: CombineMemo,
+    step_key: [u32; 4],
+    stepped: Quat,
+    ypr: YprMemo,
+}
+
+impl Default for OffsetMemo {
+    fn default() -> Self {
+        let combine = CombineMemo::default();
+        let mut ypr = YprMemo::default();
+        let stepped = grotate_step(&mut ypr, combine.product, Vec3::ZERO);
+        Self {
+            combine,
+            step_key: [0; 4],
+            stepped,
+            ypr,
+        }
+    }
+}
+
+#[inline(always)]
+fn vec_key(v: Vec3) -> [u32; 4] {
+    let w = vec_bits(v);
+    [w[0], w[1], w[2], 0]
+}
+
+impl OffsetMemo {
+    /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
+    #[inline(always)]
+    pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
+        let p = quat_bits(a.orientation);
+        let q = quat_bits(b.orientation);
+        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
+        let m = &mut self.combine;
+        if key != m.key {
+            m.rows = Quat::rotation_rows(a.orientation);
+            m.product = Quat::mul(a.orientation, b.orientation);
+            m.key = key;
+            let v = self.step_key.map(f32::from_bits);
+            let v = Vec3::new(v[0], v[1], v[2]);
+            self.stepped = grotate_step(&mut self.ypr, m.product, v);
+        }
+        AFrame {
+            origin: a.origin.add(m.rows.apply(b.origin)),
+            orientation: m.product,
+        }
+    }
+
+    /// The orientation [`AFrame::grotate`]`(v)` gives a frame whose orientation is the
+    /// last [`OffsetMemo::combine`]'s result (same bits).
+    #[inline(always)]
+    pub fn grotate_combined(&mut self, v: Vec3) -> Quat {
+        if vec_key(v) != self.step_key {
+            self.restep(v);
+        }
+        self.stepped
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn restep(&mut self, v: Vec3) {
+        self.stepped = grotate_step(&mut self.ypr, self.combine.product, v);
+        self.step_key = vec_key(v);
+    }
+}
+
 /// A two-entry [`CombineMemo`] for the sequence's pos-frame combine. A turning run crosses
 /// two frames in one tick, combining into the identity offset and then into the rotated
 /// one, and one frame in the next (into the identity again): one entry would miss on
@@ -589,12 +632,6 @@ impl AFrame {
     pub fn rotate_vec(&mut self, w: Vec3) {
         let g = Quat::rotate(self.orientation, w);
         self.grotate(g);
-    }
-
-    /// [`AFrame::grotate`] through `memo` (same bits).
-    #[inline(always)]
-    pub fn grotate_memo(&mut self, v: Vec3, memo: &mut GRotateMemo) {
-        self.orientation = memo.get(self.orientation, v);
     }
 
     /// [`AFrame::rotate_vec`] through `memo` (same bits).
@@ -752,19 +789,15 @@ mod tests {
     }
 
     #[test]
-    fn rotation_memos_give_the_formulas_bits_on_hits_and_after_a_change() {
+    fn rotation_memo_gives_the_formulas_bits_on_hits_and_after_a_change() {
         let turning = Vec3::new(0.0, 0.0, -0.05);
         let still = Vec3::ZERO;
-        let mut grotate = GRotateMemo::default();
         let mut rotate_vec = RotateVecMemo::default();
         let mut memo_frame = AFrame::new(Vec3::ZERO, Quat::from_ypr(0.3, 0.0, 1.2));
         let mut plain = memo_frame;
         // Turn for three steps (same angles, moving orientation), hold for three
         // (same orientation and angles: whole-step hits), turn again.
         for v in [turning, turning, turning, still, still, still, turning] {
-            memo_frame.grotate_memo(v, &mut grotate);
-            plain.grotate(v);
-            assert_eq!(bits(&memo_frame), bits(&plain));
             memo_frame.rotate_vec_memo(v, &mut rotate_vec);
             plain.rotate_vec(v);
             assert_eq!(bits(&memo_frame), bits(&plain));
@@ -795,16 +828,11 @@ mod tests {
     }
 
     #[test]
-    fn new_rotation_memos_give_the_steps_bits_for_the_all_zero_key() {
+    fn new_rotation_memo_gives_the_steps_bits_for_the_all_zero_key() {
         // The one key a new memo holds: every part of the orientation and the vector
         // +0. The formulas give NaN there (a zero quaternion normalised), and the memo
         // must give the same bits.
         let zero = AFrame::new(Vec3::ZERO, ZERO_QUAT);
-        let mut plain = zero;
-        plain.grotate(Vec3::ZERO);
-        let mut memo_frame = zero;
-        memo_frame.grotate_memo(Vec3::ZERO, &mut GRotateMemo::default());
-        assert_eq!(bits(&memo_frame), bits(&plain));
         let mut plain = zero;
         plain.rotate_vec(Vec3::ZERO);
         let mut memo_frame = zero;
@@ -855,6 +883,57 @@ mod tests {
         // The steps really moved the frame (so the comparisons above were not of a
         // frame that stood still).
         assert!(a.origin.y > 4.0);
+    }
+
+    /// The tick's use of [`OffsetMemo`]: combine, then the physics step's `GRotate`.
+    fn offset_then_grotate(memo: &mut OffsetMemo, a: &AFrame, b: &AFrame, v: Vec3) -> AFrame {
+        let mut f = memo.combine(a, b);
+        f.orientation = memo.grotate_combined(v);
+        f
+    }
+
+    fn plain_offset_then_grotate(a: &AFrame, b: &AFrame, v: Vec3) -> AFrame {
+        let mut f = AFrame::combine(a, b);
+        f.grotate(v);
+        f
+    }
+
+    #[test]
+    fn offset_memo_gives_combine_then_grotate_bits() {
+        let step = AFrame::new(Vec3::new(0.0, 0.104, 0.0), Quat::IDENTITY);
+        let turn = AFrame::new(Vec3::new(0.0, 0.05, 0.0), Quat::from_ypr(0.0, 0.0, -0.1));
+        let spin = Vec3::new(0.0, 0.0, -0.05);
+        let nz = Vec3::new(-0.0, 0.0, -0.0);
+        let zero = Vec3::ZERO;
+        let mut memo = OffsetMemo::default();
+        let mut a = AFrame::new(Vec3::new(2.0, 4.0, 0.0), Quat::from_ypr(0.0, 0.0, 0.7));
+        let mut b = a;
+        // Still (hits), turning offsets (combine misses with the same v), a new v on a
+        // combine hit, negative zeros, and back.
+        let cases = [
+            (step, zero),
+            (step, zero),
+            (turn, zero),
+            (turn, zero),
+            (step, spin),
+            (step, spin),
+            (turn, spin),
+            (step, nz),
+            (step, zero),
+            (step, zero),
+        ];
+        for (off, v) in cases {
+            a = offset_then_grotate(&mut memo, &a, &off, v);
+            b = plain_offset_then_grotate(&b, &off, v);
+            assert_eq!(bits(&a), bits(&b));
+        }
+        assert!(a.origin.y > 4.0);
+        // The all-zero key of a new memo, with v = 0 and v ≠ 0.
+        let z = AFrame::new(Vec3::new(1.0, -2.0, 3.0), ZERO_QUAT);
+        for v in [zero, spin] {
+            let got = offset_then_grotate(&mut OffsetMemo::default(), &z, &z, v);
+            assert_eq!(bits(&got), bits(&plain_offset_then_grotate(&z, &z, v)));
+        }
     }
 
     #[test]
