@@ -531,34 +531,99 @@ impl OffsetMemo {
 /// two frames in one tick, combining into the identity offset and then into the rotated
 /// one, and one frame in the next (into the identity again): one entry would miss on
 /// every other crossing, two hold both.
+///
+/// Each entry also keeps the `Rotate(omega·q)` step `apply_physics` takes right after
+/// the combine (the velocity step moves only the origin before it), keyed by the
+/// step vector's bits and a zero fourth word; a new or refilled entry has a one in
+/// that word, which no step vector's key has, so its first step is computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CombineMemo2 {
-    first: CombineMemo,
-    second: CombineMemo,
+    first: Combine2Entry,
+    second: Combine2Entry,
+}
+
+/// The fourth key word of an entry whose step is not computed yet.
+const NO_STEP: [u32; 4] = [0, 0, 0, 1];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Combine2Entry {
+    m: CombineMemo,
+    step_key: [u32; 4],
+    stepped: Quat,
+}
+
+impl Default for Combine2Entry {
+    fn default() -> Self {
+        Self {
+            m: CombineMemo::default(),
+            step_key: NO_STEP,
+            stepped: ZERO_QUAT,
+        }
+    }
+}
+
+impl Combine2Entry {
+    /// The step from this entry's product, computed by `memo` and remembered.
+    #[cold]
+    #[inline(never)]
+    fn restep(&mut self, w: Vec3, memo: &mut RotateVecMemo) {
+        self.stepped = memo.get(self.m.product, w);
+        self.step_key = vec_key(w);
+    }
 }
 
 impl CombineMemo2 {
-    /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
+    /// The entry for combining `b` into `a`, filled on a miss.
     #[inline(always)]
-    pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
+    fn entry(&mut self, a: &AFrame, b: &AFrame) -> &mut Combine2Entry {
         let p = quat_bits(a.orientation);
         let q = quat_bits(b.orientation);
         let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
-        let m = if key == self.first.key {
-            &self.first
-        } else if key == self.second.key {
-            &self.second
+        if key == self.first.m.key {
+            &mut self.first
+        } else if key == self.second.m.key {
+            &mut self.second
         } else {
             // The newest entry stays checked first; the older one is replaced.
             self.second = self.first;
-            self.first.rows = Quat::rotation_rows(a.orientation);
-            self.first.product = Quat::mul(a.orientation, b.orientation);
-            self.first.key = key;
-            &self.first
-        };
+            self.first.m.rows = Quat::rotation_rows(a.orientation);
+            self.first.m.product = Quat::mul(a.orientation, b.orientation);
+            self.first.m.key = key;
+            self.first.step_key = NO_STEP;
+            &mut self.first
+        }
+    }
+
+    /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
+    #[inline(always)]
+    pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
+        let e = self.entry(a, b);
         AFrame {
-            origin: a.origin.add(m.rows.apply(b.origin)),
-            orientation: m.product,
+            origin: a.origin.add(e.m.rows.apply(b.origin)),
+            orientation: e.m.product,
+        }
+    }
+
+    /// `AFrame.Combine(a, b)`, then `apply_physics`' step: the origin plus `dv`
+    /// (velocity·q) and [`AFrame::rotate_vec`]`(w)` (omega·q) through `memo`; the same
+    /// bits as those three in turn.
+    #[inline(always)]
+    pub fn combine_then_step(
+        &mut self,
+        a: &AFrame,
+        b: &AFrame,
+        dv: Vec3,
+        w: Vec3,
+        memo: &mut RotateVecMemo,
+    ) -> AFrame {
+        let e = self.entry(a, b);
+        let origin = a.origin.add(e.m.rows.apply(b.origin)).add(dv);
+        if vec_key(w) != e.step_key {
+            e.restep(w, memo);
+        }
+        AFrame {
+            origin,
+            orientation: e.stepped,
         }
     }
 }
@@ -865,7 +930,7 @@ mod tests {
             assert_eq!(bits(&memo.combine(&a, &b)), bits(&AFrame::combine(&a, &b)));
         }
         // The last two cases filled both entries with different keys.
-        assert_ne!(memo.first.key, memo.second.key);
+        assert_ne!(memo.first.m.key, memo.second.m.key);
     }
 
     #[test]
@@ -934,6 +999,56 @@ mod tests {
             let got = offset_then_grotate(&mut OffsetMemo::default(), &z, &z, v);
             assert_eq!(bits(&got), bits(&plain_offset_then_grotate(&z, &z, v)));
         }
+    }
+
+    #[test]
+    fn pos_frame_memo_gives_combine_then_apply_physics_bits() {
+        // A turning run's crossings (identity and turned offsets, ticks of two and one
+        // crossings), a change of the step, negative zeros, another pos frame, and
+        // crossings without the physics step in between.
+        let step = AFrame::new(Vec3::new(0.0, 0.133, 0.0), Quat::IDENTITY);
+        let other = AFrame::new(Vec3::new(0.0, 0.05, 0.0), Quat::from_ypr(0.0, 0.0, -0.1));
+        let dv = Vec3::new(0.01, 0.0, 0.0);
+        let spin = Vec3::new(0.0, 0.0, -0.05);
+        let nz = Vec3::new(-0.0, 0.0, -0.0);
+        let mut memo = CombineMemo2::default();
+        let mut rv = RotateVecMemo::default();
+        let cases = [
+            (2, step, Some(spin)),
+            (1, step, Some(spin)),
+            (2, step, Some(spin)),
+            (1, step, Some(Vec3::ZERO)),
+            (2, other, Some(spin)),
+            (1, step, None),
+            (2, step, Some(nz)),
+            (2, step, Some(spin)),
+        ];
+        for (crossings, pos, w) in cases {
+            let mut got = AFrame::IDENTITY;
+            let mut want = AFrame::IDENTITY;
+            for _ in 0..crossings {
+                match w {
+                    Some(w) => {
+                        got = memo.combine_then_step(&got, &pos, dv, w, &mut rv);
+                        want = AFrame::combine(&want, &pos);
+                        want.origin = want.origin.add(dv);
+                        want.rotate_vec(w);
+                    }
+                    None => {
+                        got = memo.combine(&got, &pos);
+                        want = AFrame::combine(&want, &pos);
+                    }
+                }
+                assert_eq!(bits(&got), bits(&want));
+            }
+        }
+        // A new memo's all-zero key, with and without a step.
+        let z = AFrame::new(Vec3::new(1.0, -2.0, 3.0), ZERO_QUAT);
+        let got = CombineMemo2::default().combine_then_step(&z, &z, dv, spin, &mut rv);
+        let mut want = AFrame::combine(&z, &z);
+        want.origin = want.origin.add(dv);
+        want.rotate_vec(spin);
+        assert_eq!(bits(&got), bits(&want));
     }
 
     #[test]

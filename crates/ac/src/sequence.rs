@@ -261,6 +261,17 @@ fn floor_i32(x: f32) -> i32 {
     }
 }
 
+/// `apply_physics`' step length: `|q|` with the sign of `sign` (`sign` widened to f64
+/// compares the same way, and NaN fails both).
+#[inline(always)]
+fn signed_step(q: f32, sign: f32) -> f32 {
+    if sign >= 0.0 {
+        q.abs()
+    } else {
+        -q.abs()
+    }
+}
+
 /// `apply_physics(frame, q, sign)` on the sequence's velocity, omega and rotation memo.
 #[inline(always)]
 fn apply_physics_with(
@@ -271,8 +282,7 @@ fn apply_physics_with(
     q: f32,
     sign: f32,
 ) {
-    // `sign` widened to f64 compares the same way (and NaN fails both).
-    let q = if sign >= 0.0 { q.abs() } else { -q.abs() };
+    let q = signed_step(q, sign);
     frame.origin = frame.origin.add(velocity.scale(q));
     frame.rotate_vec_memo(omega.scale(q), memo);
 }
@@ -485,18 +495,28 @@ impl Sequence {
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
                         // frame changes nothing but the sign of a zero, so skip it.
-                        if let Some(pos) = node.pos_frame_in_range(last) {
-                            *f = self.combine_memo.combine(f, &pos);
-                        }
-                        if fr.abs() > EPSILON {
-                            apply_physics_with(
+                        match node.pos_frame_in_range(last) {
+                            // The combine and apply_physics through one memo entry.
+                            Some(pos) if fr.abs() > EPSILON => {
+                                let q = signed_step(1.0 / fr, t);
+                                *f = self.combine_memo.combine_then_step(
+                                    f,
+                                    &pos,
+                                    self.velocity.scale(q),
+                                    self.omega.scale(q),
+                                    &mut self.rotation_memo,
+                                );
+                            }
+                            Some(pos) => *f = self.combine_memo.combine(f, &pos),
+                            None if fr.abs() > EPSILON => apply_physics_with(
                                 self.velocity,
                                 self.omega,
                                 &mut self.rotation_memo,
                                 f,
                                 1.0 / fr,
                                 t,
-                            );
+                            ),
+                            None => {}
                         }
                     }
                     if !node.fire_hooks(last, 1, hooks, hook_limit) {
