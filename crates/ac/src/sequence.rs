@@ -155,17 +155,18 @@ impl SeqNode {
     }
 
     /// The pos frame `i` if it exists.
+    // A negative `i` as a `usize` is at least 2⁶³, past the end of every `Vec`, so the
+    // one bounds test also rejects it.
+    #[inline]
     pub fn pos_frame_in_range(&self, i: i32) -> Option<AFrame> {
-        if i >= 0 {
-            self.anim.pos_frames.get(i as usize).copied()
-        } else {
-            None
-        }
+        self.anim.pos_frames.get(i as usize).copied()
     }
 
     /// `get_part_frame(int)`: none when out of range.
+    // As in `pos_frame_in_range`, `get` rejects a negative `i`.
+    #[inline]
     pub fn part_frame(&self, i: i32) -> Option<&PartFrame> {
-        if i >= 0 && (i as i64) < self.anim.num_frames as i64 {
+        if i64::from(i) < i64::from(self.anim.num_frames) {
             self.anim.part_frames.get(i as usize)
         } else {
             None
@@ -721,7 +722,38 @@ impl Sequence {
 
 #[cfg(test)]
 mod tests {
-    use super::{floor64, floor_i32, floor_key};
+    use super::{floor64, floor_i32, floor_key, SeqNode};
+    use crate::math::{AFrame, Quat, Vec3};
+    use crate::records::{Animation, PartFrame};
+    use std::sync::Arc;
+
+    #[test]
+    fn frame_lookups_reject_negative_and_out_of_range_frames() {
+        // Three part frames and pos frames, but num_frames says two: part frame 2
+        // is out of range, pos frame 2 is not (pos frames are read by index alone).
+        let pos = |y| AFrame::new(Vec3::new(0.0, y, 0.0), Quat::IDENTITY);
+        let node = SeqNode {
+            anim: Arc::new(Animation {
+                num_frames: 2,
+                pos_frames: vec![pos(1.0), pos(2.0), pos(3.0)],
+                part_frames: vec![PartFrame::default(); 3],
+                ..Animation::default()
+            }),
+            framerate: 30.0,
+            low_frame: 0,
+            high_frame: 1,
+        };
+        for i in [i32::MIN, -2, -1] {
+            assert!(node.pos_frame_in_range(i).is_none(), "{i}");
+            assert!(node.part_frame(i).is_none(), "{i}");
+        }
+        assert_eq!(node.pos_frame_in_range(0).map(|f| f.origin.y), Some(1.0));
+        assert_eq!(node.pos_frame_in_range(2).map(|f| f.origin.y), Some(3.0));
+        assert!(node.pos_frame_in_range(3).is_none());
+        assert!(node.part_frame(1).is_some());
+        assert!(node.part_frame(2).is_none());
+        assert!(node.part_frame(i32::MAX).is_none());
+    }
 
     #[test]
     fn floor_key_compares_with_integers_as_the_f64_floor_does() {
