@@ -93,10 +93,55 @@ pub struct FiredHook {
 /// `AnimSequenceNode`.
 #[derive(Clone, Debug)]
 pub struct SeqNode {
-    pub anim: Arc<Animation>,
+    pub anim: NodeAnimation,
     pub framerate: f32,
     pub low_frame: i32,
     pub high_frame: i32,
+}
+
+/// A node's animation (read through `Deref`) with the frames that have hooks.
+///
+/// The record is shared and only readable here, and the mask is made with it, so the
+/// mask always describes the frames the node plays.
+#[derive(Clone, Debug)]
+pub struct NodeAnimation {
+    anim: Arc<Animation>,
+    /// Bit `i` (below 63) is set when frame `i` has a part frame with hooks; bit 63
+    /// when some frame from 63 on has one. A clear bit means the frame fires nothing,
+    /// so a crossing skips the scan.
+    hooks_at: u64,
+}
+
+impl NodeAnimation {
+    /// The record with its hook mask.
+    pub fn new(anim: Arc<Animation>) -> NodeAnimation {
+        let in_range = anim.part_frames.len().min(anim.num_frames as usize);
+        let mut hooks_at = 0u64;
+        for (i, pf) in anim.part_frames[..in_range].iter().enumerate() {
+            if !pf.hooks.is_empty() {
+                hooks_at |= 1 << i.min(63);
+            }
+        }
+        NodeAnimation { anim, hooks_at }
+    }
+
+    /// The shared record.
+    pub fn arc(&self) -> &Arc<Animation> {
+        &self.anim
+    }
+
+    /// False only when frame `i` has no hooks (a negative `i` tests bit 63).
+    #[inline]
+    fn may_have_hooks(&self, i: i32) -> bool {
+        (self.hooks_at >> (i as u32).min(63)) & 1 != 0
+    }
+}
+
+impl std::ops::Deref for NodeAnimation {
+    type Target = Animation;
+    fn deref(&self) -> &Animation {
+        &self.anim
+    }
 }
 
 impl SeqNode {
@@ -119,7 +164,7 @@ impl SeqNode {
             high = low;
         }
         SeqNode {
-            anim,
+            anim: NodeAnimation::new(anim),
             framerate: data.framerate,
             low_frame: low as i32,
             high_frame: high as i32,
@@ -177,6 +222,9 @@ impl SeqNode {
     /// than `limit` hooks are queued.
     #[inline]
     fn fire_hooks(&self, frame: i32, dir: i32, hooks: &mut Vec<FiredHook>, limit: usize) -> bool {
+        if !self.anim.may_have_hooks(frame) {
+            return true;
+        }
         if let Some(pf) = self.part_frame(frame) {
             for h in &pf.hooks {
                 if h.direction == 0 || h.direction == dir {
@@ -722,9 +770,9 @@ impl Sequence {
 
 #[cfg(test)]
 mod tests {
-    use super::{floor64, floor_i32, floor_key, SeqNode};
+    use super::{floor64, floor_i32, floor_key, NodeAnimation, SeqNode};
     use crate::math::{AFrame, Quat, Vec3};
-    use crate::records::{Animation, PartFrame};
+    use crate::records::{AnimHook, Animation, PartFrame};
     use std::sync::Arc;
 
     #[test]
@@ -733,12 +781,12 @@ mod tests {
         // is out of range, pos frame 2 is not (pos frames are read by index alone).
         let pos = |y| AFrame::new(Vec3::new(0.0, y, 0.0), Quat::IDENTITY);
         let node = SeqNode {
-            anim: Arc::new(Animation {
+            anim: NodeAnimation::new(Arc::new(Animation {
                 num_frames: 2,
                 pos_frames: vec![pos(1.0), pos(2.0), pos(3.0)],
                 part_frames: vec![PartFrame::default(); 3],
                 ..Animation::default()
-            }),
+            })),
             framerate: 30.0,
             low_frame: 0,
             high_frame: 1,
@@ -753,6 +801,43 @@ mod tests {
         assert!(node.part_frame(1).is_some());
         assert!(node.part_frame(2).is_none());
         assert!(node.part_frame(i32::MAX).is_none());
+    }
+
+    #[test]
+    fn hook_mask_skips_only_frames_without_hooks() {
+        // 70 frames, num_frames says 69: hooks on frames 1, 64 and 69 (out of range).
+        let hook = AnimHook {
+            hook_type: 7,
+            direction: 0,
+            payload: Vec::new(),
+        };
+        let mut part_frames = vec![PartFrame::default(); 70];
+        for i in [1, 64, 69] {
+            part_frames[i].hooks.push(hook.clone());
+        }
+        let a = NodeAnimation::new(Arc::new(Animation {
+            num_frames: 69,
+            part_frames,
+            ..Animation::default()
+        }));
+        assert_eq!(a.hooks_at, (1 << 1) | (1 << 63));
+        assert!(a.may_have_hooks(1));
+        for i in [0, 2, 62] {
+            assert!(!a.may_have_hooks(i), "{i}");
+        }
+        // From 63 on, and for negative frames, the exact test decides.
+        for i in [63, 64, 69, 1000, i32::MAX, -1, i32::MIN] {
+            assert!(a.may_have_hooks(i), "{i}");
+        }
+        // Without hooks from 63 on, no frame is sent there.
+        let b = NodeAnimation::new(Arc::new(Animation {
+            num_frames: 69,
+            part_frames: vec![PartFrame::default(); 70],
+            ..Animation::default()
+        }));
+        for i in [0, 63, 69, -1, i32::MIN, i32::MAX] {
+            assert!(!b.may_have_hooks(i), "{i}");
+        }
     }
 
     #[test]
