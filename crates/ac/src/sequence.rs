@@ -539,6 +539,10 @@ impl Sequence {
                 // The node is looked up once for the whole loop (the loop changes
                 // the memos, the frame and the hook list, never the playlist).
                 let node = &self.nodes[ci];
+                // `apply_physics`' step `signed_step(1 / fr, t)` is `1 / fr` itself
+                // here: `fr · t > 0` makes both non-zero, not NaN and of one sign, so
+                // `1 / fr` (±0 for an infinite `fr`, never NaN) already has `t`'s sign.
+                let q = 1.0 / fr;
                 while floor > i64::from(last) {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
@@ -547,7 +551,6 @@ impl Sequence {
                         match node.pos_frame_in_range(last) {
                             // The combine and apply_physics through one memo entry.
                             Some(pos) if fr.abs() > EPSILON => {
-                                let q = signed_step(1.0 / fr, t);
                                 *f = self.combine_memo.combine_then_step(
                                     f,
                                     &pos,
@@ -557,14 +560,10 @@ impl Sequence {
                                 );
                             }
                             Some(pos) => *f = self.combine_memo.combine(f, &pos),
-                            None if fr.abs() > EPSILON => apply_physics_with(
-                                self.velocity,
-                                self.omega,
-                                &mut self.rotation_memo,
-                                f,
-                                1.0 / fr,
-                                t,
-                            ),
+                            None if fr.abs() > EPSILON => {
+                                f.origin = f.origin.add(self.velocity.scale(q));
+                                f.rotate_vec_memo(self.omega.scale(q), &mut self.rotation_memo);
+                            }
                             None => {}
                         }
                     }
@@ -770,7 +769,7 @@ impl Sequence {
 
 #[cfg(test)]
 mod tests {
-    use super::{floor64, floor_i32, floor_key, NodeAnimation, SeqNode};
+    use super::{floor64, floor_i32, floor_key, signed_step, NodeAnimation, SeqNode};
     use crate::math::{AFrame, Quat, Vec3};
     use crate::records::{AnimHook, Animation, PartFrame};
     use std::sync::Arc;
@@ -801,6 +800,38 @@ mod tests {
         assert!(node.part_frame(1).is_some());
         assert!(node.part_frame(2).is_none());
         assert!(node.part_frame(i32::MAX).is_none());
+    }
+
+    #[test]
+    fn forward_step_is_the_reciprocal_framerate() {
+        // Wherever `fr * t > 0`, `signed_step(1 / fr, t)` has the bits of `1 / fr`.
+        let vals = [
+            f32::MIN_POSITIVE,
+            1.0e-45,
+            1.0e-30,
+            0.5,
+            1.0,
+            30.0,
+            1.0e30,
+            f32::MAX,
+            f32::INFINITY,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                for (fr, t) in [(a, b), (-a, -b)] {
+                    if fr * t > 0.0 {
+                        let want = (1.0 / fr).to_bits();
+                        assert_eq!(signed_step(1.0 / fr, t).to_bits(), want, "{fr} {t}");
+                    }
+                }
+            }
+        }
+        // An infinite framerate steps by a zero of its own sign.
+        assert_eq!(
+            signed_step(1.0 / f32::NEG_INFINITY, -1.0).to_bits(),
+            0x8000_0000
+        );
+        assert_eq!(signed_step(1.0 / f32::INFINITY, 1.0).to_bits(), 0);
     }
 
     #[test]
