@@ -459,7 +459,11 @@ impl Sequence {
         self.overrun = None;
         if !self.nodes.is_empty() {
             self.update_internal(quantum, offset, hooks);
-            self.apricot();
+            // `update_internal` never empties the list, so `apricot`'s loop has work
+            // only when the current node is not the first.
+            if self.curr != Some(0) {
+                self.apricot();
+            }
         } else if let Some(f) = offset {
             self.apply_physics(f, quantum, quantum);
         }
