@@ -106,9 +106,9 @@ pub struct SeqNode {
 #[derive(Clone, Debug)]
 pub struct NodeAnimation {
     anim: Arc<Animation>,
-    /// Bit `i` (below 63) is set when frame `i` has a part frame with hooks; bit 63
-    /// when some frame from 63 on has one. A clear bit means the frame fires nothing,
-    /// so a crossing skips the scan.
+    /// Bit `k` is set when some frame `i` with `i mod 64 == k` has a part frame with
+    /// hooks. A frame whose bit is clear fires nothing (out of range or negative, it
+    /// has no part frame at all), so a crossing skips the scan.
     hooks_at: u64,
 }
 
@@ -119,7 +119,7 @@ impl NodeAnimation {
         let mut hooks_at = 0u64;
         for (i, pf) in anim.part_frames[..in_range].iter().enumerate() {
             if !pf.hooks.is_empty() {
-                hooks_at |= 1 << i.min(63);
+                hooks_at |= 1 << (i % 64);
             }
         }
         NodeAnimation { anim, hooks_at }
@@ -130,10 +130,10 @@ impl NodeAnimation {
         &self.anim
     }
 
-    /// False only when frame `i` has no hooks (a negative `i` tests bit 63).
+    /// False only when frame `i` has no hooks.
     #[inline]
     fn may_have_hooks(&self, i: i32) -> bool {
-        (self.hooks_at >> (i as u32).min(63)) & 1 != 0
+        (self.hooks_at >> (i & 63)) & 1 != 0
     }
 }
 
@@ -855,22 +855,21 @@ mod tests {
             part_frames,
             ..Animation::default()
         }));
-        assert_eq!(a.hooks_at, (1 << 1) | (1 << 63));
-        assert!(a.may_have_hooks(1));
-        for i in [0, 2, 62] {
-            assert!(!a.may_have_hooks(i), "{i}");
-        }
-        // From 63 on, and for negative frames, the exact test decides.
-        for i in [63, 64, 69, 1000, i32::MAX, -1, i32::MIN] {
+        // Frame 1 sets bit 1, frame 64 bit 0; frame 69 is out of range.
+        assert_eq!(a.hooks_at, 0b11);
+        for i in [0, 1, 64, 65, 128, i32::MIN, -63] {
             assert!(a.may_have_hooks(i), "{i}");
         }
-        // Without hooks from 63 on, no frame is sent there.
+        // Frames whose bit is clear skip the scan: none of them has hooks.
+        for i in [2, 5, 62, 63, 69, 127, -1, i32::MAX] {
+            assert!(!a.may_have_hooks(i), "{i}");
+        }
         let b = NodeAnimation::new(Arc::new(Animation {
             num_frames: 69,
             part_frames: vec![PartFrame::default(); 70],
             ..Animation::default()
         }));
-        for i in [0, 63, 69, -1, i32::MIN, i32::MAX] {
+        for i in [0, 1, 63, 64, 69, -1, i32::MIN, i32::MAX] {
             assert!(!b.may_have_hooks(i), "{i}");
         }
     }
