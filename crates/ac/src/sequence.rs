@@ -218,22 +218,29 @@ impl SeqNode {
         }
     }
 
-    /// Queue the hooks of frame `frame` that fire in direction `dir`; false once more
-    /// than `limit` hooks are queued.
+    /// Queue the hooks of frame `frame` that fire in direction `dir`, counting them in
+    /// `fired`; false once more than [`MAX_HOOKS_PER_UPDATE`] would be queued.
     #[inline]
-    fn fire_hooks(&self, frame: i32, dir: i32, hooks: &mut Vec<FiredHook>, limit: usize) -> bool {
+    fn fire_hooks(
+        &self,
+        frame: i32,
+        dir: i32,
+        hooks: &mut Vec<FiredHook>,
+        fired: &mut usize,
+    ) -> bool {
         if !self.anim.may_have_hooks(frame) {
             return true;
         }
         if let Some(pf) = self.part_frame(frame) {
             for h in &pf.hooks {
                 if h.direction == 0 || h.direction == dir {
-                    if hooks.len() >= limit {
+                    if *fired >= MAX_HOOKS_PER_UPDATE {
                         return false;
                     }
                     hooks.push(FiredHook {
                         hook_type: h.hook_type,
                     });
+                    *fired += 1;
                 }
             }
         }
@@ -469,16 +476,16 @@ impl Sequence {
         }
     }
 
-    /// Queue the hooks of one frame; false once more than `limit` hooks are queued.
+    /// Queue the hooks of one frame; false once more than the limit would be queued.
     fn fire_hooks(
         &self,
         node: usize,
         frame: i32,
         dir: i32,
         hooks: &mut Vec<FiredHook>,
-        limit: usize,
+        fired: &mut usize,
     ) -> bool {
-        self.nodes[node].fire_hooks(frame, dir, hooks, limit)
+        self.nodes[node].fire_hooks(frame, dir, hooks, fired)
     }
 
     /// `update_internal`, with ACE's tail recursion on the leftover time as a loop.
@@ -490,7 +497,9 @@ impl Sequence {
         hooks: &mut Vec<FiredHook>,
     ) {
         let mut crossings = 0u32;
-        let hook_limit = hooks.len() + MAX_HOOKS_PER_UPDATE;
+        // Hooks queued by this update (the list only grows during it): the same test
+        // as against the list's length at the start, without reading it on every tick.
+        let mut fired = 0usize;
         macro_rules! count_crossing {
             () => {
                 crossings += 1;
@@ -502,7 +511,7 @@ impl Sequence {
         }
         macro_rules! fire {
             ($node:expr, $frame:expr, $dir:expr) => {
-                if !self.fire_hooks($node, $frame, $dir, hooks, hook_limit) {
+                if !self.fire_hooks($node, $frame, $dir, hooks, &mut fired) {
                     self.overrun = Some(WorkLimit::Hooks);
                     return;
                 }
@@ -571,7 +580,7 @@ impl Sequence {
                             None => {}
                         }
                     }
-                    if !node.fire_hooks(last, 1, hooks, hook_limit) {
+                    if !node.fire_hooks(last, 1, hooks, &mut fired) {
                         self.overrun = Some(WorkLimit::Hooks);
                         return;
                     }
@@ -618,13 +627,14 @@ impl Sequence {
             }
             // AnimDone tests the list's first node, not the node that finished (Q5).
             if self.first_cyclic != Some(0) {
-                if hooks.len() >= hook_limit {
+                if fired >= MAX_HOOKS_PER_UPDATE {
                     self.overrun = Some(WorkLimit::Hooks);
                     return;
                 }
                 hooks.push(FiredHook {
                     hook_type: HOOK_ANIMATION_DONE,
                 });
+                fired += 1;
             }
             count_crossing!();
             self.advance_to_next_animation(t, frame.as_deref_mut());
