@@ -496,14 +496,15 @@ impl Sequence {
         mut frame: Option<&mut AFrame>,
         hooks: &mut Vec<FiredHook>,
     ) {
-        let mut crossings = 0u32;
+        // Counts down to the crossing past the limit (one decrement and its zero test).
+        let mut crossings_left = MAX_CROSSINGS_PER_UPDATE + 1;
         // Hooks queued by this update (the list only grows during it): the same test
         // as against the list's length at the start, without reading it on every tick.
         let mut fired = 0usize;
         macro_rules! count_crossing {
             () => {
-                crossings += 1;
-                if crossings > MAX_CROSSINGS_PER_UPDATE {
+                crossings_left -= 1;
+                if crossings_left == 0 {
                     self.overrun = Some(WorkLimit::Crossings);
                     return;
                 }
