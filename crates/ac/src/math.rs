@@ -243,28 +243,130 @@ fn sin_cos(x: f32) -> (f32, f32) {
     }
 }
 
-/// One-entry memos of a rotation step (`GRotate` / `Rotate(Vector3)`), kept per call
-/// site. A step is a pure function of the bits of its inputs, so a memo hit returns
-/// exactly what the formulas would; only work whose inputs did not change is skipped.
-///
-/// * `step`: the whole step, orientation and vector in, orientation out. An object
-///   that does not turn keeps its orientation and asks for the zero step every tick.
-/// * `ypr`: the rotation built from the angles. A turning object asks for the same
-///   angles every tick while its orientation moves, so the sines and cosines are
-///   computed once per change of the angles.
-///
-/// `Rotate(Vector3)` also keeps the step before the last (`prev_*`): within a tick a
-/// cycle that crosses two frames steps from the identity and then from the rotated
-/// orientation, and the next tick, crossing one, steps from the identity again, so a
-/// single entry missed on every crossing of a turning run.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RotationMemo {
-    step_key: [u32; 8],
-    step_value: Option<Quat>,
-    prev_key: [u32; 8],
-    prev_value: Option<Quat>,
-    ypr_key: [u32; 3],
-    ypr_value: Option<Quat>,
+/// The memoised rotation built from three step angles: `Quat::from_ypr(v.x, v.y, v.z)`
+/// keyed by the angles' bits. A turning object asks for the same angles every tick
+/// while its orientation moves, so the sines and cosines are computed once per change
+/// of the angles. A new memo holds the entry of the zero angles (the identity).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct YprMemo {
+    key: [u32; 3],
+    value: Quat,
+}
+
+impl Default for YprMemo {
+    fn default() -> Self {
+        Self {
+            key: [0; 3],
+            value: Quat::from_ypr(0.0, 0.0, 0.0),
+        }
+    }
+}
+
+impl YprMemo {
+    /// `Quat::from_ypr(v.x, v.y, v.z)`, from the memo when the angles are unchanged.
+    #[inline]
+    fn rotation(&mut self, v: Vec3) -> Quat {
+        let key = vec_bits(v);
+        if key != self.key {
+            self.value = Quat::from_ypr(v.x, v.y, v.z);
+            self.key = key;
+        }
+        self.value
+    }
+}
+
+/// One remembered rotation step: the bits of the orientation and the step vector (a
+/// constant zero eighth word makes the key one 32-byte compare) and the orientation the
+/// step gave.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct StepEntry {
+    key: [u32; 8],
+    value: Quat,
+}
+
+#[inline(always)]
+fn step_key(o: Quat, v: Vec3) -> [u32; 8] {
+    let q = quat_bits(o);
+    let w = vec_bits(v);
+    [q[0], q[1], q[2], q[3], w[0], w[1], w[2], 0]
+}
+
+/// The orientation with every part +0 and the zero vector: the key of a new memo's
+/// entries (each computed by the memo's own step function).
+const ZERO_QUAT: Quat = Quat {
+    w: 0.0,
+    x: 0.0,
+    y: 0.0,
+    z: 0.0,
+};
+
+/// `AFrame.GRotate(v)`'s new orientation: `o ⊗ CreateFromYawPitchRoll(v)`, normalised.
+#[inline]
+fn grotate_step(ypr: &mut YprMemo, o: Quat, v: Vec3) -> Quat {
+    Quat::mul(o, ypr.rotation(v)).normalize()
+}
+
+/// `AFrame.Rotate(Vector3)`'s new orientation: the vector taken in local axes, then
+/// [`grotate_step`].
+#[inline]
+fn rotate_vec_step(ypr: &mut YprMemo, o: Quat, w: Vec3) -> Quat {
+    let g = Quat::rotate(o, w);
+    grotate_step(ypr, o, g)
+}
+
+/// A two-entry memo of the sequence's `Rotate(Vector3)` (`apply_physics`). Within a
+/// tick a cycle that crosses two frames steps from the identity and then from the
+/// rotated orientation, and the next tick, crossing one, steps from the identity
+/// again, so one entry would miss on every crossing of a turning run. Both entries are
+/// checked in place (no reordering on a hit); a miss, out of line, replaces the older.
+/// A new memo holds the all-zero key's entry in both, computed by the step itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RotateVecMemo {
+    first: StepEntry,
+    second: StepEntry,
+    ypr: YprMemo,
+}
+
+impl Default for RotateVecMemo {
+    fn default() -> Self {
+        let mut ypr = YprMemo::default();
+        let first = StepEntry {
+            key: [0; 8],
+            value: rotate_vec_step(&mut ypr, ZERO_QUAT, Vec3::ZERO),
+        };
+        Self {
+            first,
+            second: first,
+            ypr,
+        }
+    }
+}
+
+impl RotateVecMemo {
+    /// [`AFrame::rotate_vec`]'s new orientation (same bits).
+    #[inline(always)]
+    fn get(&mut self, o: Quat, w: Vec3) -> Quat {
+        let key = step_key(o, w);
+        if key == self.first.key {
+            self.first.value
+        } else if key == self.second.key {
+            self.second.value
+        } else {
+            self.miss(o, w, &key)
+        }
+    }
+
+    /// The step on a miss of both entries. Out of line: a crossing of a cycle nearly
+    /// always hits, and the miss's product and normalisation would otherwise give the
+    /// tick register saves.
+    #[cold]
+    #[inline(never)]
+    fn miss(&mut self, o: Quat, w: Vec3, key: &[u32; 8]) -> Quat {
+        let value = rotate_vec_step(&mut self.ypr, o, w);
+        self.second = self.first;
+        self.first = StepEntry { key: *key, value };
+        value
+    }
 }
 
 #[inline]
@@ -275,77 +377,6 @@ fn quat_bits(q: Quat) -> [u32; 4] {
 #[inline]
 fn vec_bits(v: Vec3) -> [u32; 3] {
     [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
-}
-
-impl RotationMemo {
-    /// `Quat::from_ypr(v.x, v.y, v.z)`, from the memo when the angles are unchanged.
-    #[inline]
-    fn ypr_rotation(&mut self, v: Vec3) -> Quat {
-        let key = vec_bits(v);
-        if let Some(q) = self.ypr_value {
-            if key == self.ypr_key {
-                return q;
-            }
-        }
-        let q = Quat::from_ypr(v.x, v.y, v.z);
-        self.ypr_key = key;
-        self.ypr_value = Some(q);
-        q
-    }
-
-    /// The memoised step when `o` and `v` are, bit for bit, those of the last step.
-    #[inline(always)]
-    fn hit(&self, o: Quat, v: Vec3) -> Option<Quat> {
-        let q = quat_bits(o);
-        let w = vec_bits(v);
-        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2], 0];
-        match self.step_value {
-            Some(r) if key == self.step_key => Some(r),
-            _ => None,
-        }
-    }
-
-    /// [`AFrame::rotate_vec`]'s new orientation on a memo miss, remembered. Out of
-    /// line: a crossing of a cycle nearly always hits, and the miss's product and
-    /// normalisation would otherwise give its caller a stack frame and register saves.
-    #[cold]
-    #[inline(never)]
-    fn rotate_vec_miss(&mut self, o: Quat, w: Vec3) -> Quat {
-        let q = quat_bits(o);
-        let v = vec_bits(w);
-        let key = [q[0], q[1], q[2], q[3], v[0], v[1], v[2], 0];
-        if let Some(r) = self.prev_value {
-            if key == self.prev_key {
-                // The older entry hit: it becomes the one checked first.
-                std::mem::swap(&mut self.step_key, &mut self.prev_key);
-                std::mem::swap(&mut self.step_value, &mut self.prev_value);
-                return r;
-            }
-        }
-        self.prev_key = self.step_key;
-        self.prev_value = self.step_value;
-        self.step(o, w, |m, o, w| {
-            let g = Quat::rotate(o, w);
-            Quat::mul(o, m.ypr_rotation(g)).normalize()
-        })
-    }
-
-    /// The memoised result of `f(o, v)` when both are unchanged since the last call.
-    #[inline(always)]
-    fn step(&mut self, o: Quat, v: Vec3, f: impl FnOnce(&mut Self, Quat, Vec3) -> Quat) -> Quat {
-        let q = quat_bits(o);
-        let w = vec_bits(v);
-        let key = [q[0], q[1], q[2], q[3], w[0], w[1], w[2], 0];
-        if let Some(r) = self.step_value {
-            if key == self.step_key {
-                return r;
-            }
-        }
-        let r = f(self, o, v);
-        self.step_key = key;
-        self.step_value = Some(r);
-        r
-    }
 }
 
 /// The rows of a rotation matrix built by [`Quat::rotation_rows`].
@@ -418,38 +449,181 @@ impl CombineMemo {
     }
 }
 
-/// A two-entry [`CombineMemo`] for the sequence's pos-frame combine. A turning run crosses
-/// two frames in one tick, combining into the identity offset and then into the rotated
-/// one, and one frame in the next (into the identity again): one entry would miss on
-/// every other crossing, two hold both.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct CombineMemo2 {
-    first: CombineMemo,
-    second: CombineMemo,
+/// The object's offset combine ([`CombineMemo`]) together with the physics step's
+/// `GRotate(v)` that follows it in the tick. The step rotates the combine's orientation
+/// (the physics step moves only the origin before it), so while the combine hits and
+/// `v` repeats, its result is the one remembered here: one compare of four words (the
+/// bits of `v` and a constant zero) instead of a second memo's eight.
+///
+/// `stepped` is always `GRotate(v)` of the entry's product for the `v` whose bits are
+/// in `step_key`: a combine miss recomputes it for the last `v` (a turning object's
+/// orientation moves every tick while `v` stays), a new `v` recomputes it out of line.
+/// A new memo holds the all-zero key's entries, computed by the same functions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OffsetMemo {
+    combine: CombineMemo,
+    step_key: [u32; 4],
+    stepped: Quat,
+    ypr: YprMemo,
 }
 
-impl CombineMemo2 {
+impl Default for OffsetMemo {
+    fn default() -> Self {
+        let combine = CombineMemo::default();
+        let mut ypr = YprMemo::default();
+        let stepped = grotate_step(&mut ypr, combine.product, Vec3::ZERO);
+        Self {
+            combine,
+            step_key: [0; 4],
+            stepped,
+            ypr,
+        }
+    }
+}
+
+#[inline(always)]
+fn vec_key(v: Vec3) -> [u32; 4] {
+    let w = vec_bits(v);
+    [w[0], w[1], w[2], 0]
+}
+
+impl OffsetMemo {
     /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
     #[inline(always)]
     pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
         let p = quat_bits(a.orientation);
         let q = quat_bits(b.orientation);
         let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
-        let m = if key == self.first.key {
-            &self.first
-        } else if key == self.second.key {
-            &self.second
-        } else {
-            // The newest entry stays checked first; the older one is replaced.
-            self.second = self.first;
-            self.first.rows = Quat::rotation_rows(a.orientation);
-            self.first.product = Quat::mul(a.orientation, b.orientation);
-            self.first.key = key;
-            &self.first
-        };
+        let m = &mut self.combine;
+        if key != m.key {
+            m.rows = Quat::rotation_rows(a.orientation);
+            m.product = Quat::mul(a.orientation, b.orientation);
+            m.key = key;
+            let v = self.step_key.map(f32::from_bits);
+            let v = Vec3::new(v[0], v[1], v[2]);
+            self.stepped = grotate_step(&mut self.ypr, m.product, v);
+        }
         AFrame {
             origin: a.origin.add(m.rows.apply(b.origin)),
             orientation: m.product,
+        }
+    }
+
+    /// The orientation [`AFrame::grotate`]`(v)` gives a frame whose orientation is the
+    /// last [`OffsetMemo::combine`]'s result (same bits).
+    #[inline(always)]
+    pub fn grotate_combined(&mut self, v: Vec3) -> Quat {
+        if vec_key(v) != self.step_key {
+            self.restep(v);
+        }
+        self.stepped
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn restep(&mut self, v: Vec3) {
+        self.stepped = grotate_step(&mut self.ypr, self.combine.product, v);
+        self.step_key = vec_key(v);
+    }
+}
+
+/// A two-entry [`CombineMemo`] for the sequence's pos-frame combine. A turning run crosses
+/// two frames in one tick, combining into the identity offset and then into the rotated
+/// one, and one frame in the next (into the identity again): one entry would miss on
+/// every other crossing, two hold both.
+///
+/// Each entry also keeps the `Rotate(omega·q)` step `apply_physics` takes right after
+/// the combine (the velocity step moves only the origin before it), keyed by the
+/// step vector's bits and a zero fourth word; a new or refilled entry has a one in
+/// that word, which no step vector's key has, so its first step is computed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CombineMemo2 {
+    first: Combine2Entry,
+    second: Combine2Entry,
+}
+
+/// The fourth key word of an entry whose step is not computed yet.
+const NO_STEP: [u32; 4] = [0, 0, 0, 1];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Combine2Entry {
+    m: CombineMemo,
+    step_key: [u32; 4],
+    stepped: Quat,
+}
+
+impl Default for Combine2Entry {
+    fn default() -> Self {
+        Self {
+            m: CombineMemo::default(),
+            step_key: NO_STEP,
+            stepped: ZERO_QUAT,
+        }
+    }
+}
+
+impl Combine2Entry {
+    /// The step from this entry's product, computed by `memo` and remembered.
+    #[cold]
+    #[inline(never)]
+    fn restep(&mut self, w: Vec3, memo: &mut RotateVecMemo) {
+        self.stepped = memo.get(self.m.product, w);
+        self.step_key = vec_key(w);
+    }
+}
+
+impl CombineMemo2 {
+    /// The entry for combining `b` into `a`, filled on a miss.
+    #[inline(always)]
+    fn entry(&mut self, a: &AFrame, b: &AFrame) -> &mut Combine2Entry {
+        let p = quat_bits(a.orientation);
+        let q = quat_bits(b.orientation);
+        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
+        if key == self.first.m.key {
+            &mut self.first
+        } else if key == self.second.m.key {
+            &mut self.second
+        } else {
+            // The newest entry stays checked first; the older one is replaced.
+            self.second = self.first;
+            self.first.m.rows = Quat::rotation_rows(a.orientation);
+            self.first.m.product = Quat::mul(a.orientation, b.orientation);
+            self.first.m.key = key;
+            self.first.step_key = NO_STEP;
+            &mut self.first
+        }
+    }
+
+    /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
+    #[inline(always)]
+    pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
+        let e = self.entry(a, b);
+        AFrame {
+            origin: a.origin.add(e.m.rows.apply(b.origin)),
+            orientation: e.m.product,
+        }
+    }
+
+    /// `AFrame.Combine(a, b)`, then `apply_physics`' step: the origin plus `dv`
+    /// (velocity·q) and [`AFrame::rotate_vec`]`(w)` (omega·q) through `memo`; the same
+    /// bits as those three in turn.
+    #[inline(always)]
+    pub fn combine_then_step(
+        &mut self,
+        a: &AFrame,
+        b: &AFrame,
+        dv: Vec3,
+        w: Vec3,
+        memo: &mut RotateVecMemo,
+    ) -> AFrame {
+        let e = self.entry(a, b);
+        let origin = a.origin.add(e.m.rows.apply(b.origin)).add(dv);
+        if vec_key(w) != e.step_key {
+            e.restep(w, memo);
+        }
+        AFrame {
+            origin,
+            orientation: e.stepped,
         }
     }
 }
@@ -525,21 +699,10 @@ impl AFrame {
         self.grotate(g);
     }
 
-    /// [`AFrame::grotate`] through `memo` (same bits).
-    #[inline]
-    pub fn grotate_memo(&mut self, v: Vec3, memo: &mut RotationMemo) {
-        self.orientation = memo.step(self.orientation, v, |m, o, v| {
-            Quat::mul(o, m.ypr_rotation(v)).normalize()
-        });
-    }
-
     /// [`AFrame::rotate_vec`] through `memo` (same bits).
-    #[inline]
-    pub fn rotate_vec_memo(&mut self, w: Vec3, memo: &mut RotationMemo) {
-        self.orientation = match memo.hit(self.orientation, w) {
-            Some(r) => r,
-            None => memo.rotate_vec_miss(self.orientation, w),
-        };
+    #[inline(always)]
+    pub fn rotate_vec_memo(&mut self, w: Vec3, memo: &mut RotateVecMemo) {
+        self.orientation = memo.get(self.orientation, w);
     }
 
     /// `AFrame.Rotate(Quaternion)`.
@@ -694,16 +857,13 @@ mod tests {
     fn rotation_memo_gives_the_formulas_bits_on_hits_and_after_a_change() {
         let turning = Vec3::new(0.0, 0.0, -0.05);
         let still = Vec3::ZERO;
-        let mut memo = RotationMemo::default();
+        let mut rotate_vec = RotateVecMemo::default();
         let mut memo_frame = AFrame::new(Vec3::ZERO, Quat::from_ypr(0.3, 0.0, 1.2));
         let mut plain = memo_frame;
         // Turn for three steps (same angles, moving orientation), hold for three
         // (same orientation and angles: whole-step hits), turn again.
         for v in [turning, turning, turning, still, still, still, turning] {
-            memo_frame.grotate_memo(v, &mut memo);
-            plain.grotate(v);
-            assert_eq!(bits(&memo_frame), bits(&plain));
-            memo_frame.rotate_vec_memo(v, &mut memo);
+            memo_frame.rotate_vec_memo(v, &mut rotate_vec);
             plain.rotate_vec(v);
             assert_eq!(bits(&memo_frame), bits(&plain));
         }
@@ -714,7 +874,7 @@ mod tests {
         // Two crossings from the identity and one from the rotated orientation, in
         // turn (a turning run): every step after the first two is a memo hit.
         let w = Vec3::new(0.0, 0.0, -0.05);
-        let mut memo = RotationMemo::default();
+        let mut memo = RotateVecMemo::default();
         for crossings in [2, 1, 2, 2, 1, 1, 2] {
             let mut memo_frame = AFrame::IDENTITY;
             let mut plain = AFrame::IDENTITY;
@@ -726,8 +886,26 @@ mod tests {
             // The steps turned the frame: the two entries are two orientations.
             assert!(memo_frame.orientation.z < 0.0);
         }
-        assert!(memo.step_value.is_some() && memo.prev_value.is_some());
-        assert_ne!(memo.step_key, memo.prev_key);
+        assert_ne!(memo.first.key, memo.second.key);
+        // Both entries are the identity's and the turned orientation's steps.
+        let identity_key = step_key(Quat::IDENTITY, w);
+        assert!(memo.first.key == identity_key || memo.second.key == identity_key);
+    }
+
+    #[test]
+    fn new_rotation_memo_gives_the_steps_bits_for_the_all_zero_key() {
+        // The one key a new memo holds: every part of the orientation and the vector
+        // +0. The formulas give NaN there (a zero quaternion normalised), and the memo
+        // must give the same bits.
+        let zero = AFrame::new(Vec3::ZERO, ZERO_QUAT);
+        let mut plain = zero;
+        plain.rotate_vec(Vec3::ZERO);
+        let mut memo_frame = zero;
+        memo_frame.rotate_vec_memo(Vec3::ZERO, &mut RotateVecMemo::default());
+        assert_eq!(bits(&memo_frame), bits(&plain));
+        assert!(plain.orientation.w.is_nan());
+        // The angle memo's zero entry is the identity with +0 parts.
+        assert_eq!(quat_bits(YprMemo::default().value), [0x3f80_0000, 0, 0, 0]);
     }
 
     #[test]
@@ -752,7 +930,7 @@ mod tests {
             assert_eq!(bits(&memo.combine(&a, &b)), bits(&AFrame::combine(&a, &b)));
         }
         // The last two cases filled both entries with different keys.
-        assert_ne!(memo.first.key, memo.second.key);
+        assert_ne!(memo.first.m.key, memo.second.m.key);
     }
 
     #[test]
@@ -770,6 +948,107 @@ mod tests {
         // The steps really moved the frame (so the comparisons above were not of a
         // frame that stood still).
         assert!(a.origin.y > 4.0);
+    }
+
+    /// The tick's use of [`OffsetMemo`]: combine, then the physics step's `GRotate`.
+    fn offset_then_grotate(memo: &mut OffsetMemo, a: &AFrame, b: &AFrame, v: Vec3) -> AFrame {
+        let mut f = memo.combine(a, b);
+        f.orientation = memo.grotate_combined(v);
+        f
+    }
+
+    fn plain_offset_then_grotate(a: &AFrame, b: &AFrame, v: Vec3) -> AFrame {
+        let mut f = AFrame::combine(a, b);
+        f.grotate(v);
+        f
+    }
+
+    #[test]
+    fn offset_memo_gives_combine_then_grotate_bits() {
+        let step = AFrame::new(Vec3::new(0.0, 0.104, 0.0), Quat::IDENTITY);
+        let turn = AFrame::new(Vec3::new(0.0, 0.05, 0.0), Quat::from_ypr(0.0, 0.0, -0.1));
+        let spin = Vec3::new(0.0, 0.0, -0.05);
+        let nz = Vec3::new(-0.0, 0.0, -0.0);
+        let zero = Vec3::ZERO;
+        let mut memo = OffsetMemo::default();
+        let mut a = AFrame::new(Vec3::new(2.0, 4.0, 0.0), Quat::from_ypr(0.0, 0.0, 0.7));
+        let mut b = a;
+        // Still (hits), turning offsets (combine misses with the same v), a new v on a
+        // combine hit, negative zeros, and back.
+        let cases = [
+            (step, zero),
+            (step, zero),
+            (turn, zero),
+            (turn, zero),
+            (step, spin),
+            (step, spin),
+            (turn, spin),
+            (step, nz),
+            (step, zero),
+            (step, zero),
+        ];
+        for (off, v) in cases {
+            a = offset_then_grotate(&mut memo, &a, &off, v);
+            b = plain_offset_then_grotate(&b, &off, v);
+            assert_eq!(bits(&a), bits(&b));
+        }
+        assert!(a.origin.y > 4.0);
+        // The all-zero key of a new memo, with v = 0 and v ≠ 0.
+        let z = AFrame::new(Vec3::new(1.0, -2.0, 3.0), ZERO_QUAT);
+        for v in [zero, spin] {
+            let got = offset_then_grotate(&mut OffsetMemo::default(), &z, &z, v);
+            assert_eq!(bits(&got), bits(&plain_offset_then_grotate(&z, &z, v)));
+        }
+    }
+
+    #[test]
+    fn pos_frame_memo_gives_combine_then_apply_physics_bits() {
+        // A turning run's crossings (identity and turned offsets, ticks of two and one
+        // crossings), a change of the step, negative zeros, another pos frame, and
+        // crossings without the physics step in between.
+        let step = AFrame::new(Vec3::new(0.0, 0.133, 0.0), Quat::IDENTITY);
+        let other = AFrame::new(Vec3::new(0.0, 0.05, 0.0), Quat::from_ypr(0.0, 0.0, -0.1));
+        let dv = Vec3::new(0.01, 0.0, 0.0);
+        let spin = Vec3::new(0.0, 0.0, -0.05);
+        let nz = Vec3::new(-0.0, 0.0, -0.0);
+        let mut memo = CombineMemo2::default();
+        let mut rv = RotateVecMemo::default();
+        let cases = [
+            (2, step, Some(spin)),
+            (1, step, Some(spin)),
+            (2, step, Some(spin)),
+            (1, step, Some(Vec3::ZERO)),
+            (2, other, Some(spin)),
+            (1, step, None),
+            (2, step, Some(nz)),
+            (2, step, Some(spin)),
+        ];
+        for (crossings, pos, w) in cases {
+            let mut got = AFrame::IDENTITY;
+            let mut want = AFrame::IDENTITY;
+            for _ in 0..crossings {
+                match w {
+                    Some(w) => {
+                        got = memo.combine_then_step(&got, &pos, dv, w, &mut rv);
+                        want = AFrame::combine(&want, &pos);
+                        want.origin = want.origin.add(dv);
+                        want.rotate_vec(w);
+                    }
+                    None => {
+                        got = memo.combine(&got, &pos);
+                        want = AFrame::combine(&want, &pos);
+                    }
+                }
+                assert_eq!(bits(&got), bits(&want));
+            }
+        }
+        // A new memo's all-zero key, with and without a step.
+        let z = AFrame::new(Vec3::new(1.0, -2.0, 3.0), ZERO_QUAT);
+        let got = CombineMemo2::default().combine_then_step(&z, &z, dv, spin, &mut rv);
+        let mut want = AFrame::combine(&z, &z);
+        want.origin = want.origin.add(dv);
+        want.rotate_vec(spin);
+        assert_eq!(bits(&got), bits(&want));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use crate::commands::*;
 use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, Position};
-use crate::math::{AFrame, CombineMemo, RotationMemo, Vec3, EPSILON};
+use crate::math::{AFrame, OffsetMemo, Vec3, EPSILON};
 use crate::motion_interp::{MotionInterp, Weenie};
 use crate::motion_table::MotionTableData;
 use crate::moveto_manager::MoveToManager;
@@ -101,10 +101,9 @@ pub struct PhysicsObj {
     pub(crate) sticky_live: Option<Position>,
     /// `get_sticky_object()` for the interpolation manager during the offset step.
     pub(crate) sticky_object: u32,
-    /// The last rotation step `update_physics_internal` built from `omega`.
-    pub(crate) omega_memo: RotationMemo,
-    /// The last combine of the tick's offset into the frame.
-    pub(crate) offset_memo: CombineMemo,
+    /// The last combine of the tick's offset into the frame, with the physics step's
+    /// rotation of its result.
+    pub(crate) offset_memo: OffsetMemo,
 }
 
 impl PhysicsObj {
@@ -159,8 +158,7 @@ impl PhysicsObj {
             unstick_pending: false,
             sticky_live: None,
             sticky_object: 0,
-            omega_memo: RotationMemo::default(),
-            offset_memo: CombineMemo::default(),
+            offset_memo: OffsetMemo::default(),
         }
     }
 
@@ -364,6 +362,9 @@ impl PhysicsObj {
     }
 
     /// `UpdateObjectInternal(q)` as the conformance tick fixes it (no collision world; docs/ac.md "Tick").
+    // Inlined into its callers' loops: the call, its six register saves and restores
+    // and its stack frame were paid once per object and tick.
+    #[inline(always)]
     pub fn update_object_internal(&mut self, q: f64) {
         if !self.tick_position_step(q) {
             return;
@@ -417,15 +418,26 @@ impl PhysicsObj {
         self.position_manager_adjust_offset(&mut off, q);
         let mut new_frame = self.offset_memo.combine(&self.frame, &off);
         if !self.hidden {
-            self.update_physics_internal(q as f32, &mut new_frame);
+            // `update_physics_internal`, its rotation taken from the combine's memo:
+            // the translation leaves the combine's orientation as it is.
+            let q = q as f32;
+            self.update_physics_translation(q, &mut new_frame);
+            new_frame.orientation = self.offset_memo.grotate_combined(self.omega.scale(q));
         }
         self.process_hooks();
         new_frame
     }
 
     /// `UpdatePhysicsInternal(q, ref frame)`.
-    #[inline(always)]
     pub fn update_physics_internal(&mut self, q: f32, frame: &mut AFrame) {
+        self.update_physics_translation(q, frame);
+        frame.grotate(self.omega.scale(q));
+    }
+
+    /// [`PhysicsObj::update_physics_internal`] up to its rotation: velocity, friction,
+    /// acceleration and the frame's new origin.
+    #[inline(always)]
+    fn update_physics_translation(&mut self, q: f32, frame: &mut AFrame) {
         let mut v2 = self.velocity.length_sq();
         if v2 <= 0.0 {
             if !self.has_movement_manager && self.on_walkable {
@@ -445,7 +457,6 @@ impl PhysicsObj {
             frame.origin = frame.origin.add(a.add(b));
         }
         self.velocity = self.velocity.add(self.acceleration.scale(q));
-        frame.grotate_memo(self.omega.scale(q), &mut self.omega_memo);
     }
 
     /// `calc_friction(q, v2)` on flat ground (never sledding here).

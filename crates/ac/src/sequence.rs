@@ -8,7 +8,7 @@
 //! shifted on removal keeps the same identities without a linked list.
 
 use crate::key_hash::IdMap;
-use crate::math::{AFrame, CombineMemo2, RotationMemo, Vec3, EPSILON};
+use crate::math::{AFrame, CombineMemo2, RotateVecMemo, Vec3, EPSILON};
 use crate::records::{Animation, PartFrame};
 use std::sync::Arc;
 
@@ -93,10 +93,55 @@ pub struct FiredHook {
 /// `AnimSequenceNode`.
 #[derive(Clone, Debug)]
 pub struct SeqNode {
-    pub anim: Arc<Animation>,
+    pub anim: NodeAnimation,
     pub framerate: f32,
     pub low_frame: i32,
     pub high_frame: i32,
+}
+
+/// A node's animation (read through `Deref`) with the frames that have hooks.
+///
+/// The record is shared and only readable here, and the mask is made with it, so the
+/// mask always describes the frames the node plays.
+#[derive(Clone, Debug)]
+pub struct NodeAnimation {
+    anim: Arc<Animation>,
+    /// Bit `k` is set when some frame `i` with `i mod 64 == k` has a part frame with
+    /// hooks. A frame whose bit is clear fires nothing (out of range or negative, it
+    /// has no part frame at all), so a crossing skips the scan.
+    hooks_at: u64,
+}
+
+impl NodeAnimation {
+    /// The record with its hook mask.
+    pub fn new(anim: Arc<Animation>) -> NodeAnimation {
+        let in_range = anim.part_frames.len().min(anim.num_frames as usize);
+        let mut hooks_at = 0u64;
+        for (i, pf) in anim.part_frames[..in_range].iter().enumerate() {
+            if !pf.hooks.is_empty() {
+                hooks_at |= 1 << (i % 64);
+            }
+        }
+        NodeAnimation { anim, hooks_at }
+    }
+
+    /// The shared record.
+    pub fn arc(&self) -> &Arc<Animation> {
+        &self.anim
+    }
+
+    /// False only when frame `i` has no hooks.
+    #[inline]
+    fn may_have_hooks(&self, i: i32) -> bool {
+        (self.hooks_at >> (i & 63)) & 1 != 0
+    }
+}
+
+impl std::ops::Deref for NodeAnimation {
+    type Target = Animation;
+    fn deref(&self) -> &Animation {
+        &self.anim
+    }
 }
 
 impl SeqNode {
@@ -119,7 +164,7 @@ impl SeqNode {
             high = low;
         }
         SeqNode {
-            anim,
+            anim: NodeAnimation::new(anim),
             framerate: data.framerate,
             low_frame: low as i32,
             high_frame: high as i32,
@@ -155,36 +200,47 @@ impl SeqNode {
     }
 
     /// The pos frame `i` if it exists.
+    // A negative `i` as a `usize` is at least 2⁶³, past the end of every `Vec`, so the
+    // one bounds test also rejects it.
+    #[inline]
     pub fn pos_frame_in_range(&self, i: i32) -> Option<AFrame> {
-        if i >= 0 {
-            self.anim.pos_frames.get(i as usize).copied()
-        } else {
-            None
-        }
+        self.anim.pos_frames.get(i as usize).copied()
     }
 
     /// `get_part_frame(int)`: none when out of range.
+    // As in `pos_frame_in_range`, `get` rejects a negative `i`.
+    #[inline]
     pub fn part_frame(&self, i: i32) -> Option<&PartFrame> {
-        if i >= 0 && (i as i64) < self.anim.num_frames as i64 {
+        if i64::from(i) < i64::from(self.anim.num_frames) {
             self.anim.part_frames.get(i as usize)
         } else {
             None
         }
     }
 
-    /// Queue the hooks of frame `frame` that fire in direction `dir`; false once more
-    /// than `limit` hooks are queued.
+    /// Queue the hooks of frame `frame` that fire in direction `dir`, counting them in
+    /// `fired`; false once more than [`MAX_HOOKS_PER_UPDATE`] would be queued.
     #[inline]
-    fn fire_hooks(&self, frame: i32, dir: i32, hooks: &mut Vec<FiredHook>, limit: usize) -> bool {
+    fn fire_hooks(
+        &self,
+        frame: i32,
+        dir: i32,
+        hooks: &mut Vec<FiredHook>,
+        fired: &mut usize,
+    ) -> bool {
+        if !self.anim.may_have_hooks(frame) {
+            return true;
+        }
         if let Some(pf) = self.part_frame(frame) {
             for h in &pf.hooks {
                 if h.direction == 0 || h.direction == dir {
-                    if hooks.len() >= limit {
+                    if *fired >= MAX_HOOKS_PER_UPDATE {
                         return false;
                     }
                     hooks.push(FiredHook {
                         hook_type: h.hook_type,
                     });
+                    *fired += 1;
                 }
             }
         }
@@ -213,7 +269,7 @@ pub struct Sequence {
     /// not ACE's and the caller must discard the update).
     pub overrun: Option<WorkLimit>,
     /// The last rotation step `apply_physics` built (a turning cycle repeats it).
-    pub rotation_memo: RotationMemo,
+    pub rotation_memo: RotateVecMemo,
     /// The last pos-frame combine of a frame crossing.
     pub combine_memo: CombineMemo2,
     /// `floor_i32` of the frame number whose bits are `.0` (the default, +0.0 → 0, is
@@ -261,18 +317,28 @@ fn floor_i32(x: f32) -> i32 {
     }
 }
 
+/// `apply_physics`' step length: `|q|` with the sign of `sign` (`sign` widened to f64
+/// compares the same way, and NaN fails both).
+#[inline(always)]
+fn signed_step(q: f32, sign: f32) -> f32 {
+    if sign >= 0.0 {
+        q.abs()
+    } else {
+        -q.abs()
+    }
+}
+
 /// `apply_physics(frame, q, sign)` on the sequence's velocity, omega and rotation memo.
 #[inline(always)]
 fn apply_physics_with(
     velocity: Vec3,
     omega: Vec3,
-    memo: &mut RotationMemo,
+    memo: &mut RotateVecMemo,
     frame: &mut AFrame,
     q: f32,
     sign: f32,
 ) {
-    // `sign` widened to f64 compares the same way (and NaN fails both).
-    let q = if sign >= 0.0 { q.abs() } else { -q.abs() };
+    let q = signed_step(q, sign);
     frame.origin = frame.origin.add(velocity.scale(q));
     frame.rotate_vec_memo(omega.scale(q), memo);
 }
@@ -400,22 +466,26 @@ impl Sequence {
         self.overrun = None;
         if !self.nodes.is_empty() {
             self.update_internal(quantum, offset, hooks);
-            self.apricot();
+            // `update_internal` never empties the list, so `apricot`'s loop has work
+            // only when the current node is not the first.
+            if self.curr != Some(0) {
+                self.apricot();
+            }
         } else if let Some(f) = offset {
             self.apply_physics(f, quantum, quantum);
         }
     }
 
-    /// Queue the hooks of one frame; false once more than `limit` hooks are queued.
+    /// Queue the hooks of one frame; false once more than the limit would be queued.
     fn fire_hooks(
         &self,
         node: usize,
         frame: i32,
         dir: i32,
         hooks: &mut Vec<FiredHook>,
-        limit: usize,
+        fired: &mut usize,
     ) -> bool {
-        self.nodes[node].fire_hooks(frame, dir, hooks, limit)
+        self.nodes[node].fire_hooks(frame, dir, hooks, fired)
     }
 
     /// `update_internal`, with ACE's tail recursion on the leftover time as a loop.
@@ -426,12 +496,15 @@ impl Sequence {
         mut frame: Option<&mut AFrame>,
         hooks: &mut Vec<FiredHook>,
     ) {
-        let mut crossings = 0u32;
-        let hook_limit = hooks.len() + MAX_HOOKS_PER_UPDATE;
+        // Counts down to the crossing past the limit (one decrement and its zero test).
+        let mut crossings_left = MAX_CROSSINGS_PER_UPDATE + 1;
+        // Hooks queued by this update (the list only grows during it): the same test
+        // as against the list's length at the start, without reading it on every tick.
+        let mut fired = 0usize;
         macro_rules! count_crossing {
             () => {
-                crossings += 1;
-                if crossings > MAX_CROSSINGS_PER_UPDATE {
+                crossings_left -= 1;
+                if crossings_left == 0 {
                     self.overrun = Some(WorkLimit::Crossings);
                     return;
                 }
@@ -439,7 +512,7 @@ impl Sequence {
         }
         macro_rules! fire {
             ($node:expr, $frame:expr, $dir:expr) => {
-                if !self.fire_hooks($node, $frame, $dir, hooks, hook_limit) {
+                if !self.fire_hooks($node, $frame, $dir, hooks, &mut fired) {
                     self.overrun = Some(WorkLimit::Hooks);
                     return;
                 }
@@ -480,26 +553,35 @@ impl Sequence {
                 // The node is looked up once for the whole loop (the loop changes
                 // the memos, the frame and the hook list, never the playlist).
                 let node = &self.nodes[ci];
+                // `apply_physics`' step `signed_step(1 / fr, t)` is `1 / fr` itself
+                // here: `fr · t > 0` makes both non-zero, not NaN and of one sign, so
+                // `1 / fr` (±0 for an infinite `fr`, never NaN) already has `t`'s sign.
+                let q = 1.0 / fr;
                 while floor > i64::from(last) {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
                         // frame changes nothing but the sign of a zero, so skip it.
-                        if let Some(pos) = node.pos_frame_in_range(last) {
-                            *f = self.combine_memo.combine(f, &pos);
-                        }
-                        if fr.abs() > EPSILON {
-                            apply_physics_with(
-                                self.velocity,
-                                self.omega,
-                                &mut self.rotation_memo,
-                                f,
-                                1.0 / fr,
-                                t,
-                            );
+                        match node.pos_frame_in_range(last) {
+                            // The combine and apply_physics through one memo entry.
+                            Some(pos) if fr.abs() > EPSILON => {
+                                *f = self.combine_memo.combine_then_step(
+                                    f,
+                                    &pos,
+                                    self.velocity.scale(q),
+                                    self.omega.scale(q),
+                                    &mut self.rotation_memo,
+                                );
+                            }
+                            Some(pos) => *f = self.combine_memo.combine(f, &pos),
+                            None if fr.abs() > EPSILON => {
+                                f.origin = f.origin.add(self.velocity.scale(q));
+                                f.rotate_vec_memo(self.omega.scale(q), &mut self.rotation_memo);
+                            }
+                            None => {}
                         }
                     }
-                    if !node.fire_hooks(last, 1, hooks, hook_limit) {
+                    if !node.fire_hooks(last, 1, hooks, &mut fired) {
                         self.overrun = Some(WorkLimit::Hooks);
                         return;
                     }
@@ -546,13 +628,14 @@ impl Sequence {
             }
             // AnimDone tests the list's first node, not the node that finished (Q5).
             if self.first_cyclic != Some(0) {
-                if hooks.len() >= hook_limit {
+                if fired >= MAX_HOOKS_PER_UPDATE {
                     self.overrun = Some(WorkLimit::Hooks);
                     return;
                 }
                 hooks.push(FiredHook {
                     hook_type: HOOK_ANIMATION_DONE,
                 });
+                fired += 1;
             }
             count_crossing!();
             self.advance_to_next_animation(t, frame.as_deref_mut());
@@ -701,7 +784,106 @@ impl Sequence {
 
 #[cfg(test)]
 mod tests {
-    use super::{floor64, floor_i32, floor_key};
+    use super::{floor64, floor_i32, floor_key, signed_step, NodeAnimation, SeqNode};
+    use crate::math::{AFrame, Quat, Vec3};
+    use crate::records::{AnimHook, Animation, PartFrame};
+    use std::sync::Arc;
+
+    #[test]
+    fn frame_lookups_reject_negative_and_out_of_range_frames() {
+        // Three part frames and pos frames, but num_frames says two: part frame 2
+        // is out of range, pos frame 2 is not (pos frames are read by index alone).
+        let pos = |y| AFrame::new(Vec3::new(0.0, y, 0.0), Quat::IDENTITY);
+        let node = SeqNode {
+            anim: NodeAnimation::new(Arc::new(Animation {
+                num_frames: 2,
+                pos_frames: vec![pos(1.0), pos(2.0), pos(3.0)],
+                part_frames: vec![PartFrame::default(); 3],
+                ..Animation::default()
+            })),
+            framerate: 30.0,
+            low_frame: 0,
+            high_frame: 1,
+        };
+        for i in [i32::MIN, -2, -1] {
+            assert!(node.pos_frame_in_range(i).is_none(), "{i}");
+            assert!(node.part_frame(i).is_none(), "{i}");
+        }
+        assert_eq!(node.pos_frame_in_range(0).map(|f| f.origin.y), Some(1.0));
+        assert_eq!(node.pos_frame_in_range(2).map(|f| f.origin.y), Some(3.0));
+        assert!(node.pos_frame_in_range(3).is_none());
+        assert!(node.part_frame(1).is_some());
+        assert!(node.part_frame(2).is_none());
+        assert!(node.part_frame(i32::MAX).is_none());
+    }
+
+    #[test]
+    fn forward_step_is_the_reciprocal_framerate() {
+        // Wherever `fr * t > 0`, `signed_step(1 / fr, t)` has the bits of `1 / fr`.
+        let vals = [
+            f32::MIN_POSITIVE,
+            1.0e-45,
+            1.0e-30,
+            0.5,
+            1.0,
+            30.0,
+            1.0e30,
+            f32::MAX,
+            f32::INFINITY,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                for (fr, t) in [(a, b), (-a, -b)] {
+                    if fr * t > 0.0 {
+                        let want = (1.0 / fr).to_bits();
+                        assert_eq!(signed_step(1.0 / fr, t).to_bits(), want, "{fr} {t}");
+                    }
+                }
+            }
+        }
+        // An infinite framerate steps by a zero of its own sign.
+        assert_eq!(
+            signed_step(1.0 / f32::NEG_INFINITY, -1.0).to_bits(),
+            0x8000_0000
+        );
+        assert_eq!(signed_step(1.0 / f32::INFINITY, 1.0).to_bits(), 0);
+    }
+
+    #[test]
+    fn hook_mask_skips_only_frames_without_hooks() {
+        // 70 frames, num_frames says 69: hooks on frames 1, 64 and 69 (out of range).
+        let hook = AnimHook {
+            hook_type: 7,
+            direction: 0,
+            payload: Vec::new(),
+        };
+        let mut part_frames = vec![PartFrame::default(); 70];
+        for i in [1, 64, 69] {
+            part_frames[i].hooks.push(hook.clone());
+        }
+        let a = NodeAnimation::new(Arc::new(Animation {
+            num_frames: 69,
+            part_frames,
+            ..Animation::default()
+        }));
+        // Frame 1 sets bit 1, frame 64 bit 0; frame 69 is out of range.
+        assert_eq!(a.hooks_at, 0b11);
+        for i in [0, 1, 64, 65, 128, i32::MIN, -63] {
+            assert!(a.may_have_hooks(i), "{i}");
+        }
+        // Frames whose bit is clear skip the scan: none of them has hooks.
+        for i in [2, 5, 62, 63, 69, 127, -1, i32::MAX] {
+            assert!(!a.may_have_hooks(i), "{i}");
+        }
+        let b = NodeAnimation::new(Arc::new(Animation {
+            num_frames: 69,
+            part_frames: vec![PartFrame::default(); 70],
+            ..Animation::default()
+        }));
+        for i in [0, 1, 63, 64, 69, -1, i32::MIN, i32::MAX] {
+            assert!(!b.may_have_hooks(i), "{i}");
+        }
+    }
 
     #[test]
     fn floor_key_compares_with_integers_as_the_f64_floor_does() {

@@ -347,6 +347,9 @@ fn notify_voyeurs_from(w: &mut impl Registry, t: usize, status: TargetStatus, po
 
 /// One world tick of object `i`: `UpdateObjectInternal(q)` with the target, move-to and
 /// position managers in ACE's order.
+// Inlined into the world's loop, as `PhysicsObj::update_object_internal` is into a lone
+// object's callers: the call and its register saves were paid per object and tick.
+#[inline(always)]
 pub fn update_object(w: &mut impl Registry, i: usize, q: f64) {
     let live = {
         let o = w.at(i);
