@@ -47,6 +47,10 @@ pub struct ShapeInstance {
     /// `nodes[k]` is node `k` for every k (see [`pose_loop_in_order`]); else every
     /// evaluation takes the general pass.
     in_node_order: bool,
+    /// Some node has node 0 as its parent. Node 0's `moved` flag is read only by its
+    /// children, so without any (the benchmark's root-motion node) the world compare that
+    /// sets it is left out.
+    root_has_children: bool,
     /// What the last identity seed of [`Self::tick`] left: the thread id, the G, acc and dur
     /// its partial P was built from, and the root it stored. A seed from the same inputs onto
     /// that same root would store that root again, so it is skipped.
@@ -337,6 +341,7 @@ impl ShapeInstance {
             },
             fresh: true,
             in_node_order: false,
+            root_has_children: false,
             seeded: None,
             sorted: [0; MAX_SLOTS],
             sorted_len: usize::MAX,
@@ -346,6 +351,7 @@ impl ShapeInstance {
                 .iter()
                 .enumerate()
                 .all(|(k, st)| usize::from(st.node) == k);
+        s.root_has_children = s.nodes.iter().skip(1).any(|st| st.parent_at == 0);
         s.evaluate(list, &Transform3::IDENTITY);
         s
     }
@@ -556,7 +562,7 @@ impl ShapeInstance {
             *l0 = *r0;
         }
         if let (Some(w0), Some(x0)) = (self.world.first_mut(), self.nodes.first_mut()) {
-            x0.moved = fresh || *w0 != *root_read;
+            x0.moved = self.root_has_children && (fresh || *w0 != *root_read);
             *w0 = *root_read;
         }
         if !covered || fresh || !self.in_node_order {
