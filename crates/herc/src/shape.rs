@@ -51,10 +51,13 @@ pub struct ShapeInstance {
     /// children, so without any (the benchmark's root-motion node) the world compare that
     /// sets it is left out.
     root_has_children: bool,
-    /// What the last identity seed of [`Self::tick`] left: the thread id, the G, acc and dur
-    /// its partial P was built from, and the root it stored. A seed from the same inputs onto
-    /// that same root would store that root again, so it is skipped.
-    seeded: Option<(usize, Keyframe, i16, i16, Transform3)>,
+    /// The thread the last identity seed of [`Self::tick`] left holding exactly what a seed
+    /// of identity would store (a ground thread: the inverse of its partial P), while nothing
+    /// has touched that thread since: every method that can change a thread (`thread_mut`
+    /// of that id, `seed_root`, `step_all`, `add_thread`) clears it. A seed onto it would
+    /// store the same root again, so it is skipped, without comparing the thread's G, acc,
+    /// dur and root with a kept copy.
+    seeded: Option<usize>,
     /// Per slot, the playing sequence of its thread when [`Self::sort`] last left the slots in
     /// order (`sorted_len` of them). The slot order depends only on those sequences'
     /// priorities, so while they are the same the slots are still in order.
@@ -368,6 +371,7 @@ impl ShapeInstance {
         let mut th = AnimationThread::new(list);
         th.set_sequence(list, seq, 0, 0);
         let id = self.threads.len();
+        self.seeded = None;
         self.threads.push(th);
         self.slots.push(id);
         self.sort(list);
@@ -383,6 +387,10 @@ impl ShapeInstance {
     }
 
     pub fn thread_mut(&mut self, id: usize) -> Option<&mut AnimationThread> {
+        // The caller may change the thread: a seed onto it must be made again.
+        if self.seeded == Some(id) {
+            self.seeded = None;
+        }
         self.threads.get_mut(id)
     }
 
@@ -461,6 +469,7 @@ impl ShapeInstance {
 
     /// ShapeInst_SeedRootTransform (0x478a70): write `value` into the first slot's thread.
     pub fn seed_root(&mut self, value: &Transform3) {
+        self.seeded = None;
         if let Some(&id) = self.slots.first() {
             self.threads[id].write_root(value);
         }
@@ -478,6 +487,7 @@ impl ShapeInstance {
         // The sort's test (every slot's thread on the sequence noted when the slots were last
         // left in order) made as each thread is stepped: a thread's advance changes only
         // that thread, and each slot holds a different thread.
+        self.seeded = None;
         let mut same = self.sorted_len == self.slots.len();
         for i in 0..self.slots.len() {
             let id = self.slots[i];
@@ -495,7 +505,9 @@ impl ShapeInstance {
     /// another thread than the seeded one; reproduced literally, H18), seed identity again.
     /// Returns the read: the step's root-motion delta.
     pub fn tick(&mut self, list: &AnimList, anim_delta: i16) -> Transform3 {
-        if !self.seed_is_in_place() {
+        // The first-slot thread untouched since the last tick's second seed already holds
+        // what this seed would store.
+        if self.seeded.is_none() || self.seeded != self.slots.first().copied() {
             self.seed_root(&Transform3::IDENTITY);
         }
         self.step_all(list, anim_delta);
@@ -506,23 +518,8 @@ impl ShapeInstance {
         };
         let th = &mut self.threads[id];
         let read = th.read_then_seed_identity();
-        self.seeded = th.ground.then_some((id, th.g, th.acc, th.dur, th.root));
+        self.seeded = th.ground.then_some(id);
         read
-    }
-
-    /// The first-slot thread still holds exactly what the last identity seed stored, and its
-    /// G, acc and dur are the ones that seed used, so seeding identity again changes nothing.
-    fn seed_is_in_place(&self) -> bool {
-        let (Some(&id), Some((sid, g, acc, dur, root))) = (self.slots.first(), &self.seeded) else {
-            return false;
-        };
-        let th = &self.threads[id];
-        id == *sid
-            && th.ground
-            && th.g == *g
-            && th.acc == *acc
-            && th.dur == *dur
-            && th.root == *root
     }
 
     /// ShapeInst_EvalAllNodeLocals (0x4789f4) then the world build (0x478b58): locals are
@@ -730,6 +727,29 @@ mod tests {
         assert_eq!(out, st.xf.concat(&parent));
         // (100, 0, 0) turned a quarter about Z is (0, 100, 0); plus (1, 2, 3).
         assert_eq!(out.t, [1, 102, 3]);
+    }
+
+    #[test]
+    fn h16_a_thread_changed_between_ticks_is_seeded_again() {
+        // The walk (ground movement) in slot 0. After a tick the stored root is the seed's;
+        // a root written through `thread_mut` or `seed_root` in between must be overwritten
+        // by the next tick's first seed, so the next read is the untouched instance's.
+        let list = crate::bench::sample_biped();
+        let mut s = ShapeInstance::new(&list);
+        let id = s.add_thread(&list, 1).expect("walk exists");
+        s.thread_mut(id).expect("thread").set_rate(&list, 256);
+        s.tick(&list, 5);
+        let moved = Transform3::IDENTITY.with_translation([1000, -7, 3]);
+        let mut by_thread = s.clone();
+        by_thread.thread_mut(id).expect("thread").root = moved;
+        let mut by_seed = s.clone();
+        by_seed.seed_root(&moved);
+        let read = s.tick(&list, 5);
+        assert_eq!(by_thread.tick(&list, 5), read);
+        assert_eq!(by_seed.tick(&list, 5), read);
+        // The walk's first frame moves 150 in y over 20 ticks: the read of the second tick
+        // is the part of G for ticks 5..10 of it, 150·10/20 − 150·5/20 = 75 − 37 = 38.
+        assert_eq!(read.t, [0, 38, 0]);
     }
 
     #[test]
