@@ -538,11 +538,8 @@ impl ShapeInstance {
         for ((r, &id), k) in rows.iter_mut().zip(&self.slots).zip(&c.key) {
             let th = &self.threads[id];
             same &= *k == (id, th.seq, th.next_seq);
-            match (
-                list.key_row_at(th.seq, th.frame),
-                list.key_row_at(th.next_seq, th.next_frame),
-            ) {
-                (Some(row), Some(next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
+            match list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame) {
+                Some((row, next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
                 // A thread without a sequence writes nothing, as in write_thread_locals; the
                 // cover gives it no node.
                 _ if list.sequence(th.seq).is_none() => {}
