@@ -206,7 +206,13 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
         // Concat's first branch: a translation-only local (the unanimated forearms) takes
         // the parent's rotation and kind.
         Some(pw) if st.xf.kind == KIND_IDENTITY => {
-            out.t = pw.apply(st.xf.t);
+            out.t = if st.xf.t[0] == 0 && st.xf.t[1] == 0 {
+                // A translation along z alone (the forearms): x's and y's products are 0
+                // in Apply's exact 64-bit sums.
+                pw.apply_z(st.xf.t[2])
+            } else {
+                pw.apply(st.xf.t)
+            };
             out.m = pw.m;
             out.kind = pw.kind;
         }
