@@ -196,6 +196,13 @@ fn concat_out_of_line(a: &Transform3, b: &Transform3) -> Transform3 {
     a.concat(b)
 }
 
+/// [`Transform3::concat_m1_m6_zero_into`] kept out of the pose loop: about one blended pitch
+/// in sixteen is not in pitch form, so its registers need not be reserved in the loop.
+#[inline(never)]
+fn concat_m1_m6_zero_out_of_line(a: &Transform3, b: &Transform3, out: &mut Transform3) {
+    a.concat_m1_m6_zero_into(b, out);
+}
+
 /// A node's world transform from its memoised local and its parent's world (`None` for a
 /// node without a parent), written into `out`: Concat, with the pitch-form cases inline.
 #[inline(always)]
@@ -219,7 +226,7 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
         // Concat's second branch: a parent without rotation (the torso's twist on a pelvis
         // that walks or runs straight).
         Some(pw) if pw.kind == KIND_IDENTITY => st.xf.concat_identity_b_into(pw, out),
-        Some(pw) if st.pitch_general => st.xf.concat_m1_m6_zero_into(pw, out),
+        Some(pw) if st.pitch_general => concat_m1_m6_zero_out_of_line(&st.xf, pw, out),
         // Two rotations about Z (the twist on a turning pelvis).
         Some(pw) if st.xf.kind == KIND_Z && pw.kind == KIND_Z => st.xf.concat_z_z_into(pw, out),
         Some(pw) => *out = concat_out_of_line(&st.xf, pw),
