@@ -203,6 +203,12 @@ fn concat_m1_m6_zero_out_of_line(a: &Transform3, b: &Transform3, out: &mut Trans
     a.concat_m1_m6_zero_into(b, out);
 }
 
+/// [`Transform3::concat_z_z_into`] kept out of the pose loop (one node of a turning HERC).
+#[inline(never)]
+fn concat_z_z_out_of_line(a: &Transform3, b: &Transform3, out: &mut Transform3) {
+    a.concat_z_z_into(b, out);
+}
+
 /// A node's world transform from its memoised local and its parent's world (`None` for a
 /// node without a parent), written into `out`: Concat, with the pitch-form cases inline.
 #[inline(always)]
@@ -228,7 +234,9 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
         Some(pw) if pw.kind == KIND_IDENTITY => st.xf.concat_identity_b_into(pw, out),
         Some(pw) if st.pitch_general => concat_m1_m6_zero_out_of_line(&st.xf, pw, out),
         // Two rotations about Z (the twist on a turning pelvis).
-        Some(pw) if st.xf.kind == KIND_Z && pw.kind == KIND_Z => st.xf.concat_z_z_into(pw, out),
+        Some(pw) if st.xf.kind == KIND_Z && pw.kind == KIND_Z => {
+            concat_z_z_out_of_line(&st.xf, pw, out)
+        }
         Some(pw) => *out = concat_out_of_line(&st.xf, pw),
         None => *out = st.xf,
     }
