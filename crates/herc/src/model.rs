@@ -384,6 +384,22 @@ impl AnimList {
         (f < rows).then(|| base + f * width)
     }
 
+    /// [`AnimList::key_row_at`] of (`s`, `f`) and of (`ns`, `nf`), both or none; the
+    /// sequence's record is looked up once when `ns` is `s` (a cursor whose next frame is in
+    /// its own sequence).
+    #[inline(always)]
+    pub(crate) fn key_rows_at(&self, s: i16, f: i16, ns: i16, nf: i16) -> Option<(usize, usize)> {
+        let &(base, width, rows) = self.key_rows.get(usize::try_from(s).ok()?)?;
+        let row = |f: i16| {
+            let f = usize::try_from(f).ok()?;
+            (f < rows).then(|| base + f * width)
+        };
+        if ns == s {
+            return Some((row(f)?, row(nf)?));
+        }
+        Some((row(f)?, self.key_row_at(ns, nf)?))
+    }
+
     /// [`Sequence::total_duration`] of sequence `s`, or of sequence 0 when `s` does not
     /// exist (the sequence a thread falls back to).
     pub(crate) fn total_duration_or_first(&self, s: i16) -> i32 {

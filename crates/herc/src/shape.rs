@@ -47,10 +47,17 @@ pub struct ShapeInstance {
     /// `nodes[k]` is node `k` for every k (see [`pose_loop_in_order`]); else every
     /// evaluation takes the general pass.
     in_node_order: bool,
-    /// What the last identity seed of [`Self::tick`] left: the thread id, the G, acc and dur
-    /// its partial P was built from, and the root it stored. A seed from the same inputs onto
-    /// that same root would store that root again, so it is skipped.
-    seeded: Option<(usize, Keyframe, i16, i16, Transform3)>,
+    /// Some node has node 0 as its parent. Node 0's `moved` flag is read only by its
+    /// children, so without any (the benchmark's root-motion node) the world compare that
+    /// sets it is left out.
+    root_has_children: bool,
+    /// The thread the last identity seed of [`Self::tick`] left holding exactly what a seed
+    /// of identity would store (a ground thread: the inverse of its partial P), while nothing
+    /// has touched that thread since: every method that can change a thread (`thread_mut`
+    /// of that id, `seed_root`, `step_all`, `add_thread`) clears it. A seed onto it would
+    /// store the same root again, so it is skipped, without comparing the thread's G, acc,
+    /// dur and root with a kept copy.
+    seeded: Option<usize>,
     /// Per slot, the playing sequence of its thread when [`Self::sort`] last left the slots in
     /// order (`sorted_len` of them). The slot order depends only on those sequences'
     /// priorities, so while they are the same the slots are still in order.
@@ -189,6 +196,19 @@ fn concat_out_of_line(a: &Transform3, b: &Transform3) -> Transform3 {
     a.concat(b)
 }
 
+/// [`Transform3::concat_m1_m6_zero_into`] kept out of the pose loop: about one blended pitch
+/// in sixteen is not in pitch form, so its registers need not be reserved in the loop.
+#[inline(never)]
+fn concat_m1_m6_zero_out_of_line(a: &Transform3, b: &Transform3, out: &mut Transform3) {
+    a.concat_m1_m6_zero_into(b, out);
+}
+
+/// [`Transform3::concat_z_z_into`] kept out of the pose loop (one node of a turning HERC).
+#[inline(never)]
+fn concat_z_z_out_of_line(a: &Transform3, b: &Transform3, out: &mut Transform3) {
+    a.concat_z_z_into(b, out);
+}
+
 /// A node's world transform from its memoised local and its parent's world (`None` for a
 /// node without a parent), written into `out`: Concat, with the pitch-form cases inline.
 #[inline(always)]
@@ -199,16 +219,24 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
         // Concat's first branch: a translation-only local (the unanimated forearms) takes
         // the parent's rotation and kind.
         Some(pw) if st.xf.kind == KIND_IDENTITY => {
-            out.t = pw.apply(st.xf.t);
+            out.t = if st.xf.t[0] == 0 && st.xf.t[1] == 0 {
+                // A translation along z alone (the forearms): x's and y's products are 0
+                // in Apply's exact 64-bit sums.
+                pw.apply_z(st.xf.t[2])
+            } else {
+                pw.apply(st.xf.t)
+            };
             out.m = pw.m;
             out.kind = pw.kind;
         }
         // Concat's second branch: a parent without rotation (the torso's twist on a pelvis
         // that walks or runs straight).
         Some(pw) if pw.kind == KIND_IDENTITY => st.xf.concat_identity_b_into(pw, out),
-        Some(pw) if st.pitch_general => st.xf.concat_m1_m6_zero_into(pw, out),
+        Some(pw) if st.pitch_general => concat_m1_m6_zero_out_of_line(&st.xf, pw, out),
         // Two rotations about Z (the twist on a turning pelvis).
-        Some(pw) if st.xf.kind == KIND_Z && pw.kind == KIND_Z => st.xf.concat_z_z_into(pw, out),
+        Some(pw) if st.xf.kind == KIND_Z && pw.kind == KIND_Z => {
+            concat_z_z_out_of_line(&st.xf, pw, out)
+        }
         Some(pw) => *out = concat_out_of_line(&st.xf, pw),
         None => *out = st.xf,
     }
@@ -337,6 +365,7 @@ impl ShapeInstance {
             },
             fresh: true,
             in_node_order: false,
+            root_has_children: false,
             seeded: None,
             sorted: [0; MAX_SLOTS],
             sorted_len: usize::MAX,
@@ -346,6 +375,7 @@ impl ShapeInstance {
                 .iter()
                 .enumerate()
                 .all(|(k, st)| usize::from(st.node) == k);
+        s.root_has_children = s.nodes.iter().skip(1).any(|st| st.parent_at == 0);
         s.evaluate(list, &Transform3::IDENTITY);
         s
     }
@@ -362,6 +392,7 @@ impl ShapeInstance {
         let mut th = AnimationThread::new(list);
         th.set_sequence(list, seq, 0, 0);
         let id = self.threads.len();
+        self.seeded = None;
         self.threads.push(th);
         self.slots.push(id);
         self.sort(list);
@@ -377,6 +408,10 @@ impl ShapeInstance {
     }
 
     pub fn thread_mut(&mut self, id: usize) -> Option<&mut AnimationThread> {
+        // The caller may change the thread: a seed onto it must be made again.
+        if self.seeded == Some(id) {
+            self.seeded = None;
+        }
         self.threads.get_mut(id)
     }
 
@@ -455,6 +490,7 @@ impl ShapeInstance {
 
     /// ShapeInst_SeedRootTransform (0x478a70): write `value` into the first slot's thread.
     pub fn seed_root(&mut self, value: &Transform3) {
+        self.seeded = None;
         if let Some(&id) = self.slots.first() {
             self.threads[id].write_root(value);
         }
@@ -472,6 +508,7 @@ impl ShapeInstance {
         // The sort's test (every slot's thread on the sequence noted when the slots were last
         // left in order) made as each thread is stepped: a thread's advance changes only
         // that thread, and each slot holds a different thread.
+        self.seeded = None;
         let mut same = self.sorted_len == self.slots.len();
         for i in 0..self.slots.len() {
             let id = self.slots[i];
@@ -489,7 +526,9 @@ impl ShapeInstance {
     /// another thread than the seeded one; reproduced literally, H18), seed identity again.
     /// Returns the read: the step's root-motion delta.
     pub fn tick(&mut self, list: &AnimList, anim_delta: i16) -> Transform3 {
-        if !self.seed_is_in_place() {
+        // The first-slot thread untouched since the last tick's second seed already holds
+        // what this seed would store.
+        if self.seeded.is_none() || self.seeded != self.slots.first().copied() {
             self.seed_root(&Transform3::IDENTITY);
         }
         self.step_all(list, anim_delta);
@@ -500,23 +539,8 @@ impl ShapeInstance {
         };
         let th = &mut self.threads[id];
         let read = th.read_then_seed_identity();
-        self.seeded = th.ground.then_some((id, th.g, th.acc, th.dur, th.root));
+        self.seeded = th.ground.then_some(id);
         read
-    }
-
-    /// The first-slot thread still holds exactly what the last identity seed stored, and its
-    /// G, acc and dur are the ones that seed used, so seeding identity again changes nothing.
-    fn seed_is_in_place(&self) -> bool {
-        let (Some(&id), Some((sid, g, acc, dur, root))) = (self.slots.first(), &self.seeded) else {
-            return false;
-        };
-        let th = &self.threads[id];
-        id == *sid
-            && th.ground
-            && th.g == *g
-            && th.acc == *acc
-            && th.dur == *dur
-            && th.root == *root
     }
 
     /// ShapeInst_EvalAllNodeLocals (0x4789f4) then the world build (0x478b58): locals are
@@ -535,11 +559,8 @@ impl ShapeInstance {
         for ((r, &id), k) in rows.iter_mut().zip(&self.slots).zip(&c.key) {
             let th = &self.threads[id];
             same &= *k == (id, th.seq, th.next_seq);
-            match (
-                list.key_row_at(th.seq, th.frame),
-                list.key_row_at(th.next_seq, th.next_frame),
-            ) {
-                (Some(row), Some(next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
+            match list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame) {
+                Some((row, next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
                 // A thread without a sequence writes nothing, as in write_thread_locals; the
                 // cover gives it no node.
                 _ if list.sequence(th.seq).is_none() => {}
@@ -556,7 +577,7 @@ impl ShapeInstance {
             *l0 = *r0;
         }
         if let (Some(w0), Some(x0)) = (self.world.first_mut(), self.nodes.first_mut()) {
-            x0.moved = fresh || *w0 != *root_read;
+            x0.moved = self.root_has_children && (fresh || *w0 != *root_read);
             *w0 = *root_read;
         }
         if !covered || fresh || !self.in_node_order {
@@ -724,6 +745,29 @@ mod tests {
         assert_eq!(out, st.xf.concat(&parent));
         // (100, 0, 0) turned a quarter about Z is (0, 100, 0); plus (1, 2, 3).
         assert_eq!(out.t, [1, 102, 3]);
+    }
+
+    #[test]
+    fn h16_a_thread_changed_between_ticks_is_seeded_again() {
+        // The walk (ground movement) in slot 0. After a tick the stored root is the seed's;
+        // a root written through `thread_mut` or `seed_root` in between must be overwritten
+        // by the next tick's first seed, so the next read is the untouched instance's.
+        let list = crate::bench::sample_biped();
+        let mut s = ShapeInstance::new(&list);
+        let id = s.add_thread(&list, 1).expect("walk exists");
+        s.thread_mut(id).expect("thread").set_rate(&list, 256);
+        s.tick(&list, 5);
+        let moved = Transform3::IDENTITY.with_translation([1000, -7, 3]);
+        let mut by_thread = s.clone();
+        by_thread.thread_mut(id).expect("thread").root = moved;
+        let mut by_seed = s.clone();
+        by_seed.seed_root(&moved);
+        let read = s.tick(&list, 5);
+        assert_eq!(by_thread.tick(&list, 5), read);
+        assert_eq!(by_seed.tick(&list, 5), read);
+        // The walk's first frame moves 150 in y over 20 ticks: the read of the second tick
+        // is the part of G for ticks 5..10 of it, 150·10/20 − 150·5/20 = 75 − 37 = 38.
+        assert_eq!(read.t, [0, 38, 0]);
     }
 
     #[test]

@@ -267,6 +267,22 @@ impl Transform3 {
         add3(v, self.t)
     }
 
+    /// [`Transform3::apply`] of `(0, 0, z)`: the products of the two zero components left
+    /// out of the exact 64-bit sums.
+    #[inline(always)]
+    pub fn apply_z(&self, z: i32) -> [i32; 3] {
+        let m = &self.m;
+        let z = i64::from(z);
+        add3(
+            [
+                qq(z * i64::from(m[6])),
+                qq(z * i64::from(m[7])),
+                qq(z * i64::from(m[8])),
+            ],
+            self.t,
+        )
+    }
+
     fn rotate_general(&self, pt: [i32; 3]) -> [i32; 3] {
         let m = self.m.map(|v| v as i64);
         let (x, y, z) = (pt[0] as i64, pt[1] as i64, pt[2] as i64);

@@ -594,3 +594,22 @@ fn m06_yaw_only_builds_fromeuler_0_0_z() {
         );
     }
 }
+
+#[test]
+fn m07_apply_of_a_translation_along_z_alone() {
+    // FromEuler(16384, 0, 0) at (1, 2, 3): m6 = 0, m7 = −S = −16384, m8 = C = 0, so
+    // (0, 0, −90)·M = (0, qq(−90·−16384), 0) = (0, (1474560 + 8192) >> 14, 0) = (0, 90, 0),
+    // plus (1, 2, 3).
+    let b = Transform3::from_euler(16384, 0, 0).with_translation([1, 2, 3]);
+    assert_eq!([b.m[6], b.m[7], b.m[8]], [0, -16384, 0]);
+    assert_eq!(b.apply_z(-90), [1, 92, 3]);
+    // Against Apply for rotations of every kind, z across the i32 range.
+    for x in (i16::MIN..=i16::MAX).step_by(997) {
+        for (y, zr) in [(0, 0), (0, 1200), (-300, 77), (9000, -16000)] {
+            let b = Transform3::from_euler(x, y, zr).with_translation([i32::MAX, -5, 7]);
+            for z in [0, -90, 1, i32::MIN, i32::MAX, 123_456] {
+                assert_eq!(b.apply_z(z), b.apply([0, 0, z]), "x {x} y {y} z {zr} t {z}");
+            }
+        }
+    }
+}
