@@ -385,9 +385,24 @@ impl PhysicsObj {
         if !self.active || !self.in_cell {
             return false;
         }
-        let old = self.frame;
-        let new_frame = self.update_position_internal(q);
-        if new_frame.ace_equals(&old) {
+        if self.position_manager.is_some() {
+            let old = self.frame;
+            let new_frame = self.update_position_internal(q);
+            self.store_frame(new_frame, &old, q);
+        } else {
+            // Only the position manager's step (none here) can move `frame` during the
+            // update, so the old frame is read in place instead of copied first.
+            let new_frame = self.update_position_internal(q);
+            let old = self.frame;
+            self.store_frame(new_frame, &old, q);
+        }
+        true
+    }
+
+    /// The cached velocity from the old frame to the new one, then the new frame.
+    #[inline(always)]
+    fn store_frame(&mut self, new_frame: AFrame, old: &AFrame, q: f64) {
+        if new_frame.ace_equals(old) {
             self.cached_velocity = Vec3::ZERO;
         } else {
             // Q47: the new position keeps the object's cell until the transition moves it,
@@ -396,7 +411,6 @@ impl PhysicsObj {
             self.cached_velocity = new_frame.origin.sub(old.origin).div(q as f32);
         }
         self.frame = new_frame;
-        true
     }
 
     /// `UpdatePositionInternal(q, ref newFrame)`.
