@@ -423,11 +423,10 @@ impl PhysicsObj {
             self.sequence
                 .update(q as f32, Some(&mut off), &mut self.anim_hooks);
             // Q44: airborne drops the animation's translation, keeps its rotation.
-            if self.on_walkable {
-                off.origin = off.origin.scale(self.scale);
-            } else {
-                off.origin = off.origin.scale(0.0);
-            }
+            // One multiplication by a selected factor: `x · 0` is the same bits
+            // either way.
+            let s = if self.on_walkable { self.scale } else { 0.0 };
+            off.origin = off.origin.scale(s);
         }
         self.position_manager_adjust_offset(&mut off, q);
         let mut new_frame = self.offset_memo.combine(&self.frame, &off);
