@@ -367,6 +367,32 @@ impl RotateVecMemo {
         self.first = StepEntry { key: *key, value };
         value
     }
+
+    /// [`RotateVecMemo::get`] on an orientation in place: a hit copies the entry's
+    /// value straight into it, a miss (out of line) writes it there itself.
+    #[inline(always)]
+    fn step_in_place(&mut self, o: &mut Quat, w: Vec3) {
+        let key = step_key(*o, w);
+        if key == self.first.key {
+            *o = self.first.value;
+        } else if key == self.second.key {
+            *o = self.second.value;
+        } else {
+            self.miss_in_place(o, w);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn miss_in_place(&mut self, o: &mut Quat, w: Vec3) {
+        let value = rotate_vec_step(&mut self.ypr, *o, w);
+        self.second = self.first;
+        self.first = StepEntry {
+            key: step_key(*o, w),
+            value,
+        };
+        *o = value;
+    }
 }
 
 #[inline]
@@ -702,7 +728,7 @@ impl AFrame {
     /// [`AFrame::rotate_vec`] through `memo` (same bits).
     #[inline(always)]
     pub fn rotate_vec_memo(&mut self, w: Vec3, memo: &mut RotateVecMemo) {
-        self.orientation = memo.get(self.orientation, w);
+        memo.step_in_place(&mut self.orientation, w);
     }
 
     /// `AFrame.Rotate(Quaternion)`.
