@@ -652,6 +652,24 @@ impl CombineMemo2 {
             orientation: e.stepped,
         }
     }
+
+    /// [`CombineMemo2::combine_then_step`] with `f` as `a`, the result written into `f`.
+    #[inline(always)]
+    pub fn combine_then_step_in_place(
+        &mut self,
+        f: &mut AFrame,
+        b: &AFrame,
+        dv: Vec3,
+        w: Vec3,
+        memo: &mut RotateVecMemo,
+    ) {
+        let e = self.entry(f, b);
+        f.origin = f.origin.add(e.m.rows.apply(b.origin)).add(dv);
+        if vec_key(w) != e.step_key {
+            e.restep(w, memo);
+        }
+        f.orientation = e.stepped;
+    }
 }
 
 /// `ToRadians`: computed in f64, narrowed.

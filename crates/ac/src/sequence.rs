@@ -565,7 +565,7 @@ impl Sequence {
                         match node.pos_frame_in_range(last) {
                             // The combine and apply_physics through one memo entry.
                             Some(pos) if fr.abs() > EPSILON => {
-                                *f = self.combine_memo.combine_then_step(
+                                self.combine_memo.combine_then_step_in_place(
                                     f,
                                     &pos,
                                     self.velocity.scale(q),
