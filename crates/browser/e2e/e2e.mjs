@@ -352,7 +352,11 @@ async function ac() {
   await screenshot('ac');
 
   // Keys: W held walks (do_motion on press), released stops (stop_motion).
+  // The page applies steps in order, but the display still shows the walk from above until
+  // "Stop completely" is answered: wait for Ready first, or the W wait below could pass on
+  // that stale walk and the final read could land between the key's two steps.
   await page.click('#ac-stop-completely');
+  const readyFirst = await waitValue('#ac-substate', (v) => v === '0x41000003', 'Ready after "Stop completely"');
   await page.focus('body');
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
   await page.keyboard.down('w');
@@ -360,7 +364,7 @@ async function ac() {
   await page.keyboard.up('w');
   const stopKey = await waitValue('#ac-substate', (v) => v === '0x41000003', 'Ready after releasing W');
   const keyed = (await sessionLine('ac')).line;
-  check(walkKey && stopKey && keyed.op === 'stop_motion' && keyed.table.substate === '0x41000003',
+  check(readyFirst && walkKey && stopKey && keyed.op === 'stop_motion' && keyed.table.substate === '0x41000003',
     `ac: holding W walks and releasing it stops (last op ${keyed.op}, substate ${keyed.table.substate})`);
 }
 
