@@ -484,7 +484,9 @@ impl CombineMemo {
 /// `stepped` is always `GRotate(v)` of the entry's product for the `v` whose bits are
 /// in `step_key`: a combine miss recomputes it for the last `v` (a turning object's
 /// orientation moves every tick while `v` stays), a new `v` recomputes it out of line.
-/// A new memo holds the all-zero key's entries, computed by the same functions.
+/// A new memo holds the all-zero key's entries, computed by the same functions. The
+/// angle memo `ypr` is only ever asked for the vector in `step_key`, so it always holds
+/// that vector's rotation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetMemo {
     combine: CombineMemo,
@@ -525,9 +527,10 @@ impl OffsetMemo {
             m.rows = Quat::rotation_rows(a.orientation);
             m.product = Quat::mul(a.orientation, b.orientation);
             m.key = key;
-            let v = self.step_key.map(f32::from_bits);
-            let v = Vec3::new(v[0], v[1], v[2]);
-            self.stepped = grotate_step(&mut self.ypr, m.product, v);
+            // `grotate_step` for the remembered vector, whose rotation the angle memo
+            // holds (it is keyed by the same bits as `step_key`), so its key check is
+            // skipped.
+            self.stepped = Quat::mul(m.product, self.ypr.value).normalize();
         }
         AFrame {
             origin: a.origin.add(m.rows.apply(b.origin)),
