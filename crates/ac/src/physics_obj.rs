@@ -387,12 +387,12 @@ impl PhysicsObj {
         }
         if self.position_manager.is_some() {
             let old = self.frame;
-            let new_frame = self.update_position_internal(q);
+            let new_frame = self.update_position_steps::<true>(q);
             self.store_frame(new_frame, &old, q);
         } else {
             // Only the position manager's step (none here) can move `frame` during the
             // update, so the old frame is read in place instead of copied first.
-            let new_frame = self.update_position_internal(q);
+            let new_frame = self.update_position_steps::<false>(q);
             let old = self.frame;
             self.store_frame(new_frame, &old, q);
         }
@@ -418,6 +418,18 @@ impl PhysicsObj {
     // offset and new frame stay in registers instead of going through memory.
     #[inline(always)]
     pub fn update_position_internal(&mut self, q: f64) -> AFrame {
+        if self.position_manager.is_some() {
+            self.update_position_steps::<true>(q)
+        } else {
+            self.update_position_steps::<false>(q)
+        }
+    }
+
+    /// [`PhysicsObj::update_position_internal`] for a caller that has tested whether
+    /// the object has a position manager (`HAS_PM`): the sequence's update cannot
+    /// create or drop one, so the tick tests it once for both steps.
+    #[inline(always)]
+    fn update_position_steps<const HAS_PM: bool>(&mut self, q: f64) -> AFrame {
         let mut off = AFrame::IDENTITY;
         if !self.hidden {
             self.sequence
@@ -428,7 +440,9 @@ impl PhysicsObj {
             let s = if self.on_walkable { self.scale } else { 0.0 };
             off.origin = off.origin.scale(s);
         }
-        self.position_manager_adjust_offset(&mut off, q);
+        if HAS_PM {
+            self.position_manager_adjust_offset_with(&mut off, q);
+        }
         let mut new_frame = self.offset_memo.combine(&self.frame, &off);
         if !self.hidden {
             // `update_physics_internal`, its rotation taken from the combine's memo:
@@ -581,14 +595,8 @@ impl PhysicsObj {
         self.in_cell = true;
     }
 
-    /// `PositionManager.AdjustOffset` step of `UpdatePositionInternal`.
-    #[inline]
-    fn position_manager_adjust_offset(&mut self, off: &mut AFrame, q: f64) {
-        if self.position_manager.is_some() {
-            self.position_manager_adjust_offset_with(off, q);
-        }
-    }
-
+    /// `PositionManager.AdjustOffset` step of `UpdatePositionInternal` (for an object
+    /// with a position manager).
     fn position_manager_adjust_offset_with(&mut self, off: &mut AFrame, q: f64) {
         if let Some(mut m) = self.position_manager.take() {
             // The interpolation manager asks get_sticky_object() while the position
