@@ -481,12 +481,13 @@ impl CombineMemo {
 /// `v` repeats, its result is the one remembered here: one compare of four words (the
 /// bits of `v` and a constant zero) instead of a second memo's eight.
 ///
-/// `stepped` is always `GRotate(v)` of the entry's product for the `v` whose bits are
-/// in `step_key`: a combine miss recomputes it for the last `v` (a turning object's
-/// orientation moves every tick while `v` stays), a new `v` recomputes it out of line.
-/// A new memo holds the all-zero key's entries, computed by the same functions. The
-/// angle memo `ypr` is only ever asked for the vector in `step_key`, so it always holds
-/// that vector's rotation.
+/// `stepped` is always `GRotate(omega · q)` of the entry's product for the `omega` and
+/// `q` whose bits are in `step_key`: a combine miss recomputes it for the last step (a
+/// turning object's orientation moves every tick while its step stays), a new step
+/// recomputes it out of line. A new memo holds the all-zero key's entries (`+0 · +0` is
+/// the zero vector), computed by the same functions. The angle memo `ypr` is only ever
+/// asked for the vector `omega · q` of `step_key`, so it always holds that vector's
+/// rotation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetMemo {
     combine: CombineMemo,
@@ -538,22 +539,36 @@ impl OffsetMemo {
         }
     }
 
-    /// The orientation [`AFrame::grotate`]`(v)` gives a frame whose orientation is the
-    /// last [`OffsetMemo::combine`]'s result (same bits).
+    /// The orientation [`AFrame::grotate`]`(omega · q)` gives a frame whose orientation
+    /// is the last [`OffsetMemo::combine`]'s result (same bits).
+    // Keyed by the bits of `omega` and `q` rather than of their product: the product
+    // is a function of them, `omega` is compared where it lies in memory, and a hit
+    // needs no multiplication.
     #[inline(always)]
-    pub fn grotate_combined(&mut self, v: Vec3) -> Quat {
-        if vec_key(v) != self.step_key {
-            self.restep(v);
+    pub fn grotate_combined(&mut self, omega: &Vec3, q: f32) -> Quat {
+        if step_inputs_key(omega, q) != self.step_key {
+            self.restep(omega, q);
         }
         self.stepped
     }
 
     #[cold]
     #[inline(never)]
-    fn restep(&mut self, v: Vec3) {
-        self.stepped = grotate_step(&mut self.ypr, self.combine.product, v);
-        self.step_key = vec_key(v);
+    fn restep(&mut self, omega: &Vec3, q: f32) {
+        self.stepped = grotate_step(&mut self.ypr, self.combine.product, omega.scale(q));
+        self.step_key = step_inputs_key(omega, q);
     }
+}
+
+/// The key of [`OffsetMemo`]'s step: the bits of `omega` and `q`.
+#[inline(always)]
+fn step_inputs_key(omega: &Vec3, q: f32) -> [u32; 4] {
+    [
+        omega.x.to_bits(),
+        omega.y.to_bits(),
+        omega.z.to_bits(),
+        q.to_bits(),
+    ]
 }
 
 /// A two-entry [`CombineMemo`] for the sequence's pos-frame combine. A turning run crosses
@@ -1000,15 +1015,18 @@ mod tests {
     /// The tick's use of [`OffsetMemo`]: combine, then the physics step's `GRotate`.
     fn offset_then_grotate(memo: &mut OffsetMemo, a: &AFrame, b: &AFrame, v: Vec3) -> AFrame {
         let mut f = memo.combine(a, b);
-        f.orientation = memo.grotate_combined(v);
+        f.orientation = memo.grotate_combined(&v, TICK);
         f
     }
 
     fn plain_offset_then_grotate(a: &AFrame, b: &AFrame, v: Vec3) -> AFrame {
         let mut f = AFrame::combine(a, b);
-        f.grotate(v);
+        f.grotate(v.scale(TICK));
         f
     }
+
+    /// The quantum the tests step by (a 30 Hz tick).
+    const TICK: f32 = 1.0 / 30.0;
 
     #[test]
     fn offset_memo_gives_combine_then_grotate_bits() {

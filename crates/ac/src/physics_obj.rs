@@ -449,7 +449,7 @@ impl PhysicsObj {
             // the translation leaves the combine's orientation as it is.
             let q = q as f32;
             self.update_physics_translation(q, &mut new_frame);
-            new_frame.orientation = self.offset_memo.grotate_combined(self.omega.scale(q));
+            new_frame.orientation = self.offset_memo.grotate_combined(&self.omega, q);
         }
         self.process_hooks();
         new_frame
