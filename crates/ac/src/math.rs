@@ -520,6 +520,19 @@ impl OffsetMemo {
     /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
     #[inline(always)]
     pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
+        let origin = self.combine_origin(a, b);
+        AFrame {
+            origin,
+            orientation: self.combine.product,
+        }
+    }
+
+    /// The origin of `AFrame.Combine(a, b)`; its orientation is then
+    /// [`OffsetMemo::combined_orientation`]`(false)`.
+    // The tick writes the orientation into the object's frame from the memo itself,
+    // after the hooks, so it is not carried through the update in a returned frame.
+    #[inline(always)]
+    pub fn combine_origin(&mut self, a: &AFrame, b: &AFrame) -> Vec3 {
         let p = quat_bits(a.orientation);
         let q = quat_bits(b.orientation);
         let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
@@ -533,23 +546,38 @@ impl OffsetMemo {
             // skipped.
             self.stepped = Quat::mul(m.product, self.ypr.value).normalize();
         }
-        AFrame {
-            origin: a.origin.add(m.rows.apply(b.origin)),
-            orientation: m.product,
-        }
+        a.origin.add(m.rows.apply(b.origin))
     }
 
     /// The orientation [`AFrame::grotate`]`(omega · q)` gives a frame whose orientation
     /// is the last [`OffsetMemo::combine`]'s result (same bits).
+    #[inline(always)]
+    pub fn grotate_combined(&mut self, omega: &Vec3, q: f32) -> Quat {
+        self.step_combined(omega, q);
+        self.stepped
+    }
+
+    /// Makes [`OffsetMemo::combined_orientation`]`(true)` the orientation
+    /// [`AFrame::grotate`]`(omega · q)` gives the last combine's result.
     // Keyed by the bits of `omega` and `q` rather than of their product: the product
     // is a function of them, `omega` is compared where it lies in memory, and a hit
     // needs no multiplication.
     #[inline(always)]
-    pub fn grotate_combined(&mut self, omega: &Vec3, q: f32) -> Quat {
+    pub fn step_combined(&mut self, omega: &Vec3, q: f32) {
         if step_inputs_key(omega, q) != self.step_key {
             self.restep(omega, q);
         }
-        self.stepped
+    }
+
+    /// The last combine's orientation, after [`OffsetMemo::step_combined`]'s step
+    /// (`stepped`) or as the combine left it.
+    #[inline(always)]
+    pub fn combined_orientation(&self, stepped: bool) -> Quat {
+        if stepped {
+            self.stepped
+        } else {
+            self.combine.product
+        }
     }
 
     #[cold]

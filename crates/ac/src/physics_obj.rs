@@ -7,7 +7,7 @@
 
 use crate::commands::*;
 use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, Position};
-use crate::math::{AFrame, OffsetMemo, Vec3, EPSILON};
+use crate::math::{AFrame, OffsetMemo, Quat, Vec3, EPSILON};
 use crate::motion_interp::{MotionInterp, Weenie};
 use crate::motion_table::MotionTableData;
 use crate::moveto_manager::MoveToManager;
@@ -387,30 +387,33 @@ impl PhysicsObj {
         }
         if self.position_manager.is_some() {
             let old = self.frame;
-            let new_frame = self.update_position_steps::<true>(q);
-            self.store_frame(new_frame, &old, q);
+            let origin = self.update_position_steps::<true>(q);
+            self.store_origin(origin, &old.origin, q);
         } else {
             // Only the position manager's step (none here) can move `frame` during the
             // update, so the old frame is read in place instead of copied first.
-            let new_frame = self.update_position_steps::<false>(q);
-            let old = self.frame;
-            self.store_frame(new_frame, &old, q);
+            let origin = self.update_position_steps::<false>(q);
+            let old = self.frame.origin;
+            self.store_origin(origin, &old, q);
         }
+        self.frame.orientation = self.new_orientation();
         true
     }
 
-    /// The cached velocity from the old frame to the new one, then the new frame.
+    /// The cached velocity from the old origin to the new one, then the new origin
+    /// (`AFrame.Equals` compares only the origins, quirk Q27).
     #[inline(always)]
-    fn store_frame(&mut self, new_frame: AFrame, old: &AFrame, q: f64) {
-        if new_frame.ace_equals(old) {
+    fn store_origin(&mut self, origin: Vec3, old: &Vec3, q: f64) {
+        let moved = AFrame::new(origin, Quat::IDENTITY);
+        if moved.ace_equals(&AFrame::new(*old, Quat::IDENTITY)) {
             self.cached_velocity = Vec3::ZERO;
         } else {
             // Q47: the new position keeps the object's cell until the transition moves it,
             // so ACE's "more than one landblock away" early return compares a cell with
             // itself and never fires here.
-            self.cached_velocity = new_frame.origin.sub(old.origin).div(q as f32);
+            self.cached_velocity = origin.sub(*old).div(q as f32);
         }
-        self.frame = new_frame;
+        self.frame.origin = origin;
     }
 
     /// `UpdatePositionInternal(q, ref newFrame)`.
@@ -418,18 +421,29 @@ impl PhysicsObj {
     // offset and new frame stay in registers instead of going through memory.
     #[inline(always)]
     pub fn update_position_internal(&mut self, q: f64) -> AFrame {
-        if self.position_manager.is_some() {
+        let origin = if self.position_manager.is_some() {
             self.update_position_steps::<true>(q)
         } else {
             self.update_position_steps::<false>(q)
-        }
+        };
+        AFrame::new(origin, self.new_orientation())
     }
 
-    /// [`PhysicsObj::update_position_internal`] for a caller that has tested whether
-    /// the object has a position manager (`HAS_PM`): the sequence's update cannot
-    /// create or drop one, so the tick tests it once for both steps.
+    /// The new frame's orientation after [`PhysicsObj::update_position_steps`]: the
+    /// offset memo's combine, stepped unless the object is hidden. Read from the memo
+    /// (nothing but the update changes it, and nothing changes `hidden` while the
+    /// hooks run), so it is not carried across the hooks.
     #[inline(always)]
-    fn update_position_steps<const HAS_PM: bool>(&mut self, q: f64) -> AFrame {
+    fn new_orientation(&self) -> Quat {
+        self.offset_memo.combined_orientation(!self.hidden)
+    }
+
+    /// [`PhysicsObj::update_position_internal`] up to the new origin, for a caller
+    /// that has tested whether the object has a position manager (`HAS_PM`): the
+    /// sequence's update cannot create or drop one, so the tick tests it once for both
+    /// steps. The new orientation is then [`PhysicsObj::new_orientation`].
+    #[inline(always)]
+    fn update_position_steps<const HAS_PM: bool>(&mut self, q: f64) -> Vec3 {
         let mut off = AFrame::IDENTITY;
         if !self.hidden {
             self.sequence
@@ -443,28 +457,28 @@ impl PhysicsObj {
         if HAS_PM {
             self.position_manager_adjust_offset_with(&mut off, q);
         }
-        let mut new_frame = self.offset_memo.combine(&self.frame, &off);
+        let mut origin = self.offset_memo.combine_origin(&self.frame, &off);
         if !self.hidden {
             // `update_physics_internal`, its rotation taken from the combine's memo:
             // the translation leaves the combine's orientation as it is.
             let q = q as f32;
-            self.update_physics_translation(q, &mut new_frame);
-            new_frame.orientation = self.offset_memo.grotate_combined(&self.omega, q);
+            self.update_physics_translation(q, &mut origin);
+            self.offset_memo.step_combined(&self.omega, q);
         }
         self.process_hooks();
-        new_frame
+        origin
     }
 
     /// `UpdatePhysicsInternal(q, ref frame)`.
     pub fn update_physics_internal(&mut self, q: f32, frame: &mut AFrame) {
-        self.update_physics_translation(q, frame);
+        self.update_physics_translation(q, &mut frame.origin);
         frame.grotate(self.omega.scale(q));
     }
 
     /// [`PhysicsObj::update_physics_internal`] up to its rotation: velocity, friction,
     /// acceleration and the frame's new origin.
     #[inline(always)]
-    fn update_physics_translation(&mut self, q: f32, frame: &mut AFrame) {
+    fn update_physics_translation(&mut self, q: f32, origin: &mut Vec3) {
         let mut v2 = self.velocity.length_sq();
         if v2 <= 0.0 {
             if !self.has_movement_manager && self.on_walkable {
@@ -481,7 +495,7 @@ impl PhysicsObj {
             }
             let a = self.acceleration.scale(0.5).scale(q).scale(q);
             let b = self.velocity.scale(q);
-            frame.origin = frame.origin.add(a.add(b));
+            *origin = origin.add(a.add(b));
         }
         self.velocity = self.velocity.add(self.acceleration.scale(q));
     }
