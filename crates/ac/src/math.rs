@@ -275,9 +275,9 @@ impl YprMemo {
     }
 }
 
-/// One remembered rotation step: the bits of the orientation and the step vector (a
-/// constant zero eighth word makes the key one 32-byte compare) and the orientation the
-/// step gave.
+/// One remembered rotation step: the bits of the orientation, of `omega` and of `q`
+/// (the step vector is `omega · q`, a function of them, so it is only computed on a
+/// miss) and the orientation the step gave.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct StepEntry {
     key: [u32; 8],
@@ -285,10 +285,10 @@ struct StepEntry {
 }
 
 #[inline(always)]
-fn step_key(o: Quat, v: Vec3) -> [u32; 8] {
-    let q = quat_bits(o);
-    let w = vec_bits(v);
-    [q[0], q[1], q[2], q[3], w[0], w[1], w[2], 0]
+fn step_key(o: Quat, omega: &Vec3, q: f32) -> [u32; 8] {
+    let p = quat_bits(o);
+    let w = step_inputs_key(omega, q);
+    [p[0], p[1], p[2], p[3], w[0], w[1], w[2], w[3]]
 }
 
 /// The orientation with every part +0 and the zero vector: the key of a new memo's
@@ -345,14 +345,14 @@ impl Default for RotateVecMemo {
 impl RotateVecMemo {
     /// [`AFrame::rotate_vec`]'s new orientation (same bits).
     #[inline(always)]
-    fn get(&mut self, o: Quat, w: Vec3) -> Quat {
-        let key = step_key(o, w);
+    fn get(&mut self, o: Quat, omega: &Vec3, q: f32) -> Quat {
+        let key = step_key(o, omega, q);
         if key == self.first.key {
             self.first.value
         } else if key == self.second.key {
             self.second.value
         } else {
-            self.miss(o, w, &key)
+            self.miss(o, omega.scale(q), &key)
         }
     }
 
@@ -371,24 +371,24 @@ impl RotateVecMemo {
     /// [`RotateVecMemo::get`] on an orientation in place: a hit copies the entry's
     /// value straight into it, a miss (out of line) writes it there itself.
     #[inline(always)]
-    fn step_in_place(&mut self, o: &mut Quat, w: Vec3) {
-        let key = step_key(*o, w);
+    fn step_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
+        let key = step_key(*o, omega, q);
         if key == self.first.key {
             *o = self.first.value;
         } else if key == self.second.key {
             *o = self.second.value;
         } else {
-            self.miss_in_place(o, w);
+            self.miss_in_place(o, omega, q);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn miss_in_place(&mut self, o: &mut Quat, w: Vec3) {
-        let value = rotate_vec_step(&mut self.ypr, *o, w);
+    fn miss_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
+        let value = rotate_vec_step(&mut self.ypr, *o, omega.scale(q));
         self.second = self.first;
         self.first = StepEntry {
-            key: step_key(*o, w),
+            key: step_key(*o, omega, q),
             value,
         };
         *o = value;
@@ -510,12 +510,6 @@ impl Default for OffsetMemo {
     }
 }
 
-#[inline(always)]
-fn vec_key(v: Vec3) -> [u32; 4] {
-    let w = vec_bits(v);
-    [w[0], w[1], w[2], 0]
-}
-
 impl OffsetMemo {
     /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
     #[inline(always)]
@@ -605,17 +599,15 @@ fn step_inputs_key(omega: &Vec3, q: f32) -> [u32; 4] {
 /// every other crossing, two hold both.
 ///
 /// Each entry also keeps the `Rotate(omega·q)` step `apply_physics` takes right after
-/// the combine (the velocity step moves only the origin before it), keyed by the
-/// step vector's bits and a zero fourth word; a new or refilled entry has a one in
-/// that word, which no step vector's key has, so its first step is computed.
+/// the combine (the velocity step moves only the origin before it), keyed by the bits
+/// of `omega` and `q`; a new or refilled entry has a key no step of the sequence's
+/// forward crossings has (`omega = +0` with `q = 2⁻¹⁴⁹`), so its first step is
+/// computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CombineMemo2 {
     first: Combine2Entry,
     second: Combine2Entry,
 }
-
-/// The fourth key word of an entry whose step is not computed yet.
-const NO_STEP: [u32; 4] = [0, 0, 0, 1];
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Combine2Entry {
@@ -623,6 +615,12 @@ struct Combine2Entry {
     step_key: [u32; 4],
     stepped: Quat,
 }
+
+/// The step key of an entry whose step is not computed yet: `omega = +0` with `q` the
+/// smallest positive subnormal, which no step of a forward crossing has (its `q` is
+/// `1 / fr` for a framerate of at most `f32::MAX` in magnitude, so at least 2⁻¹²⁸ in
+/// magnitude, or ±0 for an infinite one).
+const NO_STEP: [u32; 4] = [0, 0, 0, 1];
 
 impl Default for Combine2Entry {
     fn default() -> Self {
@@ -638,9 +636,9 @@ impl Combine2Entry {
     /// The step from this entry's product, computed by `memo` and remembered.
     #[cold]
     #[inline(never)]
-    fn restep(&mut self, w: Vec3, memo: &mut RotateVecMemo) {
-        self.stepped = memo.get(self.m.product, w);
-        self.step_key = vec_key(w);
+    fn restep(&mut self, omega: &Vec3, q: f32, memo: &mut RotateVecMemo) {
+        self.stepped = memo.get(self.m.product, omega, q);
+        self.step_key = step_inputs_key(omega, q);
     }
 }
 
@@ -676,43 +674,44 @@ impl CombineMemo2 {
         }
     }
 
-    /// `AFrame.Combine(a, b)`, then `apply_physics`' step: the origin plus `dv`
-    /// (velocity·q) and [`AFrame::rotate_vec`]`(w)` (omega·q) through `memo`; the same
-    /// bits as those three in turn.
-    #[inline(always)]
-    pub fn combine_then_step(
+    /// `AFrame.Combine(a, b)`, then `apply_physics`' step: the origin plus
+    /// `velocity · q` and [`AFrame::rotate_vec`]`(omega · q)` through `memo`; the same
+    /// bits as those three in turn. `q` is never 2⁻¹⁴⁹ (the key of a step not computed
+    /// yet; a forward crossing's `1 / fr` is not).
+    #[cfg(test)]
+    fn combine_then_step(
         &mut self,
         a: &AFrame,
         b: &AFrame,
-        dv: Vec3,
-        w: Vec3,
+        velocity: &Vec3,
+        omega: &Vec3,
+        q: f32,
         memo: &mut RotateVecMemo,
     ) -> AFrame {
-        let e = self.entry(a, b);
-        let origin = a.origin.add(e.m.rows.apply(b.origin)).add(dv);
-        if vec_key(w) != e.step_key {
-            e.restep(w, memo);
-        }
-        AFrame {
-            origin,
-            orientation: e.stepped,
-        }
+        let mut f = *a;
+        self.combine_then_step_in_place(&mut f, b, velocity, omega, q, memo);
+        f
     }
 
-    /// [`CombineMemo2::combine_then_step`] with `f` as `a`, the result written into `f`.
+    /// `combine_then_step` with `f` as `a`, the result written into `f` (`q` is never
+    /// 2⁻¹⁴⁹, as there).
     #[inline(always)]
-    pub fn combine_then_step_in_place(
+    pub(crate) fn combine_then_step_in_place(
         &mut self,
         f: &mut AFrame,
         b: &AFrame,
-        dv: Vec3,
-        w: Vec3,
+        velocity: &Vec3,
+        omega: &Vec3,
+        q: f32,
         memo: &mut RotateVecMemo,
     ) {
         let e = self.entry(f, b);
-        f.origin = f.origin.add(e.m.rows.apply(b.origin)).add(dv);
-        if vec_key(w) != e.step_key {
-            e.restep(w, memo);
+        f.origin = f
+            .origin
+            .add(e.m.rows.apply(b.origin))
+            .add(velocity.scale(q));
+        if step_inputs_key(omega, q) != e.step_key {
+            e.restep(omega, q, memo);
         }
         f.orientation = e.stepped;
     }
@@ -789,10 +788,10 @@ impl AFrame {
         self.grotate(g);
     }
 
-    /// [`AFrame::rotate_vec`] through `memo` (same bits).
+    /// [`AFrame::rotate_vec`]`(omega · q)` through `memo` (same bits).
     #[inline(always)]
-    pub fn rotate_vec_memo(&mut self, w: Vec3, memo: &mut RotateVecMemo) {
-        memo.step_in_place(&mut self.orientation, w);
+    pub fn rotate_vec_memo(&mut self, omega: &Vec3, q: f32, memo: &mut RotateVecMemo) {
+        memo.step_in_place(&mut self.orientation, omega, q);
     }
 
     /// `AFrame.Rotate(Quaternion)`.
@@ -953,8 +952,8 @@ mod tests {
         // Turn for three steps (same angles, moving orientation), hold for three
         // (same orientation and angles: whole-step hits), turn again.
         for v in [turning, turning, turning, still, still, still, turning] {
-            memo_frame.rotate_vec_memo(v, &mut rotate_vec);
-            plain.rotate_vec(v);
+            memo_frame.rotate_vec_memo(&v, TICK, &mut rotate_vec);
+            plain.rotate_vec(v.scale(TICK));
             assert_eq!(bits(&memo_frame), bits(&plain));
         }
     }
@@ -969,8 +968,8 @@ mod tests {
             let mut memo_frame = AFrame::IDENTITY;
             let mut plain = AFrame::IDENTITY;
             for _ in 0..crossings {
-                memo_frame.rotate_vec_memo(w, &mut memo);
-                plain.rotate_vec(w);
+                memo_frame.rotate_vec_memo(&w, TICK, &mut memo);
+                plain.rotate_vec(w.scale(TICK));
                 assert_eq!(bits(&memo_frame), bits(&plain));
             }
             // The steps turned the frame: the two entries are two orientations.
@@ -978,7 +977,7 @@ mod tests {
         }
         assert_ne!(memo.first.key, memo.second.key);
         // Both entries are the identity's and the turned orientation's steps.
-        let identity_key = step_key(Quat::IDENTITY, w);
+        let identity_key = step_key(Quat::IDENTITY, &w, TICK);
         assert!(memo.first.key == identity_key || memo.second.key == identity_key);
     }
 
@@ -991,7 +990,7 @@ mod tests {
         let mut plain = zero;
         plain.rotate_vec(Vec3::ZERO);
         let mut memo_frame = zero;
-        memo_frame.rotate_vec_memo(Vec3::ZERO, &mut RotateVecMemo::default());
+        memo_frame.rotate_vec_memo(&Vec3::ZERO, 0.0, &mut RotateVecMemo::default());
         assert_eq!(bits(&memo_frame), bits(&plain));
         assert!(plain.orientation.w.is_nan());
         // The angle memo's zero entry is the identity with +0 parts.
@@ -1122,10 +1121,10 @@ mod tests {
             for _ in 0..crossings {
                 match w {
                     Some(w) => {
-                        got = memo.combine_then_step(&got, &pos, dv, w, &mut rv);
+                        got = memo.combine_then_step(&got, &pos, &dv, &w, TICK, &mut rv);
                         want = AFrame::combine(&want, &pos);
-                        want.origin = want.origin.add(dv);
-                        want.rotate_vec(w);
+                        want.origin = want.origin.add(dv.scale(TICK));
+                        want.rotate_vec(w.scale(TICK));
                     }
                     None => {
                         got = memo.combine(&got, &pos);
@@ -1137,10 +1136,10 @@ mod tests {
         }
         // A new memo's all-zero key, with and without a step.
         let z = AFrame::new(Vec3::new(1.0, -2.0, 3.0), ZERO_QUAT);
-        let got = CombineMemo2::default().combine_then_step(&z, &z, dv, spin, &mut rv);
+        let got = CombineMemo2::default().combine_then_step(&z, &z, &dv, &spin, TICK, &mut rv);
         let mut want = AFrame::combine(&z, &z);
-        want.origin = want.origin.add(dv);
-        want.rotate_vec(spin);
+        want.origin = want.origin.add(dv.scale(TICK));
+        want.rotate_vec(spin.scale(TICK));
         assert_eq!(bits(&got), bits(&want));
     }
 

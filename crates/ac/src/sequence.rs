@@ -340,7 +340,7 @@ fn apply_physics_with(
 ) {
     let q = signed_step(q, sign);
     frame.origin = frame.origin.add(velocity.scale(q));
-    frame.rotate_vec_memo(omega.scale(q), memo);
+    frame.rotate_vec_memo(&omega, q, memo);
 }
 
 /// `Math.Floor(x)` of an f32 value as an `i64` that compares with every `i32` the way
@@ -568,15 +568,16 @@ impl Sequence {
                                 self.combine_memo.combine_then_step_in_place(
                                     f,
                                     &pos,
-                                    self.velocity.scale(q),
-                                    self.omega.scale(q),
+                                    &self.velocity,
+                                    &self.omega,
+                                    q,
                                     &mut self.rotation_memo,
                                 );
                             }
                             Some(pos) => *f = self.combine_memo.combine(f, &pos),
                             None if fr.abs() > EPSILON => {
                                 f.origin = f.origin.add(self.velocity.scale(q));
-                                f.rotate_vec_memo(self.omega.scale(q), &mut self.rotation_memo);
+                                f.rotate_vec_memo(&self.omega, q, &mut self.rotation_memo);
                             }
                             None => {}
                         }
