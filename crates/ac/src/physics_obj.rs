@@ -387,16 +387,24 @@ impl PhysicsObj {
         }
         if self.position_manager.is_some() {
             let old = self.frame;
-            let origin = self.update_position_steps::<true>(q);
+            let origin = self.update_position_steps::<true, false>(q);
             self.store_origin(origin, &old.origin, q);
-        } else {
+            self.frame.orientation = self.new_orientation();
+        } else if !self.hidden {
             // Only the position manager's step (none here) can move `frame` during the
             // update, so the old frame is read in place instead of copied first.
-            let origin = self.update_position_steps::<false>(q);
+            // Nothing in the update changes `hidden`, so this branch's steps do not
+            // test it again.
+            let origin = self.update_position_steps::<false, true>(q);
             let old = self.frame.origin;
             self.store_origin(origin, &old, q);
+            self.frame.orientation = self.offset_memo.combined_orientation(true);
+        } else {
+            let origin = self.update_position_steps::<false, false>(q);
+            let old = self.frame.origin;
+            self.store_origin(origin, &old, q);
+            self.frame.orientation = self.new_orientation();
         }
-        self.frame.orientation = self.new_orientation();
         true
     }
 
@@ -422,9 +430,9 @@ impl PhysicsObj {
     #[inline(always)]
     pub fn update_position_internal(&mut self, q: f64) -> AFrame {
         let origin = if self.position_manager.is_some() {
-            self.update_position_steps::<true>(q)
+            self.update_position_steps::<true, false>(q)
         } else {
-            self.update_position_steps::<false>(q)
+            self.update_position_steps::<false, false>(q)
         };
         AFrame::new(origin, self.new_orientation())
     }
@@ -442,10 +450,12 @@ impl PhysicsObj {
     /// that has tested whether the object has a position manager (`HAS_PM`): the
     /// sequence's update cannot create or drop one, so the tick tests it once for both
     /// steps. The new orientation is then [`PhysicsObj::new_orientation`].
+    /// `VISIBLE` says the caller has found the object not hidden (else the steps test
+    /// `hidden` themselves).
     #[inline(always)]
-    fn update_position_steps<const HAS_PM: bool>(&mut self, q: f64) -> Vec3 {
+    fn update_position_steps<const HAS_PM: bool, const VISIBLE: bool>(&mut self, q: f64) -> Vec3 {
         let mut off = AFrame::IDENTITY;
-        if !self.hidden {
+        if VISIBLE || !self.hidden {
             self.sequence
                 .update(q as f32, Some(&mut off), &mut self.anim_hooks);
             // Q44: airborne drops the animation's translation, keeps its rotation.
@@ -458,7 +468,7 @@ impl PhysicsObj {
             self.position_manager_adjust_offset_with(&mut off, q);
         }
         let mut origin = self.offset_memo.combine_origin(&self.frame, &off);
-        if !self.hidden {
+        if VISIBLE || !self.hidden {
             // `update_physics_internal`, its rotation taken from the combine's memo:
             // the translation leaves the combine's orientation as it is.
             let q = q as f32;
