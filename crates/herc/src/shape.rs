@@ -6,7 +6,7 @@
 //! state step allocates nothing.
 
 use crate::model::{AnimList, Keyframe, NO_PARENT};
-use crate::pose::{blend, fraction, key_at, write_thread_locals};
+use crate::pose::{blend, blend_by, fraction, key_at, write_thread_locals};
 use crate::thread::AnimationThread;
 use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z};
 
@@ -36,8 +36,9 @@ pub struct ShapeInstance {
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
     nodes: Vec<NodeState>,
     /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_values`]) of the
-    /// current and the next cursor and the Q10 fraction.
-    rows: [(usize, usize, i32); MAX_SLOTS],
+    /// current and the next cursor, the Q10 fraction, and whether the next cursor is the
+    /// sequence's next frame (the keys are then read from [`AnimList::segments`]).
+    rows: [(usize, usize, i32, bool); MAX_SLOTS],
     /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
     scratch: Vec<Keyframe>,
     /// Which thread writes which node, for the current slot order and sequences.
@@ -108,24 +109,42 @@ impl NodeState {
     /// Rebuild the memoised local transform from a new local.
     #[inline(always)]
     fn set_local(&mut self, local: &Keyframe) {
+        let [_, y, z, ..] = *local;
+        if y == 0 && z == 0 {
+            self.set_local_x(local);
+            return;
+        }
+        self.set_local_rotated(local);
+    }
+
+    /// [`NodeState::set_local`] of a local whose y and z are 0 (a pitch, or no rotation).
+    #[inline(always)]
+    fn set_local_x(&mut self, local: &Keyframe) {
+        let [x, _, _, tx, ty, tz] = *local;
+        let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
+        if let Some(xf) = Transform3::pitch_only(x, t) {
+            self.xf = xf;
+            self.pitch = true;
+            self.pitch_general = false;
+            self.no_tx = tx == 0;
+            return;
+        }
+        if x != 0 {
+            // Not in pitch form (pitch_only answers for every x ≠ 0 that is).
+            self.xf = Transform3::pitch_general(x, t);
+            self.pitch = false;
+            self.pitch_general = true;
+            return;
+        }
+        self.set_local_rotated(local);
+    }
+
+    /// [`NodeState::set_local`] of a local that is neither a pitch nor a pitch-form FromEuler
+    /// of x alone.
+    #[inline(always)]
+    fn set_local_rotated(&mut self, local: &Keyframe) {
         let [x, y, z, tx, ty, tz] = *local;
         let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
-        if y == 0 && z == 0 {
-            if let Some(xf) = Transform3::pitch_only(x, t) {
-                self.xf = xf;
-                self.pitch = true;
-                self.pitch_general = false;
-                self.no_tx = tx == 0;
-                return;
-            }
-            if x != 0 {
-                // Not in pitch form (pitch_only answers for every x ≠ 0 that is).
-                self.xf = Transform3::pitch_general(x, t);
-                self.pitch = false;
-                self.pitch_general = true;
-                return;
-            }
-        }
         self.pitch = false;
         self.pitch_general = false;
         if x == 0 && y == 0 {
@@ -251,9 +270,9 @@ fn world_of_parent(st: &NodeState, parent: Option<&Transform3>) -> Transform3 {
 }
 
 /// The new local of a state: stored and its transform rebuilt when it changed. Returns
-/// whether it changed.
+/// whether it changed. `x_only`: the local's y and z are known to be 0.
 #[inline(always)]
-fn take_local(st: &mut NodeState, old: &mut Keyframe, local: Keyframe) -> bool {
+fn take_local(st: &mut NodeState, old: &mut Keyframe, (local, x_only): (Keyframe, bool)) -> bool {
     let changed = local
         .iter()
         .zip(old.iter())
@@ -262,7 +281,11 @@ fn take_local(st: &mut NodeState, old: &mut Keyframe, local: Keyframe) -> bool {
     if changed {
         *old = local;
         // Passed where it was just stored, so no copy is made for the call.
-        st.set_local(old);
+        if x_only {
+            st.set_local_x(old);
+        } else {
+            st.set_local(old);
+        }
     }
     changed
 }
@@ -276,7 +299,7 @@ fn pose_loop(
     locals: &mut [Keyframe],
     worlds: &mut [Transform3],
     fresh: bool,
-    mut local_of: impl FnMut(&NodeState) -> Keyframe,
+    mut local_of: impl FnMut(&NodeState) -> (Keyframe, bool),
 ) {
     for k in 1..states.len() {
         let parent_moved = match states.get(usize::from(states[k].parent_at)) {
@@ -304,7 +327,7 @@ fn pose_loop_in_order(
     states: &mut [NodeState],
     locals: &mut [Keyframe],
     worlds: &mut [Transform3],
-    mut local_of: impl FnMut(&NodeState) -> Keyframe,
+    mut local_of: impl FnMut(&NodeState) -> (Keyframe, bool),
 ) {
     let n = states.len();
     let (Some(locals), Some(worlds)) = (locals.get_mut(..n), worlds.get_mut(..n)) else {
@@ -357,7 +380,7 @@ impl ShapeInstance {
             locals: vec![[0; 6]; n],
             world: vec![Transform3::IDENTITY; n],
             nodes: node_states(list),
-            rows: [(0, 0, 0); MAX_SLOTS],
+            rows: [(0, 0, 0, false); MAX_SLOTS],
             scratch: vec![[0; 6]; n],
             cover: Cover {
                 by_node: Vec::with_capacity(n),
@@ -560,7 +583,9 @@ impl ShapeInstance {
             let th = &self.threads[id];
             same &= *k == (id, th.seq, th.next_seq);
             match list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame) {
-                Some((row, next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
+                Some((row, next_row, natural)) => {
+                    *r = (row, next_row, fraction(th.acc, th.dur), natural)
+                }
                 // A thread without a sequence writes nothing, as in write_thread_locals; the
                 // cover gives it no node.
                 _ if list.sequence(th.seq).is_none() => {}
@@ -588,6 +613,7 @@ impl ShapeInstance {
         }
         let rows = &self.rows;
         let values = list.flat_values();
+        let segments = list.segments();
         let mask = values.len().wrapping_sub(1);
         // Slices taken once: stores into the buffers then cannot be taken for stores into
         // `self`, so their pointers and lengths stay in registers across the loop.
@@ -598,19 +624,32 @@ impl ShapeInstance {
             |st| {
                 let src = st.src;
                 // REST (255) is past the ten slots, so one test serves both.
-                let Some(&(row, next_row, q)) = rows.get(usize::from(src.slot)) else {
-                    return rest_keys[usize::from(st.node)];
+                let Some(&(row, next_row, q, natural)) = rows.get(usize::from(src.slot)) else {
+                    return (rest_keys[usize::from(st.node)], false);
                 };
                 // Each offset is a key row plus a column of its sequence, in range; the mask
                 // (the pool's length is a power of two) only lets the compiler see that.
-                let a = values[(row + usize::from(src.column)) & mask];
+                let at = (row + usize::from(src.column)) & mask;
+                if natural {
+                    // The next key is this column's in the sequence's next frame: the
+                    // difference is the segment's (segments has the pool's length).
+                    let sg = &segments[at & (segments.len().wrapping_sub(1))];
+                    if sg.x_only {
+                        // Every other difference is 0: those components are a's.
+                        let [x, _, _, tx, ty, tz] = sg.a;
+                        let x = x.wrapping_add((i32::from(sg.d[0]).wrapping_mul(q) >> 10) as i16);
+                        return ([x, 0, 0, tx, ty, tz], true);
+                    }
+                    return (blend_by(&sg.a, &sg.d, q), false);
+                }
+                let a = values[at];
                 let b = if src.next_column == REST_COLUMN {
                     key_at(keyframes, src.rest)
                 } else {
                     values[(next_row + usize::from(src.next_column)) & mask]
                 };
                 // Equal keys blend to `a` itself (every difference is 0), so no test.
-                blend(&a, &b, q)
+                (blend(&a, &b, q), false)
             },
         );
     }
@@ -629,7 +668,7 @@ impl ShapeInstance {
             &mut self.locals[..],
             &mut self.world[..],
             fresh,
-            |st| scratch[usize::from(st.node)],
+            |st| (scratch[usize::from(st.node)], false),
         );
     }
 
