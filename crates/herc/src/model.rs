@@ -114,12 +114,11 @@ pub struct AnimList {
     /// Per node, its rest record (the keyframe `rest` points at; validated in range).
     rest_keys: Vec<Keyframe>,
     /// Every sequence's `keys`, one after the other, as the keyframe records they index (the
-    /// zero record for an index outside the pool, as [`AnimList::keyframe`]): a key row is
-    /// one offset and the pose loop reads a key's values with one lookup.
-    flat_values: Vec<Keyframe>,
-    /// Per offset of `flat_values` (same length): the key there and its difference to the
-    /// same column's key in the sequence's next frame ([`Sequence::next`]), see [`Segment`].
-    segments: Vec<Segment>,
+    /// zero record for an index outside the pool, as [`AnimList::keyframe`]), each with its
+    /// difference to the same column's key in the sequence's next frame ([`Sequence::next`],
+    /// see [`Segment`]): a key row is one offset and the pose loop reads a key's values with
+    /// one lookup.
+    flat_values: Vec<Segment>,
     /// Per sequence: where its keys start in `flat_values`, its column count, and how many
     /// whole rows it has (`usize::MAX` without columns: every frame then has an empty row).
     key_rows: Vec<(usize, usize, usize)>,
@@ -140,7 +139,9 @@ pub struct AnimList {
 /// `a + ((d·q) >> 10)` with `d = b − a` taken once per model. `x_only` records that the
 /// blend can change only the pitch: `d` is 0 but for x, and `a`'s y and z are 0, so every
 /// local of the segment is `[x, 0, 0, a.tx, a.ty, a.tz]`.
+/// Aligned to 32 bytes so that an offset is turned into an address with one shift.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(32))]
 pub(crate) struct Segment {
     pub a: Keyframe,
     /// `b[i].wrapping_sub(a[i])` per component (what the blend computes).
@@ -149,12 +150,6 @@ pub(crate) struct Segment {
 }
 
 impl Segment {
-    const ZERO: Segment = Segment {
-        a: [0; 6],
-        d: [0; 6],
-        x_only: false,
-    };
-
     fn of(a: Keyframe, b: Keyframe) -> Segment {
         let d: Keyframe = std::array::from_fn(|i| b[i].wrapping_sub(a[i]));
         let x_only = a[1] == 0 && a[2] == 0 && d[1..].iter().all(|&v| v == 0);
@@ -332,7 +327,7 @@ impl AnimList {
             key_rows.push((flat_keys.len(), width, rows));
             flat_keys.extend_from_slice(&seq.keys);
         }
-        let mut flat_values: Vec<Keyframe> = flat_keys
+        let mut keys: Vec<Keyframe> = flat_keys
             .iter()
             .map(|&k| {
                 usize::try_from(k)
@@ -344,7 +339,7 @@ impl AnimList {
             .collect();
         // Padded with zero records to a power of two, so that the pose loop can keep an
         // offset in range with a mask (see `flat_values`).
-        flat_values.resize(flat_values.len().next_power_of_two(), [0; 6]);
+        keys.resize(keys.len().next_power_of_two(), [0; 6]);
         let next_info: Vec<(i16, bool)> = sequences
             .iter()
             .map(|seq| {
@@ -353,7 +348,9 @@ impl AnimList {
                 (last, seq.class == SeqClass::Cyclic)
             })
             .collect();
-        let mut segments = vec![Segment::ZERO; flat_values.len()];
+        // Rows without a next row keep a zero difference (key_rows_at finds no next row for
+        // them, so it is never read).
+        let mut flat_values: Vec<Segment> = keys.iter().map(|&a| Segment::of(a, a)).collect();
         for (seq, &(base, width, rows)) in sequences.iter().zip(&key_rows) {
             if width == 0 {
                 continue;
@@ -362,12 +359,11 @@ impl AnimList {
             for f in 0..rows.min(i16::MAX as usize) {
                 let nf = usize::try_from(seq.next(f as i16)).unwrap_or(usize::MAX);
                 if nf >= rows {
-                    // key_rows_at finds no next row: the segment is never read.
                     continue;
                 }
                 for c in 0..width {
                     let (i, j) = (base + f * width + c, base + nf * width + c);
-                    segments[i] = Segment::of(flat_values[i], flat_values[j]);
+                    flat_values[i] = Segment::of(keys[i], keys[j]);
                 }
             }
         }
@@ -381,7 +377,6 @@ impl AnimList {
         }
         Ok(AnimList {
             flat_values,
-            segments,
             next_info,
             totals,
             seek_info,
@@ -433,14 +428,8 @@ impl AnimList {
     /// [`AnimList::key_row_at`]), then zero records up to a power-of-two length (at least 1):
     /// every offset a key row and a column of its sequence give is below the keys' count,
     /// so `offset & (len − 1)` is that offset itself.
-    pub(crate) fn flat_values(&self) -> &[Keyframe] {
+    pub(crate) fn flat_values(&self) -> &[Segment] {
         &self.flat_values
-    }
-
-    /// [`AnimList::flat_values`]' keys with their differences to the next frame's (same
-    /// length, so the same mask keeps an offset in range).
-    pub(crate) fn segments(&self) -> &[Segment] {
-        &self.segments
     }
 
     /// Where the keys of frame `f` of sequence `s` start in [`AnimList::flat_values`], if the
@@ -457,8 +446,7 @@ impl AnimList {
     /// its own sequence).
     #[inline(always)]
     /// The third value: the next cursor is the sequence's next frame after `f`
-    /// ([`Sequence::next`]), so [`AnimList::segments`] at the first row's offsets hold both
-    /// keys.
+    /// ([`Sequence::next`]), so the [`Segment`]s at the first row's offsets hold both keys.
     pub(crate) fn key_rows_at(
         &self,
         s: i16,
@@ -923,7 +911,7 @@ mod tests {
     #[test]
     fn h10_segments_hold_the_wrapped_difference_to_the_next_frame() {
         let list = model();
-        let s = list.segments();
+        let s = list.flat_values();
         // Cyclic frames 0 → 1 → 2 → 0 at offsets 0, 1, 2; the one-shot at 3, 4 (its last
         // frame's next is itself).
         // 1000 → −32768: d = i16(−33768) = 31768; only x differs and y = z = 0.

@@ -37,7 +37,7 @@ pub struct ShapeInstance {
     nodes: Vec<NodeState>,
     /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_values`]) of the
     /// current and the next cursor, the Q10 fraction, and whether the next cursor is the
-    /// sequence's next frame (the keys are then read from [`AnimList::segments`]).
+    /// sequence's next frame (the blend then takes the segment's difference).
     rows: [(usize, usize, i32, bool); MAX_SLOTS],
     /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
     scratch: Vec<Keyframe>,
@@ -613,7 +613,6 @@ impl ShapeInstance {
         }
         let rows = &self.rows;
         let values = list.flat_values();
-        let segments = list.segments();
         let mask = values.len().wrapping_sub(1);
         // Slices taken once: stores into the buffers then cannot be taken for stores into
         // `self`, so their pointers and lengths stay in registers across the loop.
@@ -629,11 +628,10 @@ impl ShapeInstance {
                 };
                 // Each offset is a key row plus a column of its sequence, in range; the mask
                 // (the pool's length is a power of two) only lets the compiler see that.
-                let at = (row + usize::from(src.column)) & mask;
+                let sg = &values[(row + usize::from(src.column)) & mask];
                 if natural {
                     // The next key is this column's in the sequence's next frame: the
-                    // difference is the segment's (segments has the pool's length).
-                    let sg = &segments[at & (segments.len().wrapping_sub(1))];
+                    // difference is the segment's.
                     if sg.x_only {
                         // Every other difference is 0: those components are a's.
                         let [x, _, _, tx, ty, tz] = sg.a;
@@ -642,11 +640,11 @@ impl ShapeInstance {
                     }
                     return (blend_by(&sg.a, &sg.d, q), false);
                 }
-                let a = values[at];
+                let a = sg.a;
                 let b = if src.next_column == REST_COLUMN {
                     key_at(keyframes, src.rest)
                 } else {
-                    values[(next_row + usize::from(src.next_column)) & mask]
+                    values[(next_row + usize::from(src.next_column)) & mask].a
                 };
                 // Equal keys blend to `a` itself (every difference is 0), so no test.
                 (blend(&a, &b, q), false)
