@@ -35,10 +35,8 @@ pub struct ShapeInstance {
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
     nodes: Vec<NodeState>,
-    /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_values`]) of the
-    /// current and the next cursor, the Q10 fraction, and whether the next cursor is the
-    /// sequence's next frame (the blend then takes the segment's difference).
-    rows: [(usize, usize, i32, bool); MAX_SLOTS],
+    /// Per slot, [`Self::evaluate`]'s key rows (see [`Rows`]).
+    rows: [Rows; MAX_SLOTS],
     /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
     scratch: Vec<Keyframe>,
     /// Which thread writes which node, for the current slot order and sequences.
@@ -163,6 +161,43 @@ impl NodeState {
         // A small roll or yaw can leave FromEuler in pitch form; the no-x Concat must then
         // see this local's translation, not the flag of an earlier one.
         self.no_tx = local[3] == 0;
+    }
+}
+
+/// One slot's key rows for [`ShapeInstance::evaluate`]: offsets into
+/// [`AnimList::flat_values`] of the current and the next cursor, the Q10 fraction, whether
+/// the next cursor is the sequence's next frame (the blend then takes the segment's
+/// difference), and the thread's (seq, frame, next_seq, next_frame) they were looked up for
+/// ([`Rows::NONE`] when they are not valid): the rows depend only on those four values, so
+/// they are looked up again only when one of them changed.
+#[derive(Clone, Copy, Debug)]
+struct Rows {
+    row: usize,
+    next_row: usize,
+    q: i32,
+    natural: bool,
+    cursor: u64,
+}
+
+impl Rows {
+    /// A `cursor` no valid rows have: sequence −1 has no rows.
+    const NONE: u64 = u64::MAX;
+
+    const EMPTY: Rows = Rows {
+        row: 0,
+        next_row: 0,
+        q: 0,
+        natural: false,
+        cursor: Rows::NONE,
+    };
+
+    /// The cursor key of a thread: its four cursor values side by side.
+    #[inline(always)]
+    fn cursor_of(th: &AnimationThread) -> u64 {
+        u64::from(th.seq as u16)
+            | u64::from(th.frame as u16) << 16
+            | u64::from(th.next_seq as u16) << 32
+            | u64::from(th.next_frame as u16) << 48
     }
 }
 
@@ -388,7 +423,7 @@ impl ShapeInstance {
             locals: vec![[0; 6]; n],
             world: vec![Transform3::IDENTITY; n],
             nodes: node_states(list),
-            rows: [(0, 0, 0, false); MAX_SLOTS],
+            rows: [Rows::EMPTY; MAX_SLOTS],
             scratch: vec![[0; 6]; n],
             cover: Cover {
                 by_node: Vec::with_capacity(n),
@@ -590,9 +625,22 @@ impl ShapeInstance {
         for ((r, &id), k) in rows.iter_mut().zip(&self.slots).zip(&c.key) {
             let th = &self.threads[id];
             same &= *k == (id, th.seq, th.next_seq);
+            let cursor = Rows::cursor_of(th);
+            if cursor == r.cursor && cursor != Rows::NONE {
+                // The same cursor as when the rows were looked up: the same rows.
+                r.q = fraction(th.acc, th.dur);
+                continue;
+            }
+            r.cursor = Rows::NONE;
             match list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame) {
                 Some((row, next_row, natural)) => {
-                    *r = (row, next_row, fraction(th.acc, th.dur), natural)
+                    *r = Rows {
+                        row,
+                        next_row,
+                        q: fraction(th.acc, th.dur),
+                        natural,
+                        cursor,
+                    }
                 }
                 // A thread without a sequence writes nothing, as in write_thread_locals; the
                 // cover gives it no node.
@@ -631,7 +679,14 @@ impl ShapeInstance {
             |st| {
                 let src = st.src;
                 // REST (255) is past the ten slots, so one test serves both.
-                let Some(&(row, next_row, q, natural)) = rows.get(usize::from(src.slot)) else {
+                let Some(&Rows {
+                    row,
+                    next_row,
+                    q,
+                    natural,
+                    ..
+                }) = rows.get(usize::from(src.slot))
+                else {
                     return (rest_keys[usize::from(st.node)], false);
                 };
                 // Each offset is a key row plus a column of its sequence, in range; the mask
