@@ -87,6 +87,11 @@ struct NodeState {
     /// three products of x).
     no_tx: bool,
     moved: bool,
+    /// The cover was rebuilt since the rest record was last taken for a rest source: the
+    /// local must be compared with it once. A node with a rest source otherwise holds its
+    /// rest record (no thread writes it, in the cover or in the general pass), so the loop
+    /// leaves its local as it is.
+    rest_dirty: bool,
 }
 
 impl NodeState {
@@ -101,6 +106,7 @@ impl NodeState {
             pitch_general: false,
             no_tx: false,
             moved: false,
+            rest_dirty: true,
         }
     }
 
@@ -370,7 +376,7 @@ fn pose_loop_in_order(
     states: &mut [NodeState],
     locals: &mut [Keyframe],
     worlds: &mut [Transform3],
-    mut local_of: impl FnMut(&NodeState) -> (Keyframe, bool),
+    mut local_of: impl FnMut(&mut NodeState) -> Option<(Keyframe, bool)>,
 ) {
     let n = states.len();
     let (Some(locals), Some(worlds)) = (locals.get_mut(..n), worlds.get_mut(..n)) else {
@@ -386,8 +392,11 @@ fn pose_loop_in_order(
         };
         let parent = usize::from(st.parent);
         let parent_moved = done.get(parent).is_some_and(|p| p.moved);
-        let local = local_of(st);
-        let changed = take_local(st, &mut locals[k], local);
+        // None: a rest source whose local is its rest record already.
+        let changed = match local_of(st) {
+            Some(local) => take_local(st, &mut locals[k], local),
+            None => false,
+        };
         let moved = parent_moved | changed;
         st.moved = moved;
         if moved {
@@ -687,7 +696,11 @@ impl ShapeInstance {
                     ..
                 }) = rows.get(usize::from(src.slot))
                 else {
-                    return (rest_keys[usize::from(st.node)], false);
+                    if !st.rest_dirty {
+                        return None;
+                    }
+                    st.rest_dirty = false;
+                    return Some((rest_keys[usize::from(st.node)], false));
                 };
                 // Each offset is a key row plus a column of its sequence, in range; the mask
                 // (the pool's length is a power of two) only lets the compiler see that.
@@ -699,9 +712,9 @@ impl ShapeInstance {
                         // Every other difference is 0: those components are a's.
                         let [x, _, _, tx, ty, tz] = sg.a;
                         let x = x.wrapping_add((i32::from(sg.d[0]).wrapping_mul(q) >> 10) as i16);
-                        return ([x, 0, 0, tx, ty, tz], true);
+                        return Some(([x, 0, 0, tx, ty, tz], true));
                     }
-                    return (blend_by(&sg.a, &sg.d, q), false);
+                    return Some((blend_by(&sg.a, &sg.d, q), false));
                 }
                 let a = sg.a;
                 let b = if src.next_column == REST_COLUMN {
@@ -710,7 +723,7 @@ impl ShapeInstance {
                     values[(next_row + usize::from(src.next_column)) & mask].a
                 };
                 // Equal keys blend to `a` itself (every difference is 0), so no test.
-                (blend(&a, &b, q), false)
+                Some((blend(&a, &b, q), false))
             },
         );
     }
@@ -776,6 +789,7 @@ impl ShapeInstance {
         }
         for st in self.nodes.iter_mut().skip(1) {
             st.src = c.by_node[usize::from(st.node)];
+            st.rest_dirty = true;
         }
     }
 }
@@ -868,6 +882,40 @@ mod tests {
         // The walk's first frame moves 150 in y over 20 ticks: the read of the second tick
         // is the part of G for ticks 5..10 of it, 150·10/20 − 150·5/20 = 75 − 37 = 38.
         assert_eq!(read.t, [0, 38, 0]);
+    }
+
+    #[test]
+    fn d5_a_node_left_to_its_rest_record_takes_it_after_a_sequence_change() {
+        // The pitch thread (sequence 6) animates the gun mount (14) and the cockpit (3); at
+        // frame 1, acc 0 (q = 0) the gun mount's local is frame 1's key [16384, 0, 0, 0, 40,
+        // 130]. Switched to the twist (sequence 5, torso only), both nodes fall back to their
+        // rest records ([0, 0, 0, 0, 40, 130] and [0, 0, 0, 0, 60, 160]), and the pose is the
+        // one of an instance built with the twist from the start.
+        let list = crate::bench::sample_biped();
+        let mut s = ShapeInstance::new(&list);
+        s.add_thread(&list, 1).expect("walk exists");
+        let id = s.add_thread(&list, 6).expect("pitch exists");
+        s.thread_mut(id)
+            .expect("thread")
+            .set_sequence(&list, 6, 1, 0);
+        s.evaluate(&list, &Transform3::IDENTITY);
+        s.evaluate(&list, &Transform3::IDENTITY);
+        assert_eq!(s.locals()[14], [16384, 0, 0, 0, 40, 130]);
+        s.thread_mut(id)
+            .expect("thread")
+            .set_sequence(&list, 5, 0, 0);
+        s.evaluate(&list, &Transform3::IDENTITY);
+        assert_eq!(s.locals()[14], [0, 0, 0, 0, 40, 130]);
+        assert_eq!(s.locals()[3], [0, 0, 0, 0, 60, 160]);
+        let mut fresh = ShapeInstance::new(&list);
+        fresh.add_thread(&list, 1).expect("walk exists");
+        fresh.add_thread(&list, 5).expect("twist exists");
+        fresh.evaluate(&list, &Transform3::IDENTITY);
+        assert_eq!(s.locals(), fresh.locals());
+        assert_eq!(s.world(), fresh.world());
+        // A further evaluation keeps them.
+        s.evaluate(&list, &Transform3::IDENTITY);
+        assert_eq!(s.world(), fresh.world());
     }
 
     #[test]
