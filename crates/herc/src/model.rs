@@ -147,13 +147,23 @@ pub(crate) struct Segment {
     /// `b[i].wrapping_sub(a[i])` per component (what the blend computes).
     pub d: Keyframe,
     pub x_only: bool,
+    /// The blend can change only the yaw: `d` is 0 but for z, and `a`'s x and y are 0 (a
+    /// twist), so every local of the segment is `[0, 0, z, a.tx, a.ty, a.tz]`.
+    pub z_only: bool,
 }
 
 impl Segment {
     fn of(a: Keyframe, b: Keyframe) -> Segment {
         let d: Keyframe = std::array::from_fn(|i| b[i].wrapping_sub(a[i]));
         let x_only = a[1] == 0 && a[2] == 0 && d[1..].iter().all(|&v| v == 0);
-        Segment { a, d, x_only }
+        let z_only =
+            a[0] == 0 && a[1] == 0 && d[0] == 0 && d[1] == 0 && d[3..].iter().all(|&v| v == 0);
+        Segment {
+            a,
+            d,
+            x_only,
+            z_only,
+        }
     }
 }
 
@@ -929,6 +939,21 @@ mod tests {
         // The one-shot's last frame blends toward itself: every difference 0, but y = 3.
         assert_eq!(s[4].d, [0; 6]);
         assert!(!s[4].x_only);
+    }
+
+    #[test]
+    fn h10_a_twist_segment_changes_only_the_yaw() {
+        // 16384 → −32768: d = i16(−49152) = 16384; x, y and the translation stay.
+        let s = Segment::of([0, 0, 16384, 0, 0, 120], [0, 0, -32768, 0, 0, 120]);
+        assert_eq!(s.d, [0, 0, 16384, 0, 0, 0]);
+        assert!(s.z_only && !s.x_only);
+        // A walk's pelvis also moves down (tz 420 → 400): not yaw only.
+        let s = Segment::of([0, 0, -300, 0, 0, 420], [0, 0, 0, 0, 0, 400]);
+        assert_eq!(s.d, [0, 0, 300, 0, 0, -20]);
+        assert!(!s.z_only);
+        // A pitch with a yaw of 0 on both keys is a pitch-only segment, not a twist.
+        let s = Segment::of([1000, 0, 0, 0, 0, 7], [2000, 0, 0, 0, 0, 7]);
+        assert!(s.x_only && !s.z_only);
     }
 
     #[test]

@@ -714,6 +714,12 @@ impl ShapeInstance {
                         let x = x.wrapping_add((i32::from(sg.d[0]).wrapping_mul(q) >> 10) as i16);
                         return Some(([x, 0, 0, tx, ty, tz], true));
                     }
+                    if sg.z_only {
+                        // Every other difference is 0: those components are a's.
+                        let [_, _, z, tx, ty, tz] = sg.a;
+                        let z = z.wrapping_add((i32::from(sg.d[2]).wrapping_mul(q) >> 10) as i16);
+                        return Some(([0, 0, z, tx, ty, tz], false));
+                    }
                     return Some((blend_by(&sg.a, &sg.d, q), false));
                 }
                 let a = sg.a;
