@@ -182,12 +182,12 @@ struct Rows {
     next_row: usize,
     q: i32,
     natural: bool,
-    cursor: u64,
+    cursor: [i16; 4],
 }
 
 impl Rows {
     /// A `cursor` no valid rows have: sequence −1 has no rows.
-    const NONE: u64 = u64::MAX;
+    const NONE: [i16; 4] = [-1; 4];
 
     const EMPTY: Rows = Rows {
         row: 0,
@@ -197,13 +197,16 @@ impl Rows {
         cursor: Rows::NONE,
     };
 
-    /// The cursor key of a thread: its four cursor values side by side.
+    /// Whether these rows were looked up for `th`'s cursor. A negative sequence has no
+    /// rows, so [`Rows::NONE`] never matches. Four compares of values mostly loaded for the
+    /// cover's check already; packing the four into one `u64` took more instructions.
     #[inline(always)]
-    fn cursor_of(th: &AnimationThread) -> u64 {
-        u64::from(th.seq as u16)
-            | u64::from(th.frame as u16) << 16
-            | u64::from(th.next_seq as u16) << 32
-            | u64::from(th.next_frame as u16) << 48
+    fn are_for(&self, th: &AnimationThread) -> bool {
+        self.cursor[0] == th.seq
+            && self.cursor[1] == th.frame
+            && self.cursor[2] == th.next_seq
+            && self.cursor[3] == th.next_frame
+            && th.seq >= 0
     }
 }
 
@@ -634,8 +637,7 @@ impl ShapeInstance {
         for ((r, &id), k) in rows.iter_mut().zip(&self.slots).zip(&c.key) {
             let th = &self.threads[id];
             same &= *k == (id, th.seq, th.next_seq);
-            let cursor = Rows::cursor_of(th);
-            if cursor == r.cursor && cursor != Rows::NONE {
+            if r.are_for(th) {
                 // The same cursor as when the rows were looked up: the same rows.
                 r.q = fraction(th.acc, th.dur);
                 continue;
@@ -648,7 +650,7 @@ impl ShapeInstance {
                         next_row,
                         q: fraction(th.acc, th.dur),
                         natural,
-                        cursor,
+                        cursor: [th.seq, th.frame, th.next_seq, th.next_frame],
                     }
                 }
                 // A thread without a sequence writes nothing, as in write_thread_locals; the
