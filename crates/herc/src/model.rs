@@ -114,18 +114,57 @@ pub struct AnimList {
     /// Per node, its rest record (the keyframe `rest` points at; validated in range).
     rest_keys: Vec<Keyframe>,
     /// Every sequence's `keys`, one after the other, as the keyframe records they index (the
-    /// zero record for an index outside the pool, as [`AnimList::keyframe`]): a key row is
-    /// one offset and the pose loop reads a key's values with one lookup.
-    flat_values: Vec<Keyframe>,
+    /// zero record for an index outside the pool, as [`AnimList::keyframe`]), each with its
+    /// difference to the same column's key in the sequence's next frame ([`Sequence::next`],
+    /// see [`Segment`]): a key row is one offset and the pose loop reads a key's values with
+    /// one lookup.
+    flat_values: Vec<Segment>,
     /// Per sequence: where its keys start in `flat_values`, its column count, and how many
     /// whole rows it has (`usize::MAX` without columns: every frame then has an empty row).
     key_rows: Vec<(usize, usize, usize)>,
+    /// Per sequence: its last frame and whether it is cyclic ([`Sequence::next`] in two
+    /// values, for [`AnimList::key_rows_at`]'s test of a natural next cursor).
+    next_info: Vec<(i16, bool)>,
     /// Per sequence, [`Sequence::total_duration`] (Seek reads it every call).
     totals: Vec<i32>,
     /// Per sequence, what Seek needs in one small record (see [`SeekInfo`]).
     seek_info: Vec<SeekInfo>,
     /// Per frame of every sequence, one after the other: what Advance loads on entering it.
     crossings: Vec<Crossing>,
+}
+
+/// One key of a sequence's key pool with the difference to its column's key in the
+/// sequence's next frame ([`Sequence::next`]), for the pose blend of a cursor whose next
+/// frame is that one (every cursor of a playing or seeked sequence): the blend
+/// `a + ((d·q) >> 10)` with `d = b − a` taken once per model. `x_only` records that the
+/// blend can change only the pitch: `d` is 0 but for x, and `a`'s y and z are 0, so every
+/// local of the segment is `[x, 0, 0, a.tx, a.ty, a.tz]`.
+/// Aligned to 32 bytes so that an offset is turned into an address with one shift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(32))]
+pub(crate) struct Segment {
+    pub a: Keyframe,
+    /// `b[i].wrapping_sub(a[i])` per component (what the blend computes).
+    pub d: Keyframe,
+    pub x_only: bool,
+    /// The blend can change only the yaw: `d` is 0 but for z, and `a`'s x and y are 0 (a
+    /// twist), so every local of the segment is `[0, 0, z, a.tx, a.ty, a.tz]`.
+    pub z_only: bool,
+}
+
+impl Segment {
+    fn of(a: Keyframe, b: Keyframe) -> Segment {
+        let d: Keyframe = std::array::from_fn(|i| b[i].wrapping_sub(a[i]));
+        let x_only = a[1] == 0 && a[2] == 0 && d[1..].iter().all(|&v| v == 0);
+        let z_only =
+            a[0] == 0 && a[1] == 0 && d[0] == 0 && d[1] == 0 && d[3..].iter().all(|&v| v == 0);
+        Segment {
+            a,
+            d,
+            x_only,
+            z_only,
+        }
+    }
 }
 
 /// What `AnimationThread::advance` sets on entering frame `f` of a sequence (not a
@@ -298,7 +337,7 @@ impl AnimList {
             key_rows.push((flat_keys.len(), width, rows));
             flat_keys.extend_from_slice(&seq.keys);
         }
-        let mut flat_values: Vec<Keyframe> = flat_keys
+        let mut keys: Vec<Keyframe> = flat_keys
             .iter()
             .map(|&k| {
                 usize::try_from(k)
@@ -310,7 +349,34 @@ impl AnimList {
             .collect();
         // Padded with zero records to a power of two, so that the pose loop can keep an
         // offset in range with a mask (see `flat_values`).
-        flat_values.resize(flat_values.len().next_power_of_two(), [0; 6]);
+        keys.resize(keys.len().next_power_of_two(), [0; 6]);
+        let next_info: Vec<(i16, bool)> = sequences
+            .iter()
+            .map(|seq| {
+                // As in Sequence::next.
+                let last = seq.frames.len() as i16 - 1;
+                (last, seq.class == SeqClass::Cyclic)
+            })
+            .collect();
+        // Rows without a next row keep a zero difference (key_rows_at finds no next row for
+        // them, so it is never read).
+        let mut flat_values: Vec<Segment> = keys.iter().map(|&a| Segment::of(a, a)).collect();
+        for (seq, &(base, width, rows)) in sequences.iter().zip(&key_rows) {
+            if width == 0 {
+                continue;
+            }
+            // A cursor's frame is an i16, so later rows are never read.
+            for f in 0..rows.min(i16::MAX as usize) {
+                let nf = usize::try_from(seq.next(f as i16)).unwrap_or(usize::MAX);
+                if nf >= rows {
+                    continue;
+                }
+                for c in 0..width {
+                    let (i, j) = (base + f * width + c, base + nf * width + c);
+                    flat_values[i] = Segment::of(keys[i], keys[j]);
+                }
+            }
+        }
         let totals = sequences.iter().map(Sequence::total_duration).collect();
         let mut crossings = Vec::new();
         let mut seek_info = Vec::with_capacity(sequences.len());
@@ -321,6 +387,7 @@ impl AnimList {
         }
         Ok(AnimList {
             flat_values,
+            next_info,
             totals,
             seek_info,
             crossings,
@@ -371,7 +438,7 @@ impl AnimList {
     /// [`AnimList::key_row_at`]), then zero records up to a power-of-two length (at least 1):
     /// every offset a key row and a column of its sequence give is below the keys' count,
     /// so `offset & (len − 1)` is that offset itself.
-    pub(crate) fn flat_values(&self) -> &[Keyframe] {
+    pub(crate) fn flat_values(&self) -> &[Segment] {
         &self.flat_values
     }
 
@@ -388,16 +455,33 @@ impl AnimList {
     /// sequence's record is looked up once when `ns` is `s` (a cursor whose next frame is in
     /// its own sequence).
     #[inline(always)]
-    pub(crate) fn key_rows_at(&self, s: i16, f: i16, ns: i16, nf: i16) -> Option<(usize, usize)> {
-        let &(base, width, rows) = self.key_rows.get(usize::try_from(s).ok()?)?;
+    /// The third value: the next cursor is the sequence's next frame after `f`
+    /// ([`Sequence::next`]), so the [`Segment`]s at the first row's offsets hold both keys.
+    pub(crate) fn key_rows_at(
+        &self,
+        s: i16,
+        f: i16,
+        ns: i16,
+        nf: i16,
+    ) -> Option<(usize, usize, bool)> {
+        let si = usize::try_from(s).ok()?;
+        let &(base, width, rows) = self.key_rows.get(si)?;
         let row = |f: i16| {
             let f = usize::try_from(f).ok()?;
             (f < rows).then(|| base + f * width)
         };
         if ns == s {
-            return Some((row(f)?, row(nf)?));
+            let (last, cyclic) = self.next_info.get(si).copied().unwrap_or((-1, false));
+            let next = if f < last {
+                f + 1
+            } else if cyclic {
+                0
+            } else {
+                f
+            };
+            return Some((row(f)?, row(nf)?, nf == next));
         }
-        Some((row(f)?, self.key_row_at(ns, nf)?))
+        Some((row(f)?, self.key_row_at(ns, nf)?, false))
     }
 
     /// [`Sequence::total_duration`] of sequence `s`, or of sequence 0 when `s` does not
@@ -787,5 +871,102 @@ mod json {
                     .collect(),
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One node animated by a cyclic sequence of three frames and a one-shot of two.
+    fn model() -> AnimList {
+        let nodes = vec![
+            Node {
+                parent: -1,
+                rest: 0,
+            },
+            Node {
+                parent: -1,
+                rest: 0,
+            },
+        ];
+        let keyframes = vec![
+            [0; 6],
+            [1000, 0, 0, 5, 6, 7],
+            [-32768, 0, 0, 5, 6, 7],
+            [30000, 0, 0, 5, 6, 8],
+            [0, 3, 0, 5, 6, 7],
+        ];
+        let frame = Frame {
+            duration: 10,
+            first_transition: 0,
+            transition_count: 0,
+        };
+        let seq = |class, keys: Vec<i16>| Sequence {
+            name: None,
+            class,
+            priority: 0,
+            ground: false,
+            columns: vec![1],
+            frames: vec![frame; keys.len()],
+            keys,
+        };
+        let sequences = vec![
+            seq(SeqClass::Cyclic, vec![1, 2, 3]),
+            seq(SeqClass::OneShot, vec![1, 4]),
+        ];
+        AnimList::new(nodes, keyframes, sequences, vec![]).expect("valid model")
+    }
+
+    #[test]
+    fn h10_segments_hold_the_wrapped_difference_to_the_next_frame() {
+        let list = model();
+        let s = list.flat_values();
+        // Cyclic frames 0 → 1 → 2 → 0 at offsets 0, 1, 2; the one-shot at 3, 4 (its last
+        // frame's next is itself).
+        // 1000 → −32768: d = i16(−33768) = 31768; only x differs and y = z = 0.
+        assert_eq!(s[0].a, [1000, 0, 0, 5, 6, 7]);
+        assert_eq!(s[0].d, [31768, 0, 0, 0, 0, 0]);
+        assert!(s[0].x_only);
+        // −32768 → 30000: d = i16(62768) = −2768, and tz 7 → 8: not x only.
+        assert_eq!(s[1].d, [-2768, 0, 0, 0, 0, 1]);
+        assert!(!s[1].x_only);
+        // 30000 → 1000 (the wrap to frame 0): d = −29000, tz 8 → 7.
+        assert_eq!(s[2].d, [-29000, 0, 0, 0, 0, -1]);
+        // 1000 → (0, 3, 0): y differs.
+        assert_eq!(s[3].d, [-1000, 3, 0, 0, 0, 0]);
+        assert!(!s[3].x_only);
+        // The one-shot's last frame blends toward itself: every difference 0, but y = 3.
+        assert_eq!(s[4].d, [0; 6]);
+        assert!(!s[4].x_only);
+    }
+
+    #[test]
+    fn h10_a_twist_segment_changes_only_the_yaw() {
+        // 16384 → −32768: d = i16(−49152) = 16384; x, y and the translation stay.
+        let s = Segment::of([0, 0, 16384, 0, 0, 120], [0, 0, -32768, 0, 0, 120]);
+        assert_eq!(s.d, [0, 0, 16384, 0, 0, 0]);
+        assert!(s.z_only && !s.x_only);
+        // A walk's pelvis also moves down (tz 420 → 400): not yaw only.
+        let s = Segment::of([0, 0, -300, 0, 0, 420], [0, 0, 0, 0, 0, 400]);
+        assert_eq!(s.d, [0, 0, 300, 0, 0, -20]);
+        assert!(!s.z_only);
+        // A pitch with a yaw of 0 on both keys is a pitch-only segment, not a twist.
+        let s = Segment::of([1000, 0, 0, 0, 0, 7], [2000, 0, 0, 0, 0, 7]);
+        assert!(s.x_only && !s.z_only);
+    }
+
+    #[test]
+    fn h10_key_rows_say_when_the_next_cursor_is_the_next_frame() {
+        let list = model();
+        assert_eq!(list.key_rows_at(0, 0, 0, 1), Some((0, 1, true)));
+        assert_eq!(list.key_rows_at(0, 2, 0, 0), Some((2, 0, true)));
+        // A next cursor elsewhere in the sequence (a transition) or in another sequence.
+        assert_eq!(list.key_rows_at(0, 0, 0, 2), Some((0, 2, false)));
+        assert_eq!(list.key_rows_at(0, 1, 1, 0), Some((1, 3, false)));
+        // The one-shot's last frame is its own next frame; frame 0's is 1, not 0.
+        assert_eq!(list.key_rows_at(1, 1, 1, 1), Some((4, 4, true)));
+        assert_eq!(list.key_rows_at(1, 0, 1, 0), Some((3, 3, false)));
+        assert_eq!(list.key_rows_at(0, 3, 0, 0), None);
     }
 }

@@ -39,6 +39,17 @@ pub fn blend(a: &Keyframe, b: &Keyframe, q: i32) -> Keyframe {
     out
 }
 
+/// [`blend`] of `a` toward `a + d` given the differences `d[i] = b[i].wrapping_sub(a[i])`
+/// (taken once per model, see `AnimList::segments`): the same lanes and products.
+#[inline(always)]
+pub(crate) fn blend_by(a: &Keyframe, d: &Keyframe, q: i32) -> Keyframe {
+    let mut out = [0i16; 6];
+    for i in 0..6 {
+        out[i] = a[i].wrapping_add((i32::from(d[i]).wrapping_mul(q) >> 10) as i16);
+    }
+    out
+}
+
 /// The local one thread writes for `node`, or `None` when its playing sequence does not
 /// animate that node or `node` is 0 (column 0 carries ground movement, H12).
 /// The node's key at the next cursor is its column in `next_seq`, else its rest key (D5).

@@ -6,7 +6,7 @@
 //! state step allocates nothing.
 
 use crate::model::{AnimList, Keyframe, NO_PARENT};
-use crate::pose::{blend, fraction, key_at, write_thread_locals};
+use crate::pose::{blend, blend_by, fraction, key_at, write_thread_locals};
 use crate::thread::AnimationThread;
 use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z};
 
@@ -35,9 +35,8 @@ pub struct ShapeInstance {
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
     nodes: Vec<NodeState>,
-    /// Per slot, [`Self::evaluate`]'s key rows (offsets into [`AnimList::flat_values`]) of the
-    /// current and the next cursor and the Q10 fraction.
-    rows: [(usize, usize, i32); MAX_SLOTS],
+    /// Per slot, [`Self::evaluate`]'s key rows (see [`Rows`]).
+    rows: [Rows; MAX_SLOTS],
     /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
     scratch: Vec<Keyframe>,
     /// Which thread writes which node, for the current slot order and sequences.
@@ -88,6 +87,11 @@ struct NodeState {
     /// three products of x).
     no_tx: bool,
     moved: bool,
+    /// The cover was rebuilt since the rest record was last taken for a rest source: the
+    /// local must be compared with it once. A node with a rest source otherwise holds its
+    /// rest record (no thread writes it, in the cover or in the general pass), so the loop
+    /// leaves its local as it is.
+    rest_dirty: bool,
 }
 
 impl NodeState {
@@ -102,30 +106,49 @@ impl NodeState {
             pitch_general: false,
             no_tx: false,
             moved: false,
+            rest_dirty: true,
         }
     }
 
     /// Rebuild the memoised local transform from a new local.
     #[inline(always)]
     fn set_local(&mut self, local: &Keyframe) {
+        let [_, y, z, ..] = *local;
+        if y == 0 && z == 0 {
+            self.set_local_x(local);
+            return;
+        }
+        self.set_local_rotated(local);
+    }
+
+    /// [`NodeState::set_local`] of a local whose y and z are 0 (a pitch, or no rotation).
+    #[inline(always)]
+    fn set_local_x(&mut self, local: &Keyframe) {
+        let [x, _, _, tx, ty, tz] = *local;
+        let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
+        if let Some(xf) = Transform3::pitch_only(x, t) {
+            self.xf = xf;
+            self.pitch = true;
+            self.pitch_general = false;
+            self.no_tx = tx == 0;
+            return;
+        }
+        if x != 0 {
+            // Not in pitch form (pitch_only answers for every x ≠ 0 that is).
+            self.xf = Transform3::pitch_general(x, t);
+            self.pitch = false;
+            self.pitch_general = true;
+            return;
+        }
+        self.set_local_rotated(local);
+    }
+
+    /// [`NodeState::set_local`] of a local that is neither a pitch nor a pitch-form FromEuler
+    /// of x alone.
+    #[inline(always)]
+    fn set_local_rotated(&mut self, local: &Keyframe) {
         let [x, y, z, tx, ty, tz] = *local;
         let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
-        if y == 0 && z == 0 {
-            if let Some(xf) = Transform3::pitch_only(x, t) {
-                self.xf = xf;
-                self.pitch = true;
-                self.pitch_general = false;
-                self.no_tx = tx == 0;
-                return;
-            }
-            if x != 0 {
-                // Not in pitch form (pitch_only answers for every x ≠ 0 that is).
-                self.xf = Transform3::pitch_general(x, t);
-                self.pitch = false;
-                self.pitch_general = true;
-                return;
-            }
-        }
         self.pitch = false;
         self.pitch_general = false;
         if x == 0 && y == 0 {
@@ -144,6 +167,46 @@ impl NodeState {
         // A small roll or yaw can leave FromEuler in pitch form; the no-x Concat must then
         // see this local's translation, not the flag of an earlier one.
         self.no_tx = local[3] == 0;
+    }
+}
+
+/// One slot's key rows for [`ShapeInstance::evaluate`]: offsets into
+/// [`AnimList::flat_values`] of the current and the next cursor, the Q10 fraction, whether
+/// the next cursor is the sequence's next frame (the blend then takes the segment's
+/// difference), and the thread's (seq, frame, next_seq, next_frame) they were looked up for
+/// ([`Rows::NONE`] when they are not valid): the rows depend only on those four values, so
+/// they are looked up again only when one of them changed.
+#[derive(Clone, Copy, Debug)]
+struct Rows {
+    row: usize,
+    next_row: usize,
+    q: i32,
+    natural: bool,
+    cursor: [i16; 4],
+}
+
+impl Rows {
+    /// A `cursor` no valid rows have: sequence −1 has no rows.
+    const NONE: [i16; 4] = [-1; 4];
+
+    const EMPTY: Rows = Rows {
+        row: 0,
+        next_row: 0,
+        q: 0,
+        natural: false,
+        cursor: Rows::NONE,
+    };
+
+    /// Whether these rows were looked up for `th`'s cursor. A negative sequence has no
+    /// rows, so [`Rows::NONE`] never matches. Four compares of values mostly loaded for the
+    /// cover's check already; packing the four into one `u64` took more instructions.
+    #[inline(always)]
+    fn are_for(&self, th: &AnimationThread) -> bool {
+        self.cursor[0] == th.seq
+            && self.cursor[1] == th.frame
+            && self.cursor[2] == th.next_seq
+            && self.cursor[3] == th.next_frame
+            && th.seq >= 0
     }
 }
 
@@ -251,9 +314,17 @@ fn world_of_parent(st: &NodeState, parent: Option<&Transform3>) -> Transform3 {
 }
 
 /// The new local of a state: stored and its transform rebuilt when it changed. Returns
-/// whether it changed.
+/// whether it changed (or may have). `x_only`: the local's y and z are known to be 0.
 #[inline(always)]
-fn take_local(st: &mut NodeState, old: &mut Keyframe, local: Keyframe) -> bool {
+fn take_local(st: &mut NodeState, old: &mut Keyframe, (local, x_only): (Keyframe, bool)) -> bool {
+    if x_only {
+        // A pitch blended along a segment changes almost every step (in the benchmark all
+        // but a few of these locals do): the transform is rebuilt without the compare, from
+        // one table read. An unchanged local rebuilds the same transform and world.
+        *old = local;
+        st.set_local_x(old);
+        return true;
+    }
     let changed = local
         .iter()
         .zip(old.iter())
@@ -262,7 +333,11 @@ fn take_local(st: &mut NodeState, old: &mut Keyframe, local: Keyframe) -> bool {
     if changed {
         *old = local;
         // Passed where it was just stored, so no copy is made for the call.
-        st.set_local(old);
+        if x_only {
+            st.set_local_x(old);
+        } else {
+            st.set_local(old);
+        }
     }
     changed
 }
@@ -276,7 +351,7 @@ fn pose_loop(
     locals: &mut [Keyframe],
     worlds: &mut [Transform3],
     fresh: bool,
-    mut local_of: impl FnMut(&NodeState) -> Keyframe,
+    mut local_of: impl FnMut(&NodeState) -> (Keyframe, bool),
 ) {
     for k in 1..states.len() {
         let parent_moved = match states.get(usize::from(states[k].parent_at)) {
@@ -304,7 +379,7 @@ fn pose_loop_in_order(
     states: &mut [NodeState],
     locals: &mut [Keyframe],
     worlds: &mut [Transform3],
-    mut local_of: impl FnMut(&NodeState) -> Keyframe,
+    mut local_of: impl FnMut(&mut NodeState) -> Option<(Keyframe, bool)>,
 ) {
     let n = states.len();
     let (Some(locals), Some(worlds)) = (locals.get_mut(..n), worlds.get_mut(..n)) else {
@@ -320,8 +395,11 @@ fn pose_loop_in_order(
         };
         let parent = usize::from(st.parent);
         let parent_moved = done.get(parent).is_some_and(|p| p.moved);
-        let local = local_of(st);
-        let changed = take_local(st, &mut locals[k], local);
+        // None: a rest source whose local is its rest record already.
+        let changed = match local_of(st) {
+            Some(local) => take_local(st, &mut locals[k], local),
+            None => false,
+        };
         let moved = parent_moved | changed;
         st.moved = moved;
         if moved {
@@ -357,7 +435,7 @@ impl ShapeInstance {
             locals: vec![[0; 6]; n],
             world: vec![Transform3::IDENTITY; n],
             nodes: node_states(list),
-            rows: [(0, 0, 0); MAX_SLOTS],
+            rows: [Rows::EMPTY; MAX_SLOTS],
             scratch: vec![[0; 6]; n],
             cover: Cover {
                 by_node: Vec::with_capacity(n),
@@ -559,8 +637,22 @@ impl ShapeInstance {
         for ((r, &id), k) in rows.iter_mut().zip(&self.slots).zip(&c.key) {
             let th = &self.threads[id];
             same &= *k == (id, th.seq, th.next_seq);
+            if r.are_for(th) {
+                // The same cursor as when the rows were looked up: the same rows.
+                r.q = fraction(th.acc, th.dur);
+                continue;
+            }
+            r.cursor = Rows::NONE;
             match list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame) {
-                Some((row, next_row)) => *r = (row, next_row, fraction(th.acc, th.dur)),
+                Some((row, next_row, natural)) => {
+                    *r = Rows {
+                        row,
+                        next_row,
+                        q: fraction(th.acc, th.dur),
+                        natural,
+                        cursor: [th.seq, th.frame, th.next_seq, th.next_frame],
+                    }
+                }
                 // A thread without a sequence writes nothing, as in write_thread_locals; the
                 // cover gives it no node.
                 _ if list.sequence(th.seq).is_none() => {}
@@ -598,19 +690,48 @@ impl ShapeInstance {
             |st| {
                 let src = st.src;
                 // REST (255) is past the ten slots, so one test serves both.
-                let Some(&(row, next_row, q)) = rows.get(usize::from(src.slot)) else {
-                    return rest_keys[usize::from(st.node)];
+                let Some(&Rows {
+                    row,
+                    next_row,
+                    q,
+                    natural,
+                    ..
+                }) = rows.get(usize::from(src.slot))
+                else {
+                    if !st.rest_dirty {
+                        return None;
+                    }
+                    st.rest_dirty = false;
+                    return Some((rest_keys[usize::from(st.node)], false));
                 };
                 // Each offset is a key row plus a column of its sequence, in range; the mask
                 // (the pool's length is a power of two) only lets the compiler see that.
-                let a = values[(row + usize::from(src.column)) & mask];
+                let sg = &values[(row + usize::from(src.column)) & mask];
+                if natural {
+                    // The next key is this column's in the sequence's next frame: the
+                    // difference is the segment's.
+                    if sg.x_only {
+                        // Every other difference is 0: those components are a's.
+                        let [x, _, _, tx, ty, tz] = sg.a;
+                        let x = x.wrapping_add((i32::from(sg.d[0]).wrapping_mul(q) >> 10) as i16);
+                        return Some(([x, 0, 0, tx, ty, tz], true));
+                    }
+                    if sg.z_only {
+                        // Every other difference is 0: those components are a's.
+                        let [_, _, z, tx, ty, tz] = sg.a;
+                        let z = z.wrapping_add((i32::from(sg.d[2]).wrapping_mul(q) >> 10) as i16);
+                        return Some(([0, 0, z, tx, ty, tz], false));
+                    }
+                    return Some((blend_by(&sg.a, &sg.d, q), false));
+                }
+                let a = sg.a;
                 let b = if src.next_column == REST_COLUMN {
                     key_at(keyframes, src.rest)
                 } else {
-                    values[(next_row + usize::from(src.next_column)) & mask]
+                    values[(next_row + usize::from(src.next_column)) & mask].a
                 };
                 // Equal keys blend to `a` itself (every difference is 0), so no test.
-                blend(&a, &b, q)
+                Some((blend(&a, &b, q), false))
             },
         );
     }
@@ -629,7 +750,7 @@ impl ShapeInstance {
             &mut self.locals[..],
             &mut self.world[..],
             fresh,
-            |st| scratch[usize::from(st.node)],
+            |st| (scratch[usize::from(st.node)], false),
         );
     }
 
@@ -676,6 +797,7 @@ impl ShapeInstance {
         }
         for st in self.nodes.iter_mut().skip(1) {
             st.src = c.by_node[usize::from(st.node)];
+            st.rest_dirty = true;
         }
     }
 }
@@ -768,6 +890,40 @@ mod tests {
         // The walk's first frame moves 150 in y over 20 ticks: the read of the second tick
         // is the part of G for ticks 5..10 of it, 150·10/20 − 150·5/20 = 75 − 37 = 38.
         assert_eq!(read.t, [0, 38, 0]);
+    }
+
+    #[test]
+    fn d5_a_node_left_to_its_rest_record_takes_it_after_a_sequence_change() {
+        // The pitch thread (sequence 6) animates the gun mount (14) and the cockpit (3); at
+        // frame 1, acc 0 (q = 0) the gun mount's local is frame 1's key [16384, 0, 0, 0, 40,
+        // 130]. Switched to the twist (sequence 5, torso only), both nodes fall back to their
+        // rest records ([0, 0, 0, 0, 40, 130] and [0, 0, 0, 0, 60, 160]), and the pose is the
+        // one of an instance built with the twist from the start.
+        let list = crate::bench::sample_biped();
+        let mut s = ShapeInstance::new(&list);
+        s.add_thread(&list, 1).expect("walk exists");
+        let id = s.add_thread(&list, 6).expect("pitch exists");
+        s.thread_mut(id)
+            .expect("thread")
+            .set_sequence(&list, 6, 1, 0);
+        s.evaluate(&list, &Transform3::IDENTITY);
+        s.evaluate(&list, &Transform3::IDENTITY);
+        assert_eq!(s.locals()[14], [16384, 0, 0, 0, 40, 130]);
+        s.thread_mut(id)
+            .expect("thread")
+            .set_sequence(&list, 5, 0, 0);
+        s.evaluate(&list, &Transform3::IDENTITY);
+        assert_eq!(s.locals()[14], [0, 0, 0, 0, 40, 130]);
+        assert_eq!(s.locals()[3], [0, 0, 0, 0, 60, 160]);
+        let mut fresh = ShapeInstance::new(&list);
+        fresh.add_thread(&list, 1).expect("walk exists");
+        fresh.add_thread(&list, 5).expect("twist exists");
+        fresh.evaluate(&list, &Transform3::IDENTITY);
+        assert_eq!(s.locals(), fresh.locals());
+        assert_eq!(s.world(), fresh.world());
+        // A further evaluation keeps them.
+        s.evaluate(&list, &Transform3::IDENTITY);
+        assert_eq!(s.world(), fresh.world());
     }
 
     #[test]

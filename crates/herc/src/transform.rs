@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fixed::wrap16;
-use crate::trig::{asin, atan2, CosTable, PITCH};
+use crate::trig::{asin, atan2, CosTable, PITCH, PITCH_ROTATION};
 
 /// Q14 one.
 pub const ONE: i16 = 16384;
@@ -196,14 +196,14 @@ impl Transform3 {
     #[inline(always)]
     pub fn pitch_only(x: i16, t: [i32; 3]) -> Option<Self> {
         // C(x), S(x) and whether S(x) + S(−x) = 0, in one read (see `trig::PITCH`).
-        let e = PITCH[(i32::from(x >> 3) + 4096) as usize];
+        // The whole rotation in the same read (see `trig::PITCH_ROTATION`).
+        let e = &PITCH_ROTATION[(i32::from(x >> 3) + 4096) as usize];
         let form = e.pitch >> u8::from(x & 7 != 0);
         if x == 0 || form & 1 == 0 {
             return None;
         }
-        let (c, s) = (e.cos, e.sin);
         Some(Transform3 {
-            m: [ONE, 0, 0, c, 0, s, 0, s.wrapping_neg(), c],
+            m: e.m,
             kind: KIND_GENERAL_X,
             t,
         })

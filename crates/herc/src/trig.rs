@@ -133,6 +133,35 @@ const fn pitch_table(wave: &[i16; 4097]) -> [PitchEntry; 8192] {
     out
 }
 
+/// The rotation of `FromEuler(x, 0, 0)` in pitch form for the angles x with the same
+/// `x >> 3` (`[ONE, 0, 0, C, 0, S, 0, −S, C]` from the [`PITCH`] entry), and that entry's
+/// `pitch` bits: a pitch-only local's rotation is copied instead of assembled.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PitchRotation {
+    pub m: [i16; 9],
+    pub pitch: u8,
+}
+
+/// [`PitchRotation`] per `x >> 3` (index `(x >> 3) + 4096`; 160 KiB).
+pub(crate) static PITCH_ROTATION: [PitchRotation; 8192] = pitch_rotations(&PITCH);
+
+const fn pitch_rotations(pitch: &[PitchEntry; 8192]) -> [PitchRotation; 8192] {
+    let mut out = [PitchRotation {
+        m: [0; 9],
+        pitch: 0,
+    }; 8192];
+    let mut i = 0;
+    while i < 8192 {
+        let e = pitch[i];
+        out[i] = PitchRotation {
+            m: [16384, 0, 0, e.cos, 0, e.sin, 0, e.sin.wrapping_neg(), e.cos],
+            pitch: e.pitch,
+        };
+        i += 1;
+    }
+    out
+}
+
 /// `C(a)` with the generated table (M3; SimTrig.Cos).
 pub fn cos(a: i16) -> i16 {
     GENERATED.cos(a)
