@@ -453,9 +453,18 @@ impl AnimationThread {
         }
     }
 
-    /// [`Self::commit`] of a G with rotation or onto a turned root.
+    /// [`Self::commit`] of a G with rotation or onto a turned root. A turn in place onto a
+    /// root of kind 0 or 1 (a machine turning on the spot) takes Concat's branch for those
+    /// kinds directly ([`root_motion::turn_onto`]).
     #[inline(never)]
     fn commit_turned(&mut self) {
+        let g = &self.g;
+        if g[2] != 0 && root_motion::turns_in_place(g) {
+            if let Some(root) = root_motion::turn_onto(g[2], &self.root) {
+                self.root = root;
+                return;
+            }
+        }
         self.root = root_motion::commit_onto(&self.g, &self.root);
     }
 
@@ -535,6 +544,23 @@ impl AnimationThread {
     /// line.
     #[inline(never)]
     fn read_then_seed_turned(&mut self) -> Transform3 {
+        let g = &self.g;
+        if self.dur != 0 && root_motion::turns_in_place(g) {
+            // A turn in place: P's translation is 0·acc/dur = 0 in every lane and P is
+            // FromEuler(0, 0, z) of the scaled angle. For z = 0, P is the identity: the read
+            // is the root itself (Concat of a kind-0 A keeps B's rotation and kind and adds
+            // `Apply(B, 0) = B.t`) and Inverse(P) the identity.
+            let z = (i32::from(g[2]) * i32::from(self.acc) / i32::from(self.dur)) as i16;
+            if z == 0 {
+                let read = self.root;
+                self.root = Transform3::IDENTITY;
+                return read;
+            }
+            if let Some(read) = root_motion::turn_onto(z, &self.root) {
+                self.root = root_motion::turn_inverse(z);
+                return read;
+            }
+        }
         let p = root_motion::partial(&self.g, self.acc, self.dur);
         let read = root_motion::concat_onto(&p, &self.root);
         self.root = root_motion::inverse(&p);
