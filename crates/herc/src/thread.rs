@@ -268,7 +268,22 @@ impl AnimationThread {
         if self.at_target() && self.target_flags & STOP_ON_ARRIVAL != 0 {
             return;
         }
-        let mut t = self.acc.wrapping_add(step);
+        let t = self.acc.wrapping_add(step);
+        // Playing backward, or onto the start of the frame: out of line.
+        if t <= 0 {
+            self.advance_to_start_or_back(list, t);
+            return;
+        }
+        if t < self.dur {
+            self.acc = t;
+            return;
+        }
+        self.step_forward(list, t);
+    }
+
+    /// [`Self::advance_by`] when `acc + step ≤ 0`: Advance steps 4 to 6 and 8.
+    #[inline(never)]
+    fn advance_to_start_or_back(&mut self, list: &AnimList, mut t: i16) {
         if t < 0
             && self.frame == 0
             && self.scan_frame != 0
@@ -284,12 +299,10 @@ impl AnimationThread {
             self.note_arrival();
             return;
         }
+        // t < 0 < dur here unless dur ≤ t (a frame of negative duration in a hand-written
+        // cursor), which Advance takes forward.
         if t < self.dur {
-            if t >= 0 {
-                self.acc = t;
-            } else {
-                self.step_backward(list, t);
-            }
+            self.step_backward(list, t);
             return;
         }
         self.step_forward(list, t);
@@ -317,30 +330,22 @@ impl AnimationThread {
     }
 
     /// Advance step 7.
+    #[inline(always)]
     fn step_forward(&mut self, list: &AnimList, mut t: i16) {
         while t != 0 && self.dur <= t {
             self.commit();
             self.seq = self.next_seq;
             self.frame = self.next_frame;
             t = t.wrapping_sub(self.dur);
-            if self.frame == self.scan_frame {
-                // Enter the transition frame (H6). A zero-length transition does not stop the
-                // advance: the loop passes through it, as the port does.
-                self.next_seq = self.tr_seq;
-                self.next_frame = self.tr_frame;
-                self.dur = self.tr_dur;
-                self.scan_frame = -1;
-                self.flags |= IN_TRANSITION;
-                self.set_ground_key(list, self.tr_key);
+            let stop = if self.frame == self.scan_frame {
+                self.enter_transition(list);
+                false
             } else if let Some(c) = list.crossing(self.seq, self.frame) {
-                // The same values as the branch below, from the model's record of the frame
+                // The same values as `enter_frame`, from the model's record of the frame
                 // (the next cursor is the current one here, so its next frame is this
                 // sequence's next).
                 self.next_frame = c.next;
                 self.dur = c.dur;
-                if c.dur == 0 {
-                    t = 0;
-                }
                 self.flags &= !IN_TRANSITION;
                 if c.ground == Crossing::LOAD {
                     self.g = c.g;
@@ -348,15 +353,12 @@ impl AnimationThread {
                 } else if c.ground == Crossing::DROP {
                     self.ground = false;
                 }
+                c.dur == 0
             } else {
-                let next = Self::seq_of(list, self.next_seq).next(self.next_frame);
-                self.next_frame = next;
-                self.dur = Self::seq_of(list, self.seq).duration(self.frame);
-                if self.dur == 0 {
-                    t = 0;
-                }
-                self.flags &= !IN_TRANSITION;
-                self.load_ground(list, self.seq, self.frame);
+                self.enter_frame(list)
+            };
+            if stop {
+                t = 0;
             }
             self.acc = 0;
             if self.arrived() {
@@ -367,6 +369,31 @@ impl AnimationThread {
             }
         }
         self.acc = t;
+    }
+
+    /// Advance step 7's entry into the armed transition frame (H6). A zero-length transition
+    /// does not stop the advance: the loop passes through it, as the port does.
+    #[inline(never)]
+    fn enter_transition(&mut self, list: &AnimList) {
+        self.next_seq = self.tr_seq;
+        self.next_frame = self.tr_frame;
+        self.dur = self.tr_dur;
+        self.scan_frame = -1;
+        self.flags |= IN_TRANSITION;
+        self.set_ground_key(list, self.tr_key);
+    }
+
+    /// Advance step 7's entry into the cursor's frame without the model's crossing record
+    /// (a cursor outside its sequence): the lookups themselves. Returns whether the frame
+    /// has length 0 (the advance stops).
+    #[inline(never)]
+    fn enter_frame(&mut self, list: &AnimList) -> bool {
+        let next = Self::seq_of(list, self.next_seq).next(self.next_frame);
+        self.next_frame = next;
+        self.dur = Self::seq_of(list, self.seq).duration(self.frame);
+        self.flags &= !IN_TRANSITION;
+        self.load_ground(list, self.seq, self.frame);
+        self.dur == 0
     }
 
     /// Advance step 8 (H9).
