@@ -414,11 +414,14 @@ impl AnimList {
     /// [`Crossing`] of frame `f` of sequence `s`, if both exist.
     #[inline]
     pub(crate) fn crossing(&self, s: i16, f: i16) -> Option<&Crossing> {
-        let k = self.seek_info.get(usize::try_from(s).ok()?)?;
-        if f < 0 || f > k.last {
+        // A negative id or frame read as u16 is at least 32768: past the sequences (at most
+        // MAX_COUNT) and past the last frame, so one compare each.
+        let k = self.seek_info.get(usize::from(s as u16))?;
+        let f = usize::from(f as u16);
+        if f as isize > k.last as isize {
             return None;
         }
-        self.crossings.get(k.crossings as usize + f as usize)
+        self.crossings.get(k.crossings as usize + f)
     }
 
     /// [`SeekInfo`] of sequence `s`, if it exists.

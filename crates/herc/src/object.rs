@@ -49,32 +49,44 @@ impl SimObject {
     #[inline(never)]
     fn integrate_turned(&mut self, delta: &Transform3) {
         let [x, y, z] = self.euler;
-        self.position = if x == 0 && y == 0 {
-            // O = FromEuler(0, 0, z) with the position, made here without the record: for
-            // z = 0 it is kind 0 (TransformPoint adds the point), else kind 1 (RotateVector's
-            // two products per lane about Z, the point's z unchanged).
-            let [px, py, pz] = delta.t;
-            let v = if z == 0 {
-                delta.t
-            } else {
-                let m = Transform3::yaw_only(z, [0, 0, 0]).m;
-                let qq = |v: i64| (v.wrapping_add(0x2000) >> 14) as i32;
-                let (px, py) = (i64::from(px), i64::from(py));
-                [
-                    qq(px * i64::from(m[0]) + py * i64::from(m[2])),
-                    qq(px * i64::from(m[1]) + py * i64::from(m[3])),
-                    pz,
-                ]
-            };
-            let p = self.position;
-            [
-                v[0].wrapping_add(p[0]),
-                v[1].wrapping_add(p[1]),
-                v[2].wrapping_add(p[2]),
-            ]
+        let m = &delta.m;
+        if x != 0 || y != 0 || !straight(m) {
+            self.integrate_general(delta);
+            return;
+        }
+        // O = FromEuler(0, 0, z) with the position, made here without the record: for z = 0
+        // it is kind 0 (TransformPoint adds the point), else kind 1 (RotateVector's two
+        // products per lane about Z, the point's z unchanged).
+        let [px, py, pz] = delta.t;
+        let v = if z == 0 {
+            delta.t
         } else {
-            self.transform().transform_point(delta.t)
+            let o = Transform3::yaw_only(z, [0, 0, 0]).m;
+            let qq = |v: i64| (v.wrapping_add(0x2000) >> 14) as i32;
+            let (px, py) = (i64::from(px), i64::from(py));
+            [
+                qq(px * i64::from(o[0]) + py * i64::from(o[2])),
+                qq(px * i64::from(o[1]) + py * i64::from(o[3])),
+                pz,
+            ]
         };
+        let p = self.position;
+        self.position = [
+            v[0].wrapping_add(p[0]),
+            v[1].wrapping_add(p[1]),
+            v[2].wrapping_add(p[2]),
+        ];
+        // The Euler step of a delta about Z alone (see `euler_step`): the heading only.
+        if m[2] != 0 || m[3] < 0 {
+            self.euler[2] = z.wrapping_add(atan2(-i32::from(m[2]), i32::from(m[3])));
+        }
+    }
+
+    /// [`Self::integrate`] of a machine with pitch or roll, or of a step that pitches or
+    /// rolls: O and ToEuler themselves.
+    #[inline(never)]
+    fn integrate_general(&mut self, delta: &Transform3) {
+        self.position = self.transform().transform_point(delta.t);
         let d = euler_step(delta);
         for (e, d) in self.euler.iter_mut().zip(d) {
             *e = e.wrapping_add(d);

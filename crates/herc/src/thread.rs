@@ -492,6 +492,12 @@ impl AnimationThread {
                 return;
             }
         }
+        self.commit_general();
+    }
+
+    /// [`Self::commit_turned`] of any other G or root: Commit's Concat itself.
+    #[inline(never)]
+    fn commit_general(&mut self) {
         self.root = root_motion::commit_onto(&self.g, &self.root);
     }
 
@@ -588,6 +594,13 @@ impl AnimationThread {
                 return read;
             }
         }
+        self.read_then_seed_general()
+    }
+
+    /// [`Self::read_then_seed_turned`] of any other G or root: P, Concat and Inverse
+    /// themselves.
+    #[inline(never)]
+    fn read_then_seed_general(&mut self) -> Transform3 {
         let p = root_motion::partial(&self.g, self.acc, self.dur);
         let read = root_motion::concat_onto(&p, &self.root);
         self.root = root_motion::inverse(&p);
@@ -597,5 +610,31 @@ impl AnimationThread {
     /// Priority of the playing sequence (the slot-sort key, H17).
     pub fn priority(&self, list: &AnimList) -> i16 {
         Self::seq_of(list, self.seq).priority
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bench::sample_biped;
+    use crate::model::Crossing;
+
+    #[test]
+    fn h14_the_crossing_record_of_a_frame_outside_its_sequence_is_missing() {
+        // Sample biped walk (sequence 1): six frames, 20, 24, 20, 20, 24, 20 ticks; frame 5
+        // is followed by frame 0 (cyclic) and loads G ty 170.
+        let list = sample_biped();
+        let c = list.crossing(1, 5).unwrap();
+        assert_eq!(
+            (c.next, c.dur, c.ground, c.g),
+            (0, 20, Crossing::LOAD, [0, 0, 0, 0, 170, 0])
+        );
+        assert!(list.crossing(1, 6).is_none());
+        assert!(list.crossing(1, -1).is_none());
+        assert!(list.crossing(1, i16::MIN).is_none());
+        assert!(list.crossing(-1, 0).is_none());
+        assert!(list.crossing(i16::MIN, 0).is_none());
+        assert!(list.crossing(8, 0).is_none());
+        // The twist (sequence 5) has no ground movement: the flag drops.
+        assert_eq!(list.crossing(5, 0).unwrap().ground, Crossing::DROP);
     }
 }
