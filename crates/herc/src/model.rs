@@ -175,35 +175,35 @@ impl Crossing {
 }
 
 /// What `AnimationThread::seek` reads of a sequence, kept together by the model: its total
-/// duration, its last frame, whether it is cyclic or has ground movement, and the duration
-/// every frame shares (0 when the frames differ). With one shared duration `d` the frame
-/// walk of Seek is a division: it stops after `min(rem / d, last)` frames.
+/// duration less one (the Q14 product's factor), its last frame, whether it is cyclic, and
+/// the duration every frame shares (0 when the frames differ or the sequence has ground
+/// movement). With one shared duration `d` and no ground movement the frame walk of Seek is
+/// a division: it stops after `min(rem / d, last)` frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SeekInfo {
-    pub total: i32,
+    /// The total duration less one.
+    pub span: i32,
     /// Where the sequence's frames start in the model's [`Crossing`] records.
     pub crossings: u32,
     pub last: i16,
     pub uniform: i16,
     pub cyclic: bool,
-    pub ground: bool,
 }
 
 impl SeekInfo {
     fn of(seq: &Sequence, crossings: u32) -> SeekInfo {
         let first = seq.frames.first().map_or(0, |f| f.duration);
-        let uniform = if seq.frames.iter().all(|f| f.duration == first) {
+        let uniform = if !seq.ground && seq.frames.iter().all(|f| f.duration == first) {
             first
         } else {
             0
         };
         SeekInfo {
-            total: seq.total_duration(),
+            span: seq.total_duration() - 1,
             crossings,
             last: seq.frames.len() as i16 - 1,
             uniform,
             cyclic: seq.class == SeqClass::Cyclic,
-            ground: seq.ground,
         }
     }
 }
@@ -427,7 +427,8 @@ impl AnimList {
     /// [`SeekInfo`] of sequence `s`, if it exists.
     #[inline]
     pub(crate) fn seek_info(&self, s: i16) -> Option<&SeekInfo> {
-        usize::try_from(s).ok().and_then(|i| self.seek_info.get(i))
+        // A negative id read as u16 is past the sequences (at most MAX_COUNT).
+        self.seek_info.get(usize::from(s as u16))
     }
 
     /// The sequence `s`, if it exists.

@@ -122,8 +122,8 @@ impl AnimationThread {
         // Every frame the same length and no ground movement (the torso sequences): the
         // frame walk below is a division, and SetSequence's lookups are the record's.
         if let Some(k) = list.seek_info(s) {
-            if k.uniform > 0 && !k.ground {
-                let rem = (i32::from(pos) * (k.total - 1)) >> 14;
+            if k.uniform > 0 {
+                let rem = (i32::from(pos) * k.span) >> 14;
                 let d = i32::from(k.uniform);
                 // The walk stops at the last frame, and at once for a negative remainder.
                 let f = (rem.max(0) / d).min(i32::from(k.last)) as i16;
