@@ -6,7 +6,7 @@
 
 use crate::model::{AnimList, Crossing, Keyframe, Sequence};
 use crate::root_motion;
-use crate::transform::Transform3;
+use crate::transform::{Transform3, KIND_IDENTITY};
 use serde::Serialize;
 
 /// flags bit 0: playback has reached the target.
@@ -560,14 +560,18 @@ impl AnimationThread {
             let pt = [scale(g[3]), scale(g[4]), scale(g[5])];
             let r = &self.root;
             let read = Transform3 {
+                m: Transform3::IDENTITY.m,
+                kind: r.kind,
                 t: [
                     pt[0].wrapping_add(r.t[0]),
                     pt[1].wrapping_add(r.t[1]),
                     pt[2].wrapping_add(r.t[2]),
                 ],
-                ..*r
             };
-            self.root = Transform3::IDENTITY.with_translation(pt.map(i32::wrapping_neg));
+            // The root's matrix is the identity's already: only its kind and translation
+            // change.
+            self.root.kind = KIND_IDENTITY;
+            self.root.t = pt.map(i32::wrapping_neg);
             return read;
         }
         self.read_then_seed_turned()
