@@ -142,10 +142,11 @@ pub(crate) struct Crossing {
 }
 
 impl Crossing {
+    /// G is loaded from `g` and the flag set (the commonest case, 0 so that it is tested
+    /// first without a compare).
+    pub const LOAD: u8 = 0;
     /// A sequence without ground movement: the flag drops, G keeps its value.
-    pub const DROP: u8 = 0;
-    /// G is loaded from `g` and the flag set.
-    pub const LOAD: u8 = 1;
+    pub const DROP: u8 = 1;
     /// A ground sequence without a key in column 0: nothing changes.
     pub const KEEP: u8 = 2;
 

@@ -337,15 +337,17 @@ impl AnimationThread {
             self.seq = self.next_seq;
             self.frame = self.next_frame;
             t = t.wrapping_sub(self.dur);
-            let stop = if self.frame == self.scan_frame {
+            if self.frame == self.scan_frame {
                 self.enter_transition(list);
-                false
             } else if let Some(c) = list.crossing(self.seq, self.frame) {
                 // The same values as `enter_frame`, from the model's record of the frame
                 // (the next cursor is the current one here, so its next frame is this
                 // sequence's next).
                 self.next_frame = c.next;
                 self.dur = c.dur;
+                if c.dur == 0 {
+                    t = 0;
+                }
                 self.flags &= !IN_TRANSITION;
                 if c.ground == Crossing::LOAD {
                     self.g = c.g;
@@ -353,11 +355,7 @@ impl AnimationThread {
                 } else if c.ground == Crossing::DROP {
                     self.ground = false;
                 }
-                c.dur == 0
-            } else {
-                self.enter_frame(list)
-            };
-            if stop {
+            } else if self.enter_frame(list) {
                 t = 0;
             }
             self.acc = 0;
