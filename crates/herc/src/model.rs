@@ -181,10 +181,11 @@ pub(crate) struct Crossing {
 }
 
 impl Crossing {
+    /// G is loaded from `g` and the flag set (the commonest case, 0 so that it is tested
+    /// first without a compare).
+    pub const LOAD: u8 = 0;
     /// A sequence without ground movement: the flag drops, G keeps its value.
-    pub const DROP: u8 = 0;
-    /// G is loaded from `g` and the flag set.
-    pub const LOAD: u8 = 1;
+    pub const DROP: u8 = 1;
     /// A ground sequence without a key in column 0: nothing changes.
     pub const KEEP: u8 = 2;
 
@@ -214,35 +215,35 @@ impl Crossing {
 }
 
 /// What `AnimationThread::seek` reads of a sequence, kept together by the model: its total
-/// duration, its last frame, whether it is cyclic or has ground movement, and the duration
-/// every frame shares (0 when the frames differ). With one shared duration `d` the frame
-/// walk of Seek is a division: it stops after `min(rem / d, last)` frames.
+/// duration less one (the Q14 product's factor), its last frame, whether it is cyclic, and
+/// the duration every frame shares (0 when the frames differ or the sequence has ground
+/// movement). With one shared duration `d` and no ground movement the frame walk of Seek is
+/// a division: it stops after `min(rem / d, last)` frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SeekInfo {
-    pub total: i32,
+    /// The total duration less one.
+    pub span: i32,
     /// Where the sequence's frames start in the model's [`Crossing`] records.
     pub crossings: u32,
     pub last: i16,
     pub uniform: i16,
     pub cyclic: bool,
-    pub ground: bool,
 }
 
 impl SeekInfo {
     fn of(seq: &Sequence, crossings: u32) -> SeekInfo {
         let first = seq.frames.first().map_or(0, |f| f.duration);
-        let uniform = if seq.frames.iter().all(|f| f.duration == first) {
+        let uniform = if !seq.ground && seq.frames.iter().all(|f| f.duration == first) {
             first
         } else {
             0
         };
         SeekInfo {
-            total: seq.total_duration(),
+            span: seq.total_duration() - 1,
             crossings,
             last: seq.frames.len() as i16 - 1,
             uniform,
             cyclic: seq.class == SeqClass::Cyclic,
-            ground: seq.ground,
         }
     }
 }
@@ -498,17 +499,21 @@ impl AnimList {
     /// [`Crossing`] of frame `f` of sequence `s`, if both exist.
     #[inline]
     pub(crate) fn crossing(&self, s: i16, f: i16) -> Option<&Crossing> {
-        let k = self.seek_info.get(usize::try_from(s).ok()?)?;
-        if f < 0 || f > k.last {
+        // A negative id or frame read as u16 is at least 32768: past the sequences (at most
+        // MAX_COUNT) and past the last frame, so one compare each.
+        let k = self.seek_info.get(usize::from(s as u16))?;
+        let f = usize::from(f as u16);
+        if f as isize > k.last as isize {
             return None;
         }
-        self.crossings.get(k.crossings as usize + f as usize)
+        self.crossings.get(k.crossings as usize + f)
     }
 
     /// [`SeekInfo`] of sequence `s`, if it exists.
     #[inline]
     pub(crate) fn seek_info(&self, s: i16) -> Option<&SeekInfo> {
-        usize::try_from(s).ok().and_then(|i| self.seek_info.get(i))
+        // A negative id read as u16 is past the sequences (at most MAX_COUNT).
+        self.seek_info.get(usize::from(s as u16))
     }
 
     /// The sequence `s`, if it exists.

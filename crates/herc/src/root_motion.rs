@@ -5,8 +5,9 @@
 //! [`crate::thread::AnimationThread`]; the per-tick seed → step → read-back → seed cycle
 //! (H16) lives in [`crate::shape::ShapeInstance::tick`].
 
+use crate::fixed::wrap16;
 use crate::model::Keyframe;
-use crate::transform::{Transform3, KIND_IDENTITY};
+use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z, ONE};
 
 /// `Gt` of commit/uncommit (0x478e60 / 0x478ee8): FromEuler(gr) with translation gt.
 pub fn whole(g: &Keyframe) -> Transform3 {
@@ -70,6 +71,64 @@ pub fn concat_onto(p: &Transform3, root: &Transform3) -> Transform3 {
         return Transform3 { t: [0, 0, 0], ..*p }.concat(root);
     }
     p.concat(root)
+}
+
+/// G turns about Z alone and does not move (a turn in place): no pitch, roll or
+/// translation. Its `Gt` and every partial of it are `FromEuler(0, 0, z)` without
+/// translation.
+#[inline(always)]
+pub fn turns_in_place(g: &Keyframe) -> bool {
+    g[0] == 0 && g[1] == 0 && g[3] == 0 && g[4] == 0 && g[5] == 0
+}
+
+/// `Concat(FromEuler(0, 0, z), root)` for `z ≠ 0` (a rotation about Z, kind 1, without
+/// translation) onto a root of kind 0 or 1; `None` for any other root. Concat's branches
+/// for these kinds: onto a kind-0 root, A's rotation and kind with the translations added
+/// (A's is 0); onto a root about Z, the four upper products `q(a·b + a·b)` with `m8 = ONE`,
+/// kind 1, and translation `Apply(root, 0)`, which is `qq(0) = 0` in every lane plus
+/// `root.t`.
+#[inline(always)]
+pub fn turn_onto(z: i16, root: &Transform3) -> Option<Transform3> {
+    let a = Transform3::yaw_only(z, [0, 0, 0]).m;
+    let m = match root.kind {
+        KIND_IDENTITY => a,
+        KIND_Z => {
+            let b = &root.m;
+            let p = |x: i16, y: i16| i32::from(x) * i32::from(y);
+            let q = |v: i32| wrap16(v.wrapping_add(0x2000) >> 14);
+            let upper = |i: usize, j: usize| q(p(a[i], b[j]).wrapping_add(p(a[i + 1], b[j + 2])));
+            [
+                upper(0, 0),
+                upper(0, 1),
+                upper(2, 0),
+                upper(2, 1),
+                0,
+                0,
+                0,
+                0,
+                ONE,
+            ]
+        }
+        _ => return None,
+    };
+    Some(Transform3 {
+        m,
+        kind: KIND_Z,
+        t: root.t,
+    })
+}
+
+/// `Inverse(FromEuler(0, 0, z))` for `z ≠ 0`: the transposed rotation about Z (m1 and m2
+/// swapped), kind 1, and translation `RotateVector(transposed, −0)`, 0 in every lane.
+#[inline(always)]
+pub fn turn_inverse(z: i16) -> Transform3 {
+    let mut m = Transform3::yaw_only(z, [0, 0, 0]).m;
+    m.swap(1, 2);
+    Transform3 {
+        m,
+        kind: KIND_Z,
+        t: [0, 0, 0],
+    }
 }
 
 /// `Inverse(p)` (M8) of a partial: one without translation (a turn in place) has the
@@ -217,6 +276,55 @@ mod tests {
         assert_eq!(inverse(&p), ident_t([0, -52, 0]));
         // Each component truncates toward zero: 3·7/20 = 1, −150·7/20 = −52.
         assert_eq!(partial(&[0, 0, 0, 3, -150, 0], 7, 20).t, [1, -52, 0]);
+    }
+
+    #[test]
+    fn h14_a_turn_in_place_onto_a_root_of_kind_0_or_1_takes_concat_branch() {
+        // FromEuler(0, 0, 1008): C = 16308, S = 1581 (worked out in the test above).
+        let z = 1008;
+        let g = [0, 0, z, 0, 0, 0];
+        assert!(turns_in_place(&g));
+        assert!(!turns_in_place(&[0, 0, z, 0, 1, 0]));
+        assert!(!turns_in_place(&[1, 0, z, 0, 0, 0]));
+        // Onto a root about Z: the four products worked out above, the root's translation.
+        let root = Transform3 {
+            m: [16383, 151, -151, 16383, 0, 0, 0, 0, 16384],
+            kind: 1,
+            t: [-1, -61, 0],
+        };
+        let c = turn_onto(z, &root).unwrap();
+        assert_eq!(
+            (c.m, c.kind, c.t),
+            (
+                [16292, 1731, -1731, 16292, 0, 0, 0, 0, 16384],
+                1,
+                [-1, -61, 0]
+            )
+        );
+        assert_eq!(c, whole(&g).concat(&root));
+        // Onto a kind-0 root: the turn's rotation and kind, the root's translation (Concat
+        // reads nothing of a kind-0 B's matrix).
+        let root = Transform3 {
+            m: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+            kind: 0,
+            t: [5, 6, 7],
+        };
+        let c = turn_onto(z, &root).unwrap();
+        assert_eq!(
+            (c.m, c.kind, c.t),
+            ([16308, 1581, -1581, 16308, 0, 0, 0, 0, 16384], 1, [5, 6, 7])
+        );
+        assert_eq!(c, whole(&g).concat(&root));
+        // A general root is left to Concat.
+        let root = Transform3 { kind: 2, ..root };
+        assert_eq!(turn_onto(z, &root), None);
+        // The inverse: m1 and m2 swapped, no translation.
+        let inv = turn_inverse(z);
+        assert_eq!(
+            (inv.m, inv.kind, inv.t),
+            ([16308, -1581, 1581, 16308, 0, 0, 0, 0, 16384], 1, [0, 0, 0])
+        );
+        assert_eq!(inv, whole(&g).inverse());
     }
 
     #[test]

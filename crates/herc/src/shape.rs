@@ -605,8 +605,9 @@ impl ShapeInstance {
     /// Returns the read: the step's root-motion delta.
     pub fn tick(&mut self, list: &AnimList, anim_delta: i16) -> Transform3 {
         // The first-slot thread untouched since the last tick's second seed already holds
-        // what this seed would store.
-        if self.seeded.is_none() || self.seeded != self.slots.first().copied() {
+        // what this seed would store. (Without slots both are None and the seed would do
+        // nothing.)
+        if self.seeded != self.slots.first().copied() {
             self.seed_root(&Transform3::IDENTITY);
         }
         self.step_all(list, anim_delta);

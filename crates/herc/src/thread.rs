@@ -6,7 +6,7 @@
 
 use crate::model::{AnimList, Crossing, Keyframe, Sequence};
 use crate::root_motion;
-use crate::transform::Transform3;
+use crate::transform::{Transform3, KIND_IDENTITY};
 use serde::Serialize;
 
 /// flags bit 0: playback has reached the target.
@@ -122,8 +122,8 @@ impl AnimationThread {
         // Every frame the same length and no ground movement (the torso sequences): the
         // frame walk below is a division, and SetSequence's lookups are the record's.
         if let Some(k) = list.seek_info(s) {
-            if k.uniform > 0 && !k.ground {
-                let rem = (i32::from(pos) * (k.total - 1)) >> 14;
+            if k.uniform > 0 {
+                let rem = (i32::from(pos) * k.span) >> 14;
                 let d = i32::from(k.uniform);
                 // The walk stops at the last frame, and at once for a negative remainder.
                 let f = (rem.max(0) / d).min(i32::from(k.last)) as i16;
@@ -268,7 +268,22 @@ impl AnimationThread {
         if self.at_target() && self.target_flags & STOP_ON_ARRIVAL != 0 {
             return;
         }
-        let mut t = self.acc.wrapping_add(step);
+        let t = self.acc.wrapping_add(step);
+        // Playing backward, or onto the start of the frame: out of line.
+        if t <= 0 {
+            self.advance_to_start_or_back(list, t);
+            return;
+        }
+        if t < self.dur {
+            self.acc = t;
+            return;
+        }
+        self.step_forward(list, t);
+    }
+
+    /// [`Self::advance_by`] when `acc + step ≤ 0`: Advance steps 4 to 6 and 8.
+    #[inline(never)]
+    fn advance_to_start_or_back(&mut self, list: &AnimList, mut t: i16) {
         if t < 0
             && self.frame == 0
             && self.scan_frame != 0
@@ -284,12 +299,10 @@ impl AnimationThread {
             self.note_arrival();
             return;
         }
+        // t < 0 < dur here unless dur ≤ t (a frame of negative duration in a hand-written
+        // cursor), which Advance takes forward.
         if t < self.dur {
-            if t >= 0 {
-                self.acc = t;
-            } else {
-                self.step_backward(list, t);
-            }
+            self.step_backward(list, t);
             return;
         }
         self.step_forward(list, t);
@@ -317,6 +330,7 @@ impl AnimationThread {
     }
 
     /// Advance step 7.
+    #[inline(always)]
     fn step_forward(&mut self, list: &AnimList, mut t: i16) {
         while t != 0 && self.dur <= t {
             self.commit();
@@ -324,16 +338,9 @@ impl AnimationThread {
             self.frame = self.next_frame;
             t = t.wrapping_sub(self.dur);
             if self.frame == self.scan_frame {
-                // Enter the transition frame (H6). A zero-length transition does not stop the
-                // advance: the loop passes through it, as the port does.
-                self.next_seq = self.tr_seq;
-                self.next_frame = self.tr_frame;
-                self.dur = self.tr_dur;
-                self.scan_frame = -1;
-                self.flags |= IN_TRANSITION;
-                self.set_ground_key(list, self.tr_key);
+                self.enter_transition(list);
             } else if let Some(c) = list.crossing(self.seq, self.frame) {
-                // The same values as the branch below, from the model's record of the frame
+                // The same values as `enter_frame`, from the model's record of the frame
                 // (the next cursor is the current one here, so its next frame is this
                 // sequence's next).
                 self.next_frame = c.next;
@@ -348,15 +355,8 @@ impl AnimationThread {
                 } else if c.ground == Crossing::DROP {
                     self.ground = false;
                 }
-            } else {
-                let next = Self::seq_of(list, self.next_seq).next(self.next_frame);
-                self.next_frame = next;
-                self.dur = Self::seq_of(list, self.seq).duration(self.frame);
-                if self.dur == 0 {
-                    t = 0;
-                }
-                self.flags &= !IN_TRANSITION;
-                self.load_ground(list, self.seq, self.frame);
+            } else if self.enter_frame(list) {
+                t = 0;
             }
             self.acc = 0;
             if self.arrived() {
@@ -367,6 +367,31 @@ impl AnimationThread {
             }
         }
         self.acc = t;
+    }
+
+    /// Advance step 7's entry into the armed transition frame (H6). A zero-length transition
+    /// does not stop the advance: the loop passes through it, as the port does.
+    #[inline(never)]
+    fn enter_transition(&mut self, list: &AnimList) {
+        self.next_seq = self.tr_seq;
+        self.next_frame = self.tr_frame;
+        self.dur = self.tr_dur;
+        self.scan_frame = -1;
+        self.flags |= IN_TRANSITION;
+        self.set_ground_key(list, self.tr_key);
+    }
+
+    /// Advance step 7's entry into the cursor's frame without the model's crossing record
+    /// (a cursor outside its sequence): the lookups themselves. Returns whether the frame
+    /// has length 0 (the advance stops).
+    #[inline(never)]
+    fn enter_frame(&mut self, list: &AnimList) -> bool {
+        let next = Self::seq_of(list, self.next_seq).next(self.next_frame);
+        self.next_frame = next;
+        self.dur = Self::seq_of(list, self.seq).duration(self.frame);
+        self.flags &= !IN_TRANSITION;
+        self.load_ground(list, self.seq, self.frame);
+        self.dur == 0
     }
 
     /// Advance step 8 (H9).
@@ -453,9 +478,24 @@ impl AnimationThread {
         }
     }
 
-    /// [`Self::commit`] of a G with rotation or onto a turned root.
+    /// [`Self::commit`] of a G with rotation or onto a turned root. A turn in place onto a
+    /// root of kind 0 or 1 (a machine turning on the spot) takes Concat's branch for those
+    /// kinds directly ([`root_motion::turn_onto`]).
     #[inline(never)]
     fn commit_turned(&mut self) {
+        let g = &self.g;
+        if g[2] != 0 && root_motion::turns_in_place(g) {
+            if let Some(root) = root_motion::turn_onto(g[2], &self.root) {
+                self.root = root;
+                return;
+            }
+        }
+        self.commit_general();
+    }
+
+    /// [`Self::commit_turned`] of any other G or root: Commit's Concat itself.
+    #[inline(never)]
+    fn commit_general(&mut self) {
         self.root = root_motion::commit_onto(&self.g, &self.root);
     }
 
@@ -518,14 +558,18 @@ impl AnimationThread {
             let pt = [scale(g[3]), scale(g[4]), scale(g[5])];
             let r = &self.root;
             let read = Transform3 {
+                m: Transform3::IDENTITY.m,
+                kind: r.kind,
                 t: [
                     pt[0].wrapping_add(r.t[0]),
                     pt[1].wrapping_add(r.t[1]),
                     pt[2].wrapping_add(r.t[2]),
                 ],
-                ..*r
             };
-            self.root = Transform3::IDENTITY.with_translation(pt.map(i32::wrapping_neg));
+            // The root's matrix is the identity's already: only its kind and translation
+            // change.
+            self.root.kind = KIND_IDENTITY;
+            self.root.t = pt.map(i32::wrapping_neg);
             return read;
         }
         self.read_then_seed_turned()
@@ -535,6 +579,30 @@ impl AnimationThread {
     /// line.
     #[inline(never)]
     fn read_then_seed_turned(&mut self) -> Transform3 {
+        let g = &self.g;
+        if self.dur != 0 && root_motion::turns_in_place(g) {
+            // A turn in place: P's translation is 0·acc/dur = 0 in every lane and P is
+            // FromEuler(0, 0, z) of the scaled angle. For z = 0, P is the identity: the read
+            // is the root itself (Concat of a kind-0 A keeps B's rotation and kind and adds
+            // `Apply(B, 0) = B.t`) and Inverse(P) the identity.
+            let z = (i32::from(g[2]) * i32::from(self.acc) / i32::from(self.dur)) as i16;
+            if z == 0 {
+                let read = self.root;
+                self.root = Transform3::IDENTITY;
+                return read;
+            }
+            if let Some(read) = root_motion::turn_onto(z, &self.root) {
+                self.root = root_motion::turn_inverse(z);
+                return read;
+            }
+        }
+        self.read_then_seed_general()
+    }
+
+    /// [`Self::read_then_seed_turned`] of any other G or root: P, Concat and Inverse
+    /// themselves.
+    #[inline(never)]
+    fn read_then_seed_general(&mut self) -> Transform3 {
         let p = root_motion::partial(&self.g, self.acc, self.dur);
         let read = root_motion::concat_onto(&p, &self.root);
         self.root = root_motion::inverse(&p);
@@ -544,5 +612,31 @@ impl AnimationThread {
     /// Priority of the playing sequence (the slot-sort key, H17).
     pub fn priority(&self, list: &AnimList) -> i16 {
         Self::seq_of(list, self.seq).priority
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bench::sample_biped;
+    use crate::model::Crossing;
+
+    #[test]
+    fn h14_the_crossing_record_of_a_frame_outside_its_sequence_is_missing() {
+        // Sample biped walk (sequence 1): six frames, 20, 24, 20, 20, 24, 20 ticks; frame 5
+        // is followed by frame 0 (cyclic) and loads G ty 170.
+        let list = sample_biped();
+        let c = list.crossing(1, 5).unwrap();
+        assert_eq!(
+            (c.next, c.dur, c.ground, c.g),
+            (0, 20, Crossing::LOAD, [0, 0, 0, 0, 170, 0])
+        );
+        assert!(list.crossing(1, 6).is_none());
+        assert!(list.crossing(1, -1).is_none());
+        assert!(list.crossing(1, i16::MIN).is_none());
+        assert!(list.crossing(-1, 0).is_none());
+        assert!(list.crossing(i16::MIN, 0).is_none());
+        assert!(list.crossing(8, 0).is_none());
+        // The twist (sequence 5) has no ground movement: the flag drops.
+        assert_eq!(list.crossing(5, 0).unwrap().ground, Crossing::DROP);
     }
 }

@@ -24,6 +24,7 @@ const HALT: i16 = 1;
 const B_IDLE: i16 = 0;
 const B_WALK: i16 = 1;
 const B_RUN: i16 = 2;
+const B_TURN: i16 = 3;
 const B_TWIST: i16 = 5;
 const B_PITCH: i16 = 6;
 
@@ -544,6 +545,74 @@ fn h15_read_then_seed_identity_of_a_walk_adds_the_partial_translation() {
     t.root = ident_t([0, 0, 0]);
     assert_eq!(t.read_then_seed_identity(), ident_t([0, -52, 0]));
     assert_eq!(t.root, ident_t([0, 52, 0]));
+}
+
+#[test]
+fn h15_read_then_seed_identity_of_a_turn_in_place() {
+    // Biped turn frame 0: G turns 400 about Z over 20 ticks and does not move. At 5 ticks P
+    // turns 400·5/20 = 100: 100 >> 3 = 12 rounds to table entry 6 (of 4096 per turn), C = 16383,
+    // S = 151 (cos and sin of 0.527°, ×16384, rounded).
+    let list = biped();
+    let mut t = thread_on(&list, B_TURN, 256);
+    t.set_sequence(&list, B_TURN, 0, 5);
+    assert_eq!(t.g, [0, 0, 400, 0, 0, 0]);
+    t.root = tr([16383, 151, -151, 16383, 0, 0, 0, 0, 16384], 1, [4, -7, 0]);
+    let mut u = t;
+    // Concat(P, root) of two rotations about Z: m0 = q(16383·16383 + 151·−151 = 268379888)
+    // = 268388080 >> 14 = 16381, m1 = q(16383·151 + 151·16383 = 4947666) = 302,
+    // m2 = q(−4947666) = −4939474 >> 14 = −302, m3 = 16381; the root's translation.
+    let read = t.read_then_seed_identity();
+    assert_eq!(
+        read,
+        tr([16381, 302, -302, 16381, 0, 0, 0, 0, 16384], 1, [4, -7, 0])
+    );
+    // Inverse(P): the transposed turn, no translation.
+    assert_eq!(
+        t.root,
+        tr([16383, -151, 151, 16383, 0, 0, 0, 0, 16384], 1, [0, 0, 0])
+    );
+    assert_eq!(u.read_then_write_root(&Transform3::IDENTITY), read);
+    assert_eq!(u, t);
+    // At 0 ticks P is the identity: the read is the root and the stored root the identity.
+    t.set_sequence(&list, B_TURN, 1, 0);
+    let root = t.root;
+    assert_eq!(t.read_then_seed_identity(), root);
+    assert_eq!(t.root, Transform3::IDENTITY);
+    // A general root (kind 2) takes Concat's general branch, as the general read does.
+    let mut t = thread_on(&list, B_TURN, 256);
+    t.set_sequence(&list, B_TURN, 0, 5);
+    t.root = tr([16384, 0, 0, 16384, 0, 0, 0, 0, 16384], 2, [0, 0, 0]);
+    let mut u = t;
+    assert_eq!(
+        t.read_then_seed_identity(),
+        u.read_then_write_root(&Transform3::IDENTITY)
+    );
+    assert_eq!(u, t);
+}
+
+#[test]
+fn h14_the_commits_of_a_turn_in_place_add_up_about_z() {
+    // Biped turn at rate 256 from frame 0, acc 0, root identity: a step of 20 ticks crosses
+    // into frame 1 and commits G (400 about Z: 400 >> 3 = 50 rounds to entry 25, C = 16372, S = 628, cos and
+    // sin of 2.197°, ×16384, rounded) onto the identity root: Concat onto a kind-0 B keeps
+    // A's rotation and kind and B's translation.
+    let list = biped();
+    let mut t = thread_on(&list, B_TURN, 256);
+    t.root = Transform3::IDENTITY;
+    t.advance(&list, 20);
+    assert_eq!((t.frame, t.acc), (1, 0));
+    assert_eq!(
+        t.root,
+        tr([16372, 628, -628, 16372, 0, 0, 0, 0, 16384], 1, [0, 0, 0])
+    );
+    // The next crossing commits G onto that root: m0 = q(16372·16372 + 628·−628 =
+    // 267648000) = 267656192 >> 14 = 16336, m1 = q(16372·628 + 628·16372 = 20563232) =
+    // 1255, m2 = −1255, m3 = 16336.
+    t.advance(&list, 20);
+    assert_eq!(
+        t.root,
+        tr([16336, 1255, -1255, 16336, 0, 0, 0, 0, 16384], 1, [0, 0, 0])
+    );
 }
 
 fn example_sim() -> HercSim {
