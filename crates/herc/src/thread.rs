@@ -375,6 +375,14 @@ impl AnimationThread {
     fn enter_transition(&mut self, list: &AnimList) {
         self.next_seq = self.tr_seq;
         self.next_frame = self.tr_frame;
+        self.take_transition_frame(list);
+    }
+
+    /// What entering the armed transition frame sets besides the cursor, forward (the next
+    /// cursor) or backward (the cursor): its duration, its ground key, the in-transition
+    /// flag, and no frame left to scan.
+    #[inline(always)]
+    fn take_transition_frame(&mut self, list: &AnimList) {
         self.dur = self.tr_dur;
         self.scan_frame = -1;
         self.flags |= IN_TRANSITION;
@@ -402,10 +410,7 @@ impl AnimationThread {
             if self.frame == self.scan_frame {
                 self.seq = self.tr_seq;
                 self.frame = self.tr_frame;
-                self.dur = self.tr_dur;
-                self.scan_frame = -1;
-                self.flags |= IN_TRANSITION;
-                self.set_ground_key(list, self.tr_key);
+                self.take_transition_frame(list);
             } else {
                 let sq = Self::seq_of(list, self.seq);
                 if !self.in_transition() && self.dur == 0 && sq.previous(self.frame) == self.frame {
