@@ -10,7 +10,7 @@
 #
 # Usage: scripts/instructions.sh [ENGINE...]        (default: ac herc actor; also ac-chase)
 # ac-chase reports per object ticked: N chasers plus N/10 targets (ENTITIES = N).
-# Environment: ENTITIES (default 1000), KEEP=dir to keep the callgrind outputs there
+# Environment: ENTITIES (default 1000), CARGO_TARGET_DIR (honoured), KEEP=dir to keep the callgrind outputs there
 # (callgrind_annotate DIR/ENGINE-60.out gives the profile).
 set -euo pipefail
 
@@ -25,7 +25,7 @@ command -v valgrind >/dev/null || { echo "instructions.sh: valgrind not found" >
 # The profiling profile is the release code (same optimisation settings) with line
 # tables (debug = 1), so callgrind can name the functions.
 cargo build --profile profiling --quiet -p retroanim-cli
-bin="$root/target/profiling/retroanim"
+bin="${CARGO_TARGET_DIR:-$root/target}/profiling/retroanim"
 
 out="${KEEP:-$(mktemp -d)}"
 mkdir -p "$out"
