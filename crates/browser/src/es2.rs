@@ -10,7 +10,7 @@ use retroanim_herc::formats::dts::DtsFile;
 use retroanim_herc::formats::group::shape_meshes;
 use retroanim_herc::formats::vol::VolArchive;
 use retroanim_herc::inspect::meshes::{meshes_json, scenario_meshes};
-use retroanim_herc::model::{AnimList, SeqClass};
+use retroanim_herc::anim_list::{AnimList, SeqClass};
 use serde_json::{json, Value};
 use std::io::Read;
 use std::path::{Path, PathBuf};

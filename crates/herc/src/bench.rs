@@ -6,7 +6,7 @@
 //! steady-state tick allocates nothing.
 
 use crate::clock::{clock_for, NOMINAL_STEP_MS};
-use crate::model::AnimList;
+use crate::anim_list::AnimList;
 use crate::object::SimObject;
 use crate::shape::ShapeInstance;
 use retroanim_core::bench::BenchWorld;

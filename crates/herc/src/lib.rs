@@ -33,7 +33,7 @@
 //! * The front door: [`Model`] ([`loader`]) and [`AnimatedShape`] ([`animated_shape`]).
 //! * DBSIM's own structure for researchers: [`thread::AnimationThread`] (request,
 //!   seek, advance), [`shape::ShapeInstance`] (thread slots and the pose),
-//!   [`model::AnimList`], [`transform::Transform3`], [`clock`], [`fixed`] and [`trig`]
+//!   [`anim_list::AnimList`], [`transform::Transform3`], [`clock`], [`fixed`] and [`trig`]
 //!   (the fixed-point arithmetic), [`object::SimObject`] (root motion into the world).
 //! * The three-thread HERC of the game: [`mech`], [`mech_sim`], [`gait`], [`throttle`],
 //!   [`chassis`].
@@ -42,6 +42,7 @@
 //! * [`scenario`]: the conformance runner behind `retroanim run` ([`HercSim`]);
 //!   [`mod@bench`]: the benchmark world.
 
+pub mod anim_list;
 pub mod animated_shape;
 pub mod bench;
 pub mod chassis;
@@ -53,7 +54,6 @@ pub mod inspect;
 pub mod loader;
 pub mod mech;
 pub mod mech_sim;
-pub mod model;
 pub mod object;
 pub mod pose;
 pub mod root_motion;

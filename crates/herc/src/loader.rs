@@ -3,7 +3,7 @@
 
 use crate::formats::dts::DtsFile;
 use crate::formats::vol::VolArchive;
-use crate::model::AnimList;
+use crate::anim_list::AnimList;
 use retroanim_core::ScenarioError;
 use std::path::Path;
 use std::sync::Arc;

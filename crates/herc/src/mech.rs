@@ -7,7 +7,7 @@ use crate::chassis::Chassis;
 use crate::clock::Clock;
 use crate::fixed::{abs_sat16, integrate_rate_over_tick, move_toward, q10, q8, wrap16};
 use crate::gait::{gait_tick, GaitRow, GaitSeqs, GaitTick};
-use crate::model::AnimList;
+use crate::anim_list::AnimList;
 use crate::object::SimObject;
 use crate::shape::ShapeInstance;
 use crate::thread::AnimationThread;

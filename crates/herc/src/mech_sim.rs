@@ -13,7 +13,7 @@ use crate::formats::chassis::ChassisRecord;
 use crate::formats::dts::DtsFile;
 use crate::formats::vol::VolArchive;
 use crate::mech::{Blocked, Mech, TorsoAxis, TwistMode};
-use crate::model::AnimList;
+use crate::anim_list::AnimList;
 use crate::object::SimObject;
 use crate::scenario::{load_asset, Line, MAX_STEP_MS};
 use crate::transform::Transform3;

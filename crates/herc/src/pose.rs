@@ -1,7 +1,7 @@
 //! Local poses (H10–H12, D5): one thread's keyframe for one node, blended from the current
 //! frame toward the next cursor by the rounded Q10 fraction.
 
-use crate::model::{AnimList, Keyframe, Sequence};
+use crate::anim_list::{AnimList, Keyframe, Sequence};
 use crate::thread::AnimationThread;
 
 /// The Q10 pose fraction `q = (acc·1024 + dur/2) / dur` (0x4799a4; H10); 0 when dur = 0 (D2).

@@ -6,7 +6,7 @@
 //! (H16) lives in [`crate::shape::ShapeInstance::tick`].
 
 use crate::fixed::wrap16;
-use crate::model::Keyframe;
+use crate::anim_list::Keyframe;
 use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z, ONE};
 
 /// `Gt` of commit/uncommit (0x478e60 / 0x478ee8): FromEuler(gr) with translation gt.

@@ -2,7 +2,7 @@
 //! shape instance from scenario steps and writes one trace line per step.
 
 use crate::clock::{clock_for, Clock};
-use crate::model::{AnimList, Keyframe};
+use crate::anim_list::{AnimList, Keyframe};
 use crate::object::SimObject;
 use crate::shape::{ShapeError, ShapeInstance};
 use crate::thread::{AnimationThread, STOP_ON_ARRIVAL};

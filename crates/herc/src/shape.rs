@@ -5,7 +5,7 @@
 //! it. Locals and world transforms live in buffers sized once at construction, so a steady
 //! state step allocates nothing.
 
-use crate::model::{AnimList, Keyframe, NO_PARENT};
+use crate::anim_list::{AnimList, Keyframe, NO_PARENT};
 use crate::pose::{blend, blend_by, fraction, key_at, write_thread_locals};
 use crate::thread::AnimationThread;
 use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z};
@@ -806,7 +806,7 @@ impl ShapeInstance {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Frame, Node, SeqClass, Sequence};
+    use crate::anim_list::{Frame, Node, SeqClass, Sequence};
 
     /// Root node 0, a parent at (10, 0, 0) turned a quarter about Z, and a child whose one
     /// sequence moves it from (100, 0, 0) to (200, 0, 0) over a 10-tick frame. `child` and

@@ -4,7 +4,7 @@
 //! thread is a plain `Copy` value (DBSIM saves and restores it as 0x52 raw bytes, H30).
 //! Arithmetic on the i16 fields wraps on purpose, exactly where DBSIM's 16-bit stores wrap.
 
-use crate::model::{AnimList, Crossing, Keyframe, Sequence};
+use crate::anim_list::{AnimList, Crossing, Keyframe, Sequence};
 use crate::root_motion;
 use crate::transform::{Transform3, KIND_IDENTITY};
 use serde::Serialize;
@@ -623,7 +623,7 @@ impl AnimationThread {
 #[cfg(test)]
 mod tests {
     use crate::bench::sample_biped;
-    use crate::model::Crossing;
+    use crate::anim_list::Crossing;
 
     #[test]
     fn h14_the_crossing_record_of_a_frame_outside_its_sequence_is_missing() {

@@ -12,7 +12,7 @@ use retroanim_core::Scenario;
 use retroanim_herc::formats::chassis::ChassisRecord;
 use retroanim_herc::formats::dts::{BasePart, DtsFile};
 use retroanim_herc::formats::vol::{VolArchive, VolEntry};
-use retroanim_herc::model::AnimList;
+use retroanim_herc::anim_list::AnimList;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

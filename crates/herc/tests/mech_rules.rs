@@ -8,7 +8,7 @@ use retroanim_herc::chassis::{Chassis, ChassisRuntime};
 use retroanim_herc::formats::chassis::ChassisRecord;
 use retroanim_herc::gait::{gait_tick, GaitRow, GaitTick};
 use retroanim_herc::mech::{turn_tent, Blocked, Mech, TorsoAxis, TorsoLimits, TwistMode};
-use retroanim_herc::model::AnimList;
+use retroanim_herc::anim_list::AnimList;
 use retroanim_herc::object::SimObject;
 use retroanim_herc::thread::IN_TRANSITION;
 use retroanim_herc::throttle::Throttle;

@@ -3,7 +3,7 @@
 //! is in the comments) or copied from the worked example (the `example` conformance scenario).
 
 use retroanim_core::Scenario;
-use retroanim_herc::model::{AnimList, SeqClass};
+use retroanim_herc::anim_list::{AnimList, SeqClass};
 use retroanim_herc::scenario::{HercSim, Step};
 use retroanim_herc::shape::{ShapeError, ShapeInstance};
 use retroanim_herc::thread::AnimationThread;
