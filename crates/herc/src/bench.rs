@@ -8,7 +8,7 @@
 use crate::clock::{clock_for, NOMINAL_STEP_MS};
 use crate::anim_list::AnimList;
 use crate::object::SimObject;
-use crate::shape::ShapeInstance;
+use crate::shape_instance::ShapeInstance;
 use retroanim_core::bench::BenchWorld;
 use std::sync::Arc;
 

@@ -30,12 +30,12 @@
 //!
 //! # Where things are
 //!
-//! * The front door: [`Model`] ([`loader`]) and [`AnimatedShape`] ([`animated_shape`]).
+//! * The front door: [`Model`] ([`model`]) and [`AnimatedShape`] ([`animated_shape`]).
 //! * DBSIM's own structure for researchers: [`thread::AnimationThread`] (request,
-//!   seek, advance), [`shape::ShapeInstance`] (thread slots and the pose),
+//!   seek, advance), [`shape_instance::ShapeInstance`] (thread slots and the pose),
 //!   [`anim_list::AnimList`], [`transform::Transform3`], [`clock`], [`fixed`] and [`trig`]
 //!   (the fixed-point arithmetic), [`object::SimObject`] (root motion into the world).
-//! * The three-thread HERC of the game: [`mech`], [`mech_sim`], [`gait`], [`throttle`],
+//! * The three-thread HERC of the game: [`mech`], [`mech_scenario`], [`gait`], [`throttle`],
 //!   [`chassis`].
 //! * [`formats`]: DTS shapes, VOL archives and chassis records; [`inspect`]: their
 //!   text dumps.
@@ -51,19 +51,23 @@ pub mod fixed;
 pub mod formats;
 pub mod gait;
 pub mod inspect;
-pub mod loader;
 pub mod mech;
-pub mod mech_sim;
+pub mod mech_scenario;
+pub mod model;
 pub mod object;
 pub mod pose;
 pub mod root_motion;
 pub mod scenario;
-pub mod shape;
+pub mod shape_instance;
 pub mod thread;
 pub mod throttle;
 pub mod transform;
 pub mod trig;
 
 pub use animated_shape::{AnimatedShape, ControlError, ThreadId, RATE_1X};
-pub use loader::{LoadError, Model};
+pub use model::{LoadError, Model};
+pub use anim_list::AnimList;
+pub use mech::Mech;
+pub use mech_scenario::MechSim;
 pub use scenario::{run, HercSim};
+pub use shape_instance::ShapeInstance;

@@ -9,7 +9,7 @@ use crate::fixed::{abs_sat16, integrate_rate_over_tick, move_toward, q10, q8, wr
 use crate::gait::{gait_tick, GaitRow, GaitSeqs, GaitTick};
 use crate::anim_list::AnimList;
 use crate::object::SimObject;
-use crate::shape::ShapeInstance;
+use crate::shape_instance::ShapeInstance;
 use crate::thread::AnimationThread;
 use crate::throttle::{Dispatch, Throttle};
 use crate::transform::Transform3;

@@ -3,7 +3,7 @@
 //!
 //! The thread-side operations (commit, uncommit, read, write/seed) live on
 //! [`crate::thread::AnimationThread`]; the per-tick seed → step → read-back → seed cycle
-//! (H16) lives in [`crate::shape::ShapeInstance::tick`].
+//! (H16) lives in [`crate::shape_instance::ShapeInstance::tick`].
 
 use crate::fixed::wrap16;
 use crate::anim_list::Keyframe;

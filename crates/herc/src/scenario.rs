@@ -4,7 +4,7 @@
 use crate::clock::{clock_for, Clock};
 use crate::anim_list::{AnimList, Keyframe};
 use crate::object::SimObject;
-use crate::shape::{ShapeError, ShapeInstance};
+use crate::shape_instance::{ShapeError, ShapeInstance};
 use crate::thread::{AnimationThread, STOP_ON_ARRIVAL};
 use crate::transform::Transform3;
 use retroanim_core::{Scenario, ScenarioError, Simulation};
@@ -15,10 +15,10 @@ use serde_json::Value;
 pub const MAX_STEP_MS: i64 = 1_000_000;
 
 /// Run a herc scenario. A scenario whose setup has a `mech` block is the three-thread HERC
-/// extension ([`crate::mech_sim`]); every other one is the conformance runner ([`HercSim`]).
+/// extension ([`crate::mech_scenario`]); every other one is the conformance runner ([`HercSim`]).
 pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
-    if crate::mech_sim::is_mech_scenario(scenario) {
-        return crate::mech_sim::run(scenario);
+    if crate::mech_scenario::is_mech_scenario(scenario) {
+        return crate::mech_scenario::run(scenario);
     }
     retroanim_core::run_scenario::<HercSim>(scenario)
 }
@@ -359,10 +359,10 @@ impl Simulation for HercSim {
     type Line = Line;
 
     fn load(scenario: &Scenario) -> Result<HercSim, ScenarioError> {
-        if crate::mech_sim::is_mech_scenario(scenario) {
+        if crate::mech_scenario::is_mech_scenario(scenario) {
             return Err(scenario.error(
                 "setup.mech",
-                "a mech scenario runs on mech_sim::MechSim, not the conformance runner (retroanim_herc::run picks it)",
+                "a mech scenario runs on mech_scenario::MechSim, not the conformance runner (retroanim_herc::run picks it)",
             ));
         }
         let list = load_asset(scenario)?;

@@ -8,7 +8,7 @@ use retroanim_core::diff::DiffOptions;
 use retroanim_core::Scenario;
 use retroanim_herc::chassis::Chassis;
 use retroanim_herc::formats::chassis::ChassisRecord;
-use retroanim_herc::mech_sim::{is_mech_scenario, run, MechSim};
+use retroanim_herc::mech_scenario::{is_mech_scenario, run, MechSim};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {

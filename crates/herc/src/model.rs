@@ -93,7 +93,7 @@ impl Model {
         Model::from_dts_bytes(&e.content, &format!("{label}:{entry}"))
     }
 
-    /// The animation list, for the DBSIM-shaped API ([`crate::shape`],
+    /// The animation list, for the DBSIM-shaped API ([`crate::shape_instance`],
     /// [`crate::thread`]).
     pub fn anim_list(&self) -> &AnimList {
         &self.list
