@@ -56,18 +56,25 @@ pub mod mech_scenario;
 pub mod model;
 pub mod object;
 pub mod pose;
+/// The plain DBSIM algorithm beside the fast paths (public with the cargo feature `reference`).
+#[cfg(feature = "reference")]
+pub mod reference;
+#[cfg(not(feature = "reference"))]
+#[allow(dead_code)]
+mod reference;
 pub mod root_motion;
 pub mod scenario;
+pub mod shape_engine;
 pub mod shape_instance;
 pub mod thread;
 pub mod throttle;
 pub mod transform;
 pub mod trig;
 
-pub use animated_shape::{AnimatedShape, ControlError, ThreadId, RATE_1X};
-pub use model::{LoadError, Model};
 pub use anim_list::AnimList;
+pub use animated_shape::{AnimatedShape, ControlError, ThreadId, RATE_1X};
 pub use mech::Mech;
 pub use mech_scenario::MechSim;
+pub use model::{LoadError, Model};
 pub use scenario::{run, HercSim};
 pub use shape_instance::ShapeInstance;

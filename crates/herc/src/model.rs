@@ -1,9 +1,9 @@
 //! Loading a HERC model: the animation list (nodes, keyframes, sequences, transitions)
 //! from the asset JSON format or from a DTS shape, loose or inside a VOL archive.
 
+use crate::anim_list::AnimList;
 use crate::formats::dts::DtsFile;
 use crate::formats::vol::VolArchive;
-use crate::anim_list::AnimList;
 use retroanim_core::ScenarioError;
 use std::path::Path;
 use std::sync::Arc;

@@ -5,8 +5,8 @@
 //! [`crate::thread::AnimationThread`]; the per-tick seed → step → read-back → seed cycle
 //! (H16) lives in [`crate::shape_instance::ShapeInstance::tick`].
 
-use crate::fixed::wrap16;
 use crate::anim_list::Keyframe;
+use crate::fixed::wrap16;
 use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z, ONE};
 
 /// `Gt` of commit/uncommit (0x478e60 / 0x478ee8): FromEuler(gr) with translation gt.

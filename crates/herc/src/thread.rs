@@ -622,8 +622,8 @@ impl AnimationThread {
 
 #[cfg(test)]
 mod tests {
-    use crate::bench::sample_biped;
     use crate::anim_list::Crossing;
+    use crate::bench::sample_biped;
 
     #[test]
     fn h14_the_crossing_record_of_a_frame_outside_its_sequence_is_missing() {

@@ -115,9 +115,9 @@ fn mech_setup_errors_name_the_path() {
 /// tree) and a binary chassis record, loaded through `setup.mech.vol`.
 #[test]
 fn f01_f06_h32_mech_scenario_from_a_vol_archive() {
+    use retroanim_herc::anim_list::AnimList;
     use retroanim_herc::formats::dts::{BasePart, DtsFile};
     use retroanim_herc::formats::vol::{VolArchive, VolEntry};
-    use retroanim_herc::anim_list::AnimList;
 
     let list = AnimList::from_json_file(&root().join("tiny.json")).unwrap();
     // Part 9 is transform 2 (the cockpit); the chassis names part 9 as its camera.
