@@ -10,6 +10,15 @@ use crate::pose::{blend, blend_by, fraction, key_at, write_thread_locals};
 use crate::thread::AnimationThread;
 use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z};
 
+/// 0, except with the test-only feature `planted-bug`, which makes the twist's blend round
+/// where DBSIM floors it, so that `tests/differential.rs` can show the differential check
+/// catching a wrong fast path. A constant, so the ordinary build has no trace of it.
+const PLANTED_ROUNDING: i32 = if cfg!(feature = "planted-bug") {
+    512
+} else {
+    0
+};
+
 /// Thread slots per shape instance (H17).
 pub const MAX_SLOTS: usize = 10;
 
@@ -720,7 +729,12 @@ impl ShapeInstance {
                     if sg.z_only {
                         // Every other difference is 0: those components are a's.
                         let [_, _, z, tx, ty, tz] = sg.a;
-                        let z = z.wrapping_add((i32::from(sg.d[2]).wrapping_mul(q) >> 10) as i16);
+                        let z = z.wrapping_add(
+                            (i32::from(sg.d[2])
+                                .wrapping_mul(q)
+                                .wrapping_add(PLANTED_ROUNDING)
+                                >> 10) as i16,
+                        );
                         return Some(([0, 0, z, tx, ty, tz], false));
                     }
                     return Some((blend_by(&sg.a, &sg.d, q), false));
