@@ -9,6 +9,7 @@ use retroanim_core::ScenarioError;
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A keyframe record `[rx, ry, rz, tx, ty, tz]` (12 bytes in DBSIM); angles in 1/65536 turn.
 pub type Keyframe = [i16; 6];
@@ -98,8 +99,12 @@ impl ModelFault {
 }
 
 /// `ANAnimList`: the whole validated animation resource of one shape.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct AnimList {
+    /// Which model this is: a number no other [`AnimList::new`] of this process gives (a
+    /// clone keeps it, as it holds the same values). A shape instance keeps the id of the
+    /// model its caches were built for (see `ShapeInstance`).
+    id: u64,
     nodes: Vec<Node>,
     keyframes: Vec<Keyframe>,
     sequences: Vec<Sequence>,
@@ -248,6 +253,19 @@ impl SeekInfo {
     }
 }
 
+/// Two models are equal when their records are: the id is left out (two loads of one file
+/// are equal), and so is everything [`AnimList::new`] derives from the records.
+impl PartialEq for AnimList {
+    fn eq(&self, other: &AnimList) -> bool {
+        self.nodes == other.nodes
+            && self.keyframes == other.keyframes
+            && self.sequences == other.sequences
+            && self.transitions == other.transitions
+    }
+}
+
+impl Eq for AnimList {}
+
 /// [`AnimList::build_order`]'s parent of a node without one.
 pub const NO_PARENT: u16 = u16::MAX;
 
@@ -386,7 +404,9 @@ impl AnimList {
             crossings
                 .extend((0..seq.frames.len()).map(|f| Crossing::of(seq, &keyframes, f as i16)));
         }
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         Ok(AnimList {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             flat_values,
             next_info,
             totals,
@@ -402,6 +422,11 @@ impl AnimList {
             rest_keys,
             key_rows,
         })
+    }
+
+    /// This model's id (see the field): equal ids mean the same records.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     pub fn nodes(&self) -> &[Node] {
