@@ -194,7 +194,9 @@ impl Crossing {
     /// A ground sequence without a key in column 0: nothing changes.
     pub const KEEP: u8 = 2;
 
-    fn of(seq: &Sequence, keyframes: &[Keyframe], f: i16) -> Crossing {
+    /// Entering frame `f` of `seq` (any f: a frame outside the sequence has duration 0 and
+    /// no ground key; its next frame is [`Sequence::next`]'s).
+    pub(crate) fn of(seq: &Sequence, keyframes: &[Keyframe], f: i16) -> Crossing {
         let (ground, g) = if !seq.ground {
             (Crossing::DROP, [0; 6])
         } else {
@@ -526,7 +528,12 @@ impl AnimList {
     pub(crate) fn crossing(&self, s: i16, f: i16) -> Option<&Crossing> {
         // A negative id or frame read as u16 is at least 32768: past the sequences (at most
         // MAX_COUNT) and past the last frame, so one compare each.
-        let k = self.seek_info.get(usize::from(s as u16))?;
+        self.crossing_in(self.seek_info.get(usize::from(s as u16))?, f)
+    }
+
+    /// Frame `f`'s [`Crossing`] in the sequence `k` describes, if the frame exists.
+    #[inline(always)]
+    pub(crate) fn crossing_in(&self, k: &SeekInfo, f: i16) -> Option<&Crossing> {
         let f = usize::from(f as u16);
         if f as isize > k.last as isize {
             return None;
