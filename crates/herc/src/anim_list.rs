@@ -471,7 +471,7 @@ impl AnimList {
     }
 
     /// Where the keys of frame `f` of sequence `s` start in [`AnimList::flat_values`], if the
-    /// sequence and the frame's row exist (the same rows as `pose::key_row`).
+    /// sequence and the frame's row exist (frame `f`'s keys, one per column).
     #[inline]
     pub(crate) fn key_row_at(&self, s: i16, f: i16) -> Option<usize> {
         let &(base, width, rows) = self.key_rows.get(usize::try_from(s).ok()?)?;
@@ -528,17 +528,19 @@ impl AnimList {
     pub(crate) fn crossing(&self, s: i16, f: i16) -> Option<&Crossing> {
         // A negative id or frame read as u16 is at least 32768: past the sequences (at most
         // MAX_COUNT) and past the last frame, so one compare each.
-        self.crossing_in(self.seek_info.get(usize::from(s as u16))?, f)
-    }
-
-    /// Frame `f`'s [`Crossing`] in the sequence `k` describes, if the frame exists.
-    #[inline(always)]
-    pub(crate) fn crossing_in(&self, k: &SeekInfo, f: i16) -> Option<&Crossing> {
+        let k = self.seek_info.get(usize::from(s as u16))?;
         let f = usize::from(f as u16);
         if f as isize > k.last as isize {
             return None;
         }
         self.crossings.get(k.crossings as usize + f)
+    }
+
+    /// Every sequence's frames' [`Crossing`] records, one sequence after the other (see
+    /// [`SeekInfo::crossings`]).
+    #[inline(always)]
+    pub(crate) fn crossings(&self) -> &[Crossing] {
+        &self.crossings
     }
 
     /// [`SeekInfo`] of sequence `s`, if it exists.

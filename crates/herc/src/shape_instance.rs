@@ -252,7 +252,7 @@ impl Source {
 const REST: u8 = u8::MAX;
 const REST_COLUMN: u16 = u16::MAX;
 
-/// The per-node sources of [`write_thread_locals`] for one slot order and one (sequence,
+/// The per-node sources of [`crate::pose::thread_local`] for one slot order and one (sequence,
 /// next sequence) per thread. Which nodes a thread writes depends only on those, as long as
 /// each thread's key rows exist (checked on every evaluation); the pose is then built node
 /// by node without the rest pass and the overwrites.
@@ -622,10 +622,16 @@ impl ShapeInstance {
 
     /// AnimThread_StepAll (0x4789a0) and the re-sort after it (H28 step 1, D4).
     pub fn step_all(&mut self, list: &AnimList, anim_delta: i16) {
+        self.bind(list);
+        self.step_threads(list, anim_delta);
+    }
+
+    /// [`Self::step_all`] for a bound model.
+    #[inline(always)]
+    fn step_threads(&mut self, list: &AnimList, anim_delta: i16) {
         // The sort's test (every slot's thread on the sequence noted when the slots were last
         // left in order) made as each thread is stepped: a thread's advance changes only
         // that thread, and each slot holds a different thread.
-        self.bind(list);
         let mut same = self.sorted_len == self.slots.len();
         let threads = Self::touch_all(&mut self.seeded, &mut self.threads);
         for (i, &id) in self.slots.iter().enumerate() {
@@ -661,7 +667,7 @@ impl ShapeInstance {
         } else {
             debug_assert!(self.seeded.is_none_or(|id| self.seed_is_stored(id)));
         }
-        self.step_all(list, anim_delta);
+        self.step_threads(list, anim_delta);
         // The read and the second seed address the same (first-slot) thread.
         let Some(&id) = self.slots.first() else {
             return Transform3::IDENTITY;
@@ -712,7 +718,7 @@ impl ShapeInstance {
                         cursor: [th.seq, th.frame, th.next_seq, th.next_frame],
                     }
                 }
-                // A thread without a sequence writes nothing, as in write_thread_locals; the
+                // A thread without a sequence writes nothing, as in the plain evaluate; the
                 // cover gives it no node.
                 _ if list.sequence(th.seq).is_none() => {}
                 _ => covered = false,

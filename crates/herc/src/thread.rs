@@ -149,7 +149,8 @@ impl AnimationThread {
                 let d = i32::from(k.uniform);
                 // The walk stops at the last frame, and at once for a negative remainder.
                 let f = (rem.max(0) / d).min(i32::from(k.last)) as i16;
-                if let Some(c) = list.crossing_in(k, f) {
+                // f ≤ last: the frame's record is there.
+                if let Some(c) = list.crossings().get(k.crossings as usize + f as usize) {
                     self.set_sequence_of(c, s, f, (rem - i32::from(f) * d) as i16);
                     return;
                 }

@@ -351,10 +351,9 @@ proptest! {
 #[test]
 #[ignore = "needs the test-only feature: cargo test -p retroanim-herc --features planted-bug --test differential -- --ignored planted"]
 fn planted_bug_is_caught() {
-    assert!(
-        cfg!(feature = "planted-bug"),
-        "run with --features planted-bug (see the module documentation)"
-    );
+    if !cfg!(feature = "planted-bug") {
+        panic!("run with --features planted-bug (see the module documentation)");
+    }
     let mut runner = TestRunner::deterministic();
     let mut steps = 0;
     for case_no in 0..HERC_CASES {

@@ -24,7 +24,9 @@ fn native_trace(file: &Path) -> String {
     let lines = match s.engine.as_str() {
         "ac" => retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s),
         "actor" => retroanim_actor::scenario::run_scenario(&s),
-        _ if retroanim_herc::mech_scenario::is_mech_scenario(&s) => retroanim_herc::mech_scenario::run(&s),
+        _ if retroanim_herc::mech_scenario::is_mech_scenario(&s) => {
+            retroanim_herc::mech_scenario::run(&s)
+        }
         _ => retroanim_herc::scenario::run(&s),
     };
     retroanim_core::trace::to_jsonl(&lines.unwrap())
