@@ -56,7 +56,8 @@ pub mod mech_scenario;
 pub mod model;
 pub mod object;
 pub mod pose;
-/// The plain DBSIM algorithm beside the fast paths (public with the cargo feature `reference`).
+// The plain DBSIM algorithm beside the fast paths: public with the cargo feature
+// `reference`; always compiled, since the fast pose falls back to its evaluate.
 #[cfg(feature = "reference")]
 pub mod reference;
 #[cfg(not(feature = "reference"))]

@@ -8,11 +8,12 @@
 //! first; that test then shows which fast path has to follow.
 //!
 //! What is shared with the fast engine, because it has no fast path: the model
-//! ([`AnimList`]), the thread record and its plain operations (SetSequence, Request and its
-//! search, SetRate, DropRequest), the Q10 blend ([`crate::pose::thread_local`]), Concat,
-//! Inverse, Apply and ToEuler of [`Transform3`], the cosine table (M3) and the conformance
-//! runners, which are generic over [`ShapeEngine`]: [`HercRefSim`] and [`MechRefSim`] are
-//! those runners on [`PlainShape`].
+//! ([`crate::AnimList`]), the thread record and its plain operations (SetSequence, Request
+//! and its search, SetRate, DropRequest), the Q10 blend ([`crate::pose::thread_local`]),
+//! Concat, Inverse, Apply and ToEuler of [`crate::transform::Transform3`], the cosine table
+//! (M3) and the conformance runners, which are generic over
+//! [`crate::shape_engine::ShapeEngine`]: `HercRefSim` and `MechRefSim` are those runners on
+//! `PlainShape`.
 //!
 //! Public with the cargo feature `reference`; `retroanim run --reference` writes a trace
 //! through it.

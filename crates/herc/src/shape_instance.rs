@@ -36,7 +36,7 @@ pub enum ShapeError {
 /// Its caches (the key rows, the cover, the node states, the slot-sort and seed memos) are
 /// built for one model: the instance keeps that model's id, and every method that takes a
 /// model checks it first. Given another model (a caller that mixed two), the caches are
-/// dropped and rebuilt for it ([`Self::bind`]) before anything is computed, so they can
+/// dropped and rebuilt for it before anything is computed, so they can
 /// never describe another model than the one passed.
 #[derive(Clone, Debug)]
 pub struct ShapeInstance {
