@@ -6,11 +6,11 @@
 //! JSON, mesh points and polygons), never an archive's or an entry's stored bytes.
 
 use retroanim_core::Scenario;
+use retroanim_herc::anim_list::{AnimList, SeqClass};
 use retroanim_herc::formats::dts::DtsFile;
 use retroanim_herc::formats::group::shape_meshes;
 use retroanim_herc::formats::vol::VolArchive;
 use retroanim_herc::inspect::meshes::{meshes_json, scenario_meshes};
-use retroanim_herc::model::{AnimList, SeqClass};
 use serde_json::{json, Value};
 use std::io::Read;
 use std::path::{Path, PathBuf};

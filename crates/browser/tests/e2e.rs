@@ -137,7 +137,9 @@ fn native_trace(engine: &str, doc: serde_json::Value, dir: &Path) -> String {
     let lines = match engine {
         "ac" => retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s),
         "actor" => retroanim_actor::scenario::run_scenario(&s),
-        _ if retroanim_herc::mech_sim::is_mech_scenario(&s) => retroanim_herc::mech_sim::run(&s),
+        _ if retroanim_herc::mech_scenario::is_mech_scenario(&s) => {
+            retroanim_herc::mech_scenario::run(&s)
+        }
         _ => retroanim_herc::scenario::run(&s),
     };
     retroanim_core::trace::to_jsonl(

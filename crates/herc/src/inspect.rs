@@ -4,11 +4,11 @@
 
 pub mod meshes;
 
+use crate::anim_list::{AnimList, SeqClass};
 use crate::chassis::ChassisRuntime;
 use crate::formats::chassis::ChassisRecord;
 use crate::formats::dts::DtsFile;
 use crate::formats::vol::VolArchive;
-use crate::model::{AnimList, SeqClass};
 use retroanim_core::ScenarioError;
 use serde_json::{json, Value};
 use std::fmt::Write as _;

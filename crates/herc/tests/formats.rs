@@ -2,12 +2,12 @@
 //! layouts F1–F8 (offsets in the comments), then read, and the writers must give
 //! the same bytes back.
 
+use retroanim_herc::anim_list::SeqClass;
 use retroanim_herc::formats::chassis::{ChassisRecord, Name12, CHASSIS_SIZE};
 use retroanim_herc::formats::dts::{
     BasePart, DtsChunk, DtsFile, PartChunk, TAG_AN_SHAPE, TAG_BASE_PART, TAG_GROUP, TAG_PART_LIST,
 };
 use retroanim_herc::formats::vol::{strip_entry_prefix, with_entry_prefix, VolArchive, VolEntry};
-use retroanim_herc::model::SeqClass;
 use retroanim_herc::transform::Transform3;
 
 /// Little-endian byte builder for hand-assembled files.

@@ -9,10 +9,10 @@ mod common;
 use proptest::prelude::*;
 use retroanim_core::mutation::*;
 use retroanim_core::Scenario;
+use retroanim_herc::anim_list::AnimList;
 use retroanim_herc::formats::chassis::ChassisRecord;
 use retroanim_herc::formats::dts::{BasePart, DtsFile};
 use retroanim_herc::formats::vol::{VolArchive, VolEntry};
-use retroanim_herc::model::AnimList;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -3,11 +3,11 @@
 
 use proptest::prelude::*;
 use retroanim_core::Simulation;
+use retroanim_herc::anim_list::AnimList;
 use retroanim_herc::chassis::Chassis;
 use retroanim_herc::formats::chassis::ChassisRecord;
 use retroanim_herc::mech::turn_tent;
-use retroanim_herc::mech_sim::{MechSim, MechStep};
-use retroanim_herc::model::AnimList;
+use retroanim_herc::mech_scenario::{MechSim, MechStep};
 use retroanim_herc::object::SimObject;
 use retroanim_herc::throttle::Throttle;
 

@@ -2,7 +2,7 @@
 //! fault, and never panics (D1).
 
 use retroanim_core::Scenario;
-use retroanim_herc::model::AnimList;
+use retroanim_herc::anim_list::AnimList;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
