@@ -578,14 +578,23 @@ impl Simulation for AcSim {
         // place of the record folder when given; scenarios without it read as before.
         let asset_dat: Option<String> = scenario.field("asset_dat")?;
         let mut store = match asset_dat {
-            Some(dat) => RecordStore::from_dat(scenario.resolve(&dat))
-                .map_err(|e| scenario.error("asset_dat", e.to_string()))?,
+            Some(dat) => {
+                no_nul(scenario, "asset_dat", &dat)?;
+                RecordStore::from_dat(scenario.resolve(&dat))
+                    .map_err(|e| scenario.error("asset_dat", e.to_string()))?
+            }
             None => {
                 let asset_dir: String = scenario.field("asset_dir")?.unwrap_or_else(|| ".".into());
+                no_nul(scenario, "asset_dir", &asset_dir)?;
                 RecordStore::from_dir(scenario.resolve(&asset_dir))
             }
         };
-        AcSim::load_with(scenario, &setup, &mut store)
+        // A record file the guarded reader refused (a FIFO, a device, a directory, an
+        // over-size file) is reported at the field that named its folder.
+        AcSim::load_with(scenario, &setup, &mut store).map_err(|e| match store.unreadable() {
+            Some((id, why)) => scenario.error("asset_dir", format!("record 0x{id:08x}: {why}")),
+            None => e,
+        })
     }
 
     fn snapshot(&self) -> Line {
@@ -626,6 +635,21 @@ impl Simulation for AcSim {
                 Err(ScenarioError::new(&self.file, at, message))
             }
         }
+    }
+}
+
+/// Refuse a path field holding a NUL byte (no file name can hold one), with the byte
+/// escaped in the message.
+fn no_nul(scenario: &Scenario, field: &str, path: &str) -> Result<(), ScenarioError> {
+    match path.find('\0') {
+        Some(at) => Err(scenario.error(
+            field,
+            format!(
+                "\"{}\" holds a NUL byte at byte {at}; no file name can contain one",
+                retroanim_core::input::printable(path)
+            ),
+        )),
+        None => Ok(()),
     }
 }
 

@@ -2,6 +2,10 @@
 //! refusal is a located error, the refused step leaves the object as it was, and no
 //! accepted step can take unbounded time or print a trace line of unbounded size.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 use common::*;

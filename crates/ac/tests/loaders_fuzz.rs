@@ -5,6 +5,10 @@
 //! readers and the DAT container have their own properties (records_fuzz.rs,
 //! dat_container.rs); the cargo-fuzz targets under fuzz/ drive all of them.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 use proptest::prelude::*;

@@ -7,6 +7,10 @@
 //! Needs the wasm32 target, `node`, `/usr/bin/chromium` (or `$CHROMIUM`) and `npm ci`
 //! in crates/browser/e2e. A missing piece is a failure that says what to install.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};

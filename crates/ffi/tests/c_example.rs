@@ -4,6 +4,10 @@
 //! move-to scenarios as `retroanim run` does; the typed-call chase (chase_ac.c)
 //! reproduces the committed chase trace tick by tick.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod support;
 
 use std::path::PathBuf;
