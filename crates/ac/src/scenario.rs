@@ -669,10 +669,13 @@ fn work_limit_message(limit: WorkLimit) -> String {
 }
 
 /// Longest queue a trace line may show (limit L8): both pending queues and the
-/// interpolation queue. ACE lets them grow for as long as no tick drains them (one
-/// entry per command), which makes each line longer than the last; real play holds a
-/// handful (the interpolation queue's own cap is 20, plus one far target).
-pub const MAX_QUEUE_LEN: usize = 32;
+/// interpolation queue. ACE lets them grow for as long as no tick drains them (at most
+/// one entry per command step), which makes each line longer than the last; real play
+/// holds a handful and ACE's own long random scripts reached 93 (the interpolation
+/// queue caps itself at 20, plus one far target). A trace-size budget, not a rule of
+/// the original: 1024 entries of at most 40 bytes keep each queue's part of a line
+/// under 41 KB (docs/limits.md derives it).
+pub const MAX_QUEUE_LEN: usize = 1024;
 /// Longest animation list a trace line may show (limit L8). Links and cycles are
 /// replaced, not accumulated, in real play; the bounded `re_modify` nesting (64) can
 /// legitimately build about 70 nodes in one step.
