@@ -365,4 +365,89 @@ mod tests {
         assert_eq!(read_regular(&p, 11).unwrap().len(), 11);
         let _ = std::fs::remove_dir_all(&d);
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_waiting_for_a_writer() {
+        let d = temp("fifo");
+        let p = d.join("named.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&p)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // A hang guard: a blocking open would never return.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let q = p.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(read_kind(&q, FileKind::JsonAsset).map_err(|e| e.to_string()));
+        });
+        let got = rx
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("the read returned");
+        assert_eq!(
+            got.unwrap_err(),
+            "cannot read: a FIFO (named pipe), not a regular file"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_to_dev_zero_is_refused_as_the_device_it_names() {
+        let d = temp("zero-link");
+        let p = d.join("09000001.bin");
+        std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
+        let e = read_kind(&p, FileKind::Record).unwrap_err();
+        assert_eq!(
+            e.naming(&p),
+            format!(
+                "cannot read {}: a character device, not a regular file",
+                p.display()
+            )
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_longer_than_its_size_says_is_read_to_one_byte_past_the_cap() {
+        // /proc files are regular and report 0 bytes, yet read like a file that grows:
+        // the reader stops at the cap plus one byte and refuses.
+        let e = read_regular(Path::new("/proc/self/status"), 16).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot read: the file grew past the input limit of 16 bytes while it was read"
+        );
+    }
+
+    #[test]
+    fn an_open_handle_reads_by_offset() {
+        use std::io::{Seek, SeekFrom};
+        let d = temp("open");
+        let p = d.join("c.dat");
+        std::fs::write(&p, b"0123456789").unwrap();
+        let mut f = open_kind(&p, FileKind::Container).unwrap();
+        f.seek(SeekFrom::Start(7)).unwrap();
+        let mut b = [0u8; 3];
+        f.read_exact(&mut b).unwrap();
+        assert_eq!(&b, b"789");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn control_characters_are_escaped_in_named_paths() {
+        assert_eq!(printable("rec\0ords\n"), "rec\\u{0}ords\\n");
+        assert_eq!(printable("plain/path.bin"), "plain/path.bin");
+    }
+
+    #[test]
+    fn every_kind_has_its_documented_cap() {
+        assert_eq!(FileKind::Streamed.cap(), 1_073_741_824);
+        assert_eq!(FileKind::Whole.cap(), 268_435_456);
+        assert_eq!(FileKind::JsonAsset.cap(), 67_108_864);
+        assert_eq!(FileKind::Record.cap(), 16_777_216);
+        assert_eq!(FileKind::Binary.cap(), 268_435_456);
+        assert_eq!(FileKind::Container.cap(), 17_179_869_184);
+    }
 }
