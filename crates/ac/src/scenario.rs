@@ -592,8 +592,10 @@ impl Simulation for AcSim {
         // A record file the guarded reader refused (a FIFO, a device, a directory, an
         // over-size file) is reported at the field that named its folder.
         AcSim::load_with(scenario, &setup, &mut store).map_err(|e| match store.unreadable() {
-            Some((id, why)) => scenario.error("asset_dir", format!("record 0x{id:08x}: {why}")),
-            None => e,
+            Some((id, file, why)) if e.file == file => {
+                scenario.error("asset_dir", format!("record 0x{id:08x}: {why}"))
+            }
+            _ => e,
         })
     }
 

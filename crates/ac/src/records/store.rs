@@ -26,9 +26,10 @@ pub struct RecordStore {
     source: Source,
     tables: HashMap<u32, Arc<MotionTable>>,
     anims: HashMap<u32, Arc<Animation>>,
-    /// The last record file the guarded reader refused: its id and why (naming the
-    /// path), so that a scenario can report it at the field that named the folder.
-    unreadable: Option<(u32, String)>,
+    /// The last record file the guarded reader refused: its id, the file name its
+    /// error carries and why (naming the path), so that a scenario can report it at
+    /// the field that named the folder.
+    unreadable: Option<(u32, String, String)>,
 }
 
 /// The file name a record has in a record directory: `09000e00.bin`.
@@ -93,9 +94,10 @@ impl RecordStore {
                     Ok(bytes) => Ok((bytes, file)),
                     Err(e) if e.is_not_found() => Err(RecordError::NotFound { file, id }),
                     Err(e) => {
-                        self.unreadable = Some((id, e.naming(&path)));
+                        let file = input::printable(&file);
+                        self.unreadable = Some((id, file.clone(), e.naming(&path)));
                         Err(RecordError::Container {
-                            file: input::printable(&file),
+                            file,
                             message: e.to_string(),
                         })
                     }
@@ -120,10 +122,13 @@ impl RecordStore {
     }
 
     /// The record file the last refused read could not read (a FIFO, a device, a
-    /// directory, a file over [`input::MAX_RECORD_BYTES`]...): its id and the reason,
-    /// naming the path. A scenario reports it at `asset_dir`.
-    pub fn unreadable(&self) -> Option<(u32, &str)> {
-        self.unreadable.as_ref().map(|(id, m)| (*id, m.as_str()))
+    /// directory, a file over [`input::MAX_RECORD_BYTES`]...): its id, the file name
+    /// its error carries, and the reason naming the path. A scenario reports it at
+    /// `asset_dir`.
+    pub fn unreadable(&self) -> Option<(u32, &str, &str)> {
+        self.unreadable
+            .as_ref()
+            .map(|(id, file, why)| (*id, file.as_str(), why.as_str()))
     }
 
     /// MotionTable `id`; an unknown id is [`RecordError::NotFound`].
