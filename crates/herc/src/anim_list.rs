@@ -574,16 +574,24 @@ impl AnimList {
     /// Load an asset JSON file (D1).
     pub fn from_json_file(path: &Path) -> Result<AnimList, ScenarioError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ScenarioError::new(&file, "", format!("cannot read asset: {e}")))?;
-        let doc: Value = serde_json::from_str(&text).map_err(|e| {
+        let text =
+            retroanim_core::input::read_text_kind(path, retroanim_core::input::FileKind::JsonAsset)
+                .map_err(|e| {
+                    ScenarioError::new(&file, "", format!("cannot read asset: {}", e.reason()))
+                })?;
+        AnimList::from_json_text(&text, &file)
+    }
+
+    /// Parse asset JSON text (D1); `file` names it in errors.
+    pub fn from_json_text(text: &str, file: &str) -> Result<AnimList, ScenarioError> {
+        let doc: Value = serde_json::from_str(text).map_err(|e| {
             ScenarioError::new(
-                &file,
+                file,
                 format!("line {}, column {}", e.line(), e.column()),
                 format!("malformed JSON: {e}"),
             )
         })?;
-        AnimList::from_json_value(&doc, &file, "")
+        AnimList::from_json_value(&doc, file, "")
     }
 
     /// Build from an asset JSON value; errors name `file` and the JSON path under `base`.

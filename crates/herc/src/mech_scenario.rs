@@ -202,10 +202,16 @@ pub type MechFiles<'a> = &'a dyn Fn(&str) -> Result<(Vec<u8>, String), String>;
 /// The file system, relative paths read against the scenario's folder (what
 /// `retroanim run` does).
 pub fn disk_files(scenario: &Scenario, rel: &str) -> Result<(Vec<u8>, String), String> {
+    use retroanim_core::input::{read_kind, FileKind};
     let path = scenario.resolve(rel);
-    match std::fs::read(&path) {
+    let kind = if rel.to_ascii_lowercase().ends_with(".json") {
+        FileKind::JsonAsset
+    } else {
+        FileKind::Binary
+    };
+    match read_kind(&path, kind) {
         Ok(bytes) => Ok((bytes, path.display().to_string())),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => Err(e.naming(&path)),
     }
 }
 

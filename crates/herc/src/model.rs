@@ -79,8 +79,9 @@ impl Model {
     /// left out) of the VOL archive at `vol`.
     pub fn from_vol(vol: impl AsRef<Path>, entry: &str) -> Result<Model, LoadError> {
         let file = vol.as_ref().display().to_string();
-        let bytes = std::fs::read(vol.as_ref())
-            .map_err(|e| ScenarioError::new(&file, "", format!("cannot read: {e}")))?;
+        let bytes =
+            retroanim_core::input::read_kind(vol.as_ref(), retroanim_core::input::FileKind::Binary)
+                .map_err(|e| e.at(&file))?;
         Model::from_vol_bytes(&bytes, &file, entry)
     }
 

@@ -8,6 +8,7 @@ use crate::shape_engine::ShapeEngine;
 use crate::shape_instance::{ShapeError, ShapeInstance};
 use crate::thread::{AnimationThread, STOP_ON_ARRIVAL};
 use crate::transform::Transform3;
+use retroanim_core::input::{self, FileKind};
 use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -27,7 +28,12 @@ pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
 /// Load the scenario's `asset`: a path relative to the scenario file, or an inline object.
 pub fn load_asset(scenario: &Scenario) -> Result<AnimList, ScenarioError> {
     match scenario.raw("asset") {
-        Some(Value::String(rel)) => AnimList::from_json_file(&scenario.resolve(rel)),
+        Some(Value::String(rel)) => {
+            let path = scenario.resolve(rel);
+            let text = input::read_text_kind(&path, FileKind::JsonAsset)
+                .map_err(|e| scenario.error("asset", e.naming(&path)))?;
+            AnimList::from_json_text(&text, &path.display().to_string())
+        }
         Some(v @ Value::Object(_)) => AnimList::from_json_value(v, &scenario.file, "asset"),
         Some(_) => Err(scenario.error("asset", "expected a path or an asset object")),
         None => Err(scenario.error("asset", "missing field")),

@@ -4,6 +4,10 @@
 //! must give a value or a located error, never a panic, a hang or a NaN in a trace.
 //! The cargo-fuzz targets under fuzz/ drive the same entry points without limits.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 use proptest::prelude::*;

@@ -1,6 +1,10 @@
 //! Property tests: no throttle / steer / torso / block input sequence panics or overflows
 //! (the test profile has overflow checks on), and the throttle stays in range.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use proptest::prelude::*;
 use retroanim_core::Simulation;
 use retroanim_herc::anim_list::AnimList;

@@ -3,6 +3,10 @@
 //! this runner and their key fields checked by hand against H21–H35 (docs/herc-formats.md).
 //! Also: the sample biped's chassis record, JSON source against the binary file.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_core::conformance::Suite;
 use retroanim_core::diff::DiffOptions;
 use retroanim_core::Scenario;

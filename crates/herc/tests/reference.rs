@@ -2,6 +2,10 @@
 //! committed herc trace byte for byte: the conformance scenarios, the mech scenarios, and
 //! the sample scenarios under assets/herc/scenarios (whose trace is the fast engine's).
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_core::Scenario;
 use std::path::{Path, PathBuf};
 

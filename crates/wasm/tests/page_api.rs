@@ -2,6 +2,10 @@
 //! through a session of the wasm dispatcher (natively here), exports the trace the
 //! engine's own runner writes for the same file.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_core::Scenario;
 use retroanim_wasm::{Answer, Api};
 use serde_json::{json, Value};
