@@ -468,19 +468,6 @@ impl PhysicsObj {
         self.frame.origin = origin;
     }
 
-    /// `UpdatePositionInternal(q, ref newFrame)`.
-    // Inlined into the tick (its only hot caller): one frame instead of three, and the
-    // offset and new frame stay in registers instead of going through memory.
-    #[inline(always)]
-    pub fn update_position_internal(&mut self, q: f64) -> AFrame {
-        let origin = if self.position_manager.is_some() {
-            self.update_position_steps::<true, false>(q)
-        } else {
-            self.update_position_steps::<false, false>(q)
-        };
-        AFrame::new(origin, self.new_orientation())
-    }
-
     /// The new frame's orientation after [`PhysicsObj::update_position_steps`]: the
     /// offset memo's combine, stepped unless the object is hidden. Read from the memo
     /// (nothing but the update changes it, and nothing changes `hidden` while the
@@ -490,7 +477,7 @@ impl PhysicsObj {
         self.offset_memo.combined_orientation(!self.hidden)
     }
 
-    /// [`PhysicsObj::update_position_internal`] up to the new origin, for a caller
+    /// `UpdatePositionInternal` up to the new origin, for a caller
     /// that has tested whether the object has a position manager (`HAS_PM`): the
     /// sequence's update cannot create or drop one, so the tick tests it once for both
     /// steps. The new orientation is then [`PhysicsObj::new_orientation`].
@@ -509,7 +496,7 @@ impl PhysicsObj {
             off.origin = off.origin.scale(s);
         }
         if HAS_PM {
-            self.position_manager_adjust_offset_with(&mut off, q);
+            self.position_manager_adjust_offset(&mut off, q);
         }
         let mut origin = self.offset_memo.combine_origin(&self.frame, &off);
         if VISIBLE || !self.hidden {
@@ -523,13 +510,7 @@ impl PhysicsObj {
         origin
     }
 
-    /// `UpdatePhysicsInternal(q, ref frame)`.
-    pub fn update_physics_internal(&mut self, q: f32, frame: &mut AFrame) {
-        self.update_physics_translation(q, &mut frame.origin);
-        frame.grotate(self.omega.scale(q));
-    }
-
-    /// [`PhysicsObj::update_physics_internal`] up to its rotation: velocity, friction,
+    /// `UpdatePhysicsInternal` up to its rotation: velocity, friction,
     /// acceleration and the frame's new origin.
     #[inline(always)]
     fn update_physics_translation(&mut self, q: f32, origin: &mut Vec3) {
@@ -665,7 +646,7 @@ impl PhysicsObj {
 
     /// `PositionManager.AdjustOffset` step of `UpdatePositionInternal` (for an object
     /// with a position manager).
-    fn position_manager_adjust_offset_with(&mut self, off: &mut AFrame, q: f64) {
+    pub(crate) fn position_manager_adjust_offset(&mut self, off: &mut AFrame, q: f64) {
         if let Some(mut m) = self.position_manager.take() {
             // The interpolation manager asks get_sticky_object() while the position
             // manager is held outside the object.

@@ -452,6 +452,12 @@ impl World {
         self.clock
     }
 
+    /// Set the clock without updating anything (the reference tick keeps it).
+    #[cfg(feature = "reference")]
+    pub(crate) fn set_clock(&mut self, clock: f64) {
+        self.clock = clock;
+    }
+
     /// Register an object under its id (its clock is set to the world's). Returns false
     /// and changes nothing when the id is 0 or already taken.
     pub fn add(&mut self, mut obj: PhysicsObj) -> bool {
