@@ -271,6 +271,11 @@ impl YprMemo {
             self.value = Quat::from_ypr(v.x, v.y, v.z);
             self.key = key;
         }
+        debug_assert_eq!(
+            quat_bits(self.value),
+            quat_bits(Quat::from_ypr(v.x, v.y, v.z)),
+            "YprMemo hit differs from CreateFromYawPitchRoll"
+        );
         self.value
     }
 }
@@ -343,35 +348,13 @@ impl Default for RotateVecMemo {
 }
 
 impl RotateVecMemo {
-    /// [`AFrame::rotate_vec`]'s new orientation (same bits).
-    #[inline(always)]
-    fn get(&mut self, o: Quat, omega: &Vec3, q: f32) -> Quat {
-        let key = step_key(o, omega, q);
-        if key == self.first.key {
-            self.first.value
-        } else if key == self.second.key {
-            self.second.value
-        } else {
-            self.miss(o, omega.scale(q), &key)
-        }
-    }
-
-    /// The step on a miss of both entries. Out of line: a crossing of a cycle nearly
-    /// always hits, and the miss's product and normalisation would otherwise give the
-    /// tick register saves.
-    #[cold]
-    #[inline(never)]
-    fn miss(&mut self, o: Quat, w: Vec3, key: &[u32; 8]) -> Quat {
-        let value = rotate_vec_step(&mut self.ypr, o, w);
-        self.second = self.first;
-        self.first = StepEntry { key: *key, value };
-        value
-    }
-
-    /// [`RotateVecMemo::get`] on an orientation in place: a hit copies the entry's
-    /// value straight into it, a miss (out of line) writes it there itself.
+    /// [`AFrame::rotate_vec`]`(omega · q)`'s new orientation, in place (same bits): a
+    /// hit copies the entry's value straight into it, a miss (out of line) writes it
+    /// there itself.
     #[inline(always)]
     fn step_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
+        #[cfg(debug_assertions)]
+        let before = *o;
         let key = step_key(*o, omega, q);
         if key == self.first.key {
             *o = self.first.value;
@@ -380,8 +363,17 @@ impl RotateVecMemo {
         } else {
             self.miss_in_place(o, omega, q);
         }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            quat_bits(*o),
+            quat_bits(plain_rotate_vec(before, omega, q)),
+            "RotateVecMemo differs from AFrame.Rotate"
+        );
     }
 
+    /// The step on a miss of both entries. Out of line: a crossing of a cycle nearly
+    /// always hits, and the miss's product and normalisation would otherwise give the
+    /// tick register saves.
     #[cold]
     #[inline(never)]
     fn miss_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
@@ -393,6 +385,38 @@ impl RotateVecMemo {
         };
         *o = value;
     }
+}
+
+/// `AFrame.Rotate(omega · q)`'s new orientation from `o`, computed plainly (what every
+/// rotation memo's hit is checked against in debug builds).
+#[cfg(debug_assertions)]
+fn plain_rotate_vec(o: Quat, omega: &Vec3, q: f32) -> Quat {
+    let mut f = AFrame::new(Vec3::ZERO, o);
+    f.rotate_vec(omega.scale(q));
+    f.orientation
+}
+
+/// `AFrame.GRotate(omega · q)`'s new orientation from `o`, computed plainly.
+#[cfg(debug_assertions)]
+fn plain_grotate(o: Quat, omega: &Vec3, q: f32) -> Quat {
+    let mut f = AFrame::new(Vec3::ZERO, o);
+    f.grotate(omega.scale(q));
+    f.orientation
+}
+
+/// Debug builds: `got` has the bits of the plain `AFrame.Combine(a, b)`.
+#[inline(always)]
+fn check_combine(got: &AFrame, a: &AFrame, b: &AFrame) {
+    #[cfg(debug_assertions)]
+    {
+        let want = AFrame::combine(a, b);
+        debug_assert_eq!(
+            (quat_bits(got.orientation), vec_bits(got.origin)),
+            (quat_bits(want.orientation), vec_bits(want.origin)),
+            "combine memo differs from AFrame.Combine"
+        );
+    }
+    let _ = (got, a, b);
 }
 
 #[inline]
@@ -454,24 +478,53 @@ impl Default for CombineMemo {
     }
 }
 
+/// The key of a combine memo: the bits of both orientations (the only inputs of the
+/// rows and the product it keeps).
+#[inline(always)]
+fn combine_key(a: &AFrame, b: &AFrame) -> [u32; 8] {
+    let p = quat_bits(a.orientation);
+    let q = quat_bits(b.orientation);
+    [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]]
+}
+
 impl CombineMemo {
     /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
     // Inlined at both call sites: the result is written straight into the caller's
     // frame instead of through a returned copy.
     #[inline(always)]
     pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
-        let p = quat_bits(a.orientation);
-        let q = quat_bits(b.orientation);
-        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
-        if key != self.key {
-            self.rows = Quat::rotation_rows(a.orientation);
-            self.product = Quat::mul(a.orientation, b.orientation);
-            self.key = key;
+        self.refresh(a, b);
+        self.apply(a, b)
+    }
+
+    /// Makes the entry the one of `a` and `b`; true when it had to be refilled.
+    #[inline(always)]
+    fn refresh(&mut self, a: &AFrame, b: &AFrame) -> bool {
+        let key = combine_key(a, b);
+        if key == self.key {
+            return false;
         }
-        AFrame {
+        self.fill(a, b, key);
+        true
+    }
+
+    /// The entry of `a` and `b`, whose key is `key`.
+    #[inline(always)]
+    fn fill(&mut self, a: &AFrame, b: &AFrame, key: [u32; 8]) {
+        self.rows = Quat::rotation_rows(a.orientation);
+        self.product = Quat::mul(a.orientation, b.orientation);
+        self.key = key;
+    }
+
+    /// `AFrame.Combine(a, b)` from the entry, which must be `a` and `b`'s.
+    #[inline(always)]
+    fn apply(&self, a: &AFrame, b: &AFrame) -> AFrame {
+        let f = AFrame {
             origin: a.origin.add(self.rows.apply(b.origin)),
             orientation: self.product,
-        }
+        };
+        check_combine(&f, a, b);
+        f
     }
 }
 
@@ -527,20 +580,19 @@ impl OffsetMemo {
     // after the hooks, so it is not carried through the update in a returned frame.
     #[inline(always)]
     pub fn combine_origin(&mut self, a: &AFrame, b: &AFrame) -> Vec3 {
-        let p = quat_bits(a.orientation);
-        let q = quat_bits(b.orientation);
-        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
-        let m = &mut self.combine;
-        if key != m.key {
-            m.rows = Quat::rotation_rows(a.orientation);
-            m.product = Quat::mul(a.orientation, b.orientation);
-            m.key = key;
+        if self.combine.refresh(a, b) {
             // `grotate_step` for the remembered vector, whose rotation the angle memo
             // holds (it is keyed by the same bits as `step_key`), so its key check is
-            // skipped.
-            self.stepped = Quat::mul(m.product, self.ypr.value).normalize();
+            // skipped; debug builds check that invariant here and the result in
+            // `step_combined`.
+            debug_assert_eq!(
+                self.ypr.key,
+                vec_bits(step_vector(&self.step_key)),
+                "OffsetMemo's angle memo does not hold the remembered step"
+            );
+            self.stepped = Quat::mul(self.combine.product, self.ypr.value).normalize();
         }
-        a.origin.add(m.rows.apply(b.origin))
+        self.combine.apply(a, b).origin
     }
 
     /// The orientation [`AFrame::grotate`]`(omega · q)` gives a frame whose orientation
@@ -561,6 +613,12 @@ impl OffsetMemo {
         if step_inputs_key(omega, q) != self.step_key {
             self.restep(omega, q);
         }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            quat_bits(self.stepped),
+            quat_bits(plain_grotate(self.combine.product, omega, q)),
+            "OffsetMemo's step differs from AFrame.GRotate"
+        );
     }
 
     /// The last combine's orientation, after [`OffsetMemo::step_combined`]'s step
@@ -582,6 +640,16 @@ impl OffsetMemo {
     }
 }
 
+/// The step vector `omega · q` of a step key.
+fn step_vector(key: &[u32; 4]) -> Vec3 {
+    let omega = Vec3::new(
+        f32::from_bits(key[0]),
+        f32::from_bits(key[1]),
+        f32::from_bits(key[2]),
+    );
+    omega.scale(f32::from_bits(key[3]))
+}
+
 /// The key of [`OffsetMemo`]'s step: the bits of `omega` and `q`.
 #[inline(always)]
 fn step_inputs_key(omega: &Vec3, q: f32) -> [u32; 4] {
@@ -600,9 +668,9 @@ fn step_inputs_key(omega: &Vec3, q: f32) -> [u32; 4] {
 ///
 /// Each entry also keeps the `Rotate(omega·q)` step `apply_physics` takes right after
 /// the combine (the velocity step moves only the origin before it), keyed by the bits
-/// of `omega` and `q`; a new or refilled entry has a key no step of the sequence's
-/// forward crossings has (`omega = +0` with `q = 2⁻¹⁴⁹`), so its first step is
-/// computed.
+/// of `omega` and `q`; a new or refilled entry has a key no step can have (a NaN `q`:
+/// a forward crossing's `q = 1 / fr` with `fr · t > 0` is never NaN, and
+/// `combine_then_step_in_place` asserts it), so its first step is computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CombineMemo2 {
     first: Combine2Entry,
@@ -616,11 +684,9 @@ struct Combine2Entry {
     stepped: Quat,
 }
 
-/// The step key of an entry whose step is not computed yet: `omega = +0` with `q` the
-/// smallest positive subnormal, which no step of a forward crossing has (its `q` is
-/// `1 / fr` for a framerate of at most `f32::MAX` in magnitude, so at least 2⁻¹²⁸ in
-/// magnitude, or ±0 for an infinite one).
-const NO_STEP: [u32; 4] = [0, 0, 0, 1];
+/// The step key of an entry whose step is not computed yet: `q` a NaN, which no step
+/// has (see [`CombineMemo2`]).
+const NO_STEP: [u32; 4] = [0, 0, 0, 0x7fc0_0000];
 
 impl Default for Combine2Entry {
     fn default() -> Self {
@@ -637,7 +703,9 @@ impl Combine2Entry {
     #[cold]
     #[inline(never)]
     fn restep(&mut self, omega: &Vec3, q: f32, memo: &mut RotateVecMemo) {
-        self.stepped = memo.get(self.m.product, omega, q);
+        let mut o = self.m.product;
+        memo.step_in_place(&mut o, omega, q);
+        self.stepped = o;
         self.step_key = step_inputs_key(omega, q);
     }
 }
@@ -646,9 +714,7 @@ impl CombineMemo2 {
     /// The entry for combining `b` into `a`, filled on a miss.
     #[inline(always)]
     fn entry(&mut self, a: &AFrame, b: &AFrame) -> &mut Combine2Entry {
-        let p = quat_bits(a.orientation);
-        let q = quat_bits(b.orientation);
-        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
+        let key = combine_key(a, b);
         if key == self.first.m.key {
             &mut self.first
         } else if key == self.second.m.key {
@@ -656,9 +722,7 @@ impl CombineMemo2 {
         } else {
             // The newest entry stays checked first; the older one is replaced.
             self.second = self.first;
-            self.first.m.rows = Quat::rotation_rows(a.orientation);
-            self.first.m.product = Quat::mul(a.orientation, b.orientation);
-            self.first.m.key = key;
+            self.first.m.fill(a, b, key);
             self.first.step_key = NO_STEP;
             &mut self.first
         }
@@ -667,16 +731,12 @@ impl CombineMemo2 {
     /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
     #[inline(always)]
     pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
-        let e = self.entry(a, b);
-        AFrame {
-            origin: a.origin.add(e.m.rows.apply(b.origin)),
-            orientation: e.m.product,
-        }
+        self.entry(a, b).m.apply(a, b)
     }
 
     /// `AFrame.Combine(a, b)`, then `apply_physics`' step: the origin plus
     /// `velocity · q` and [`AFrame::rotate_vec`]`(omega · q)` through `memo`; the same
-    /// bits as those three in turn. `q` is never 2⁻¹⁴⁹ (the key of a step not computed
+    /// bits as those three in turn. `q` is never NaN (the key of a step not computed
     /// yet; a forward crossing's `1 / fr` is not).
     #[cfg(test)]
     fn combine_then_step(
@@ -694,7 +754,7 @@ impl CombineMemo2 {
     }
 
     /// `combine_then_step` with `f` as `a`, the result written into `f` (`q` is never
-    /// 2⁻¹⁴⁹, as there).
+    /// NaN, as there).
     #[inline(always)]
     pub(crate) fn combine_then_step_in_place(
         &mut self,
@@ -705,6 +765,9 @@ impl CombineMemo2 {
         q: f32,
         memo: &mut RotateVecMemo,
     ) {
+        debug_assert!(!q.is_nan(), "a NaN step would read the no-step sentinel");
+        #[cfg(debug_assertions)]
+        let before = *f;
         let e = self.entry(f, b);
         f.origin = f
             .origin
@@ -714,6 +777,17 @@ impl CombineMemo2 {
             e.restep(omega, q, memo);
         }
         f.orientation = e.stepped;
+        #[cfg(debug_assertions)]
+        {
+            let mut want = AFrame::combine(&before, b);
+            want.origin = want.origin.add(velocity.scale(q));
+            want.rotate_vec(omega.scale(q));
+            debug_assert_eq!(
+                (quat_bits(f.orientation), vec_bits(f.origin)),
+                (quat_bits(want.orientation), vec_bits(want.origin)),
+                "pos-frame memo differs from Combine then apply_physics"
+            );
+        }
     }
 }
 

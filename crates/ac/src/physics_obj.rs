@@ -492,7 +492,12 @@ impl PhysicsObj {
             // Q44: airborne drops the animation's translation, keeps its rotation.
             // One multiplication by a selected factor: `x · 0` is the same bits
             // either way.
+            #[cfg(not(feature = "planted-bug"))]
             let s = if self.on_walkable { self.scale } else { 0.0 };
+            // A known bug for the differential test to catch (feature `planted-bug`,
+            // test-only): the contact flag tested instead of the walkable one.
+            #[cfg(feature = "planted-bug")]
+            let s = if self.contact { self.scale } else { 0.0 };
             off.origin = off.origin.scale(s);
         }
         if HAS_PM {

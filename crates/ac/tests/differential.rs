@@ -10,6 +10,7 @@
 //! path (new random sequences each run; a failure is shrunk to a short sequence).
 
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use retroanim_ac::reference::{state_words, AcRefSim};
 use retroanim_ac::scenario::Step;
@@ -242,12 +243,12 @@ fn words(sim: &AcSim) -> Vec<u32> {
 }
 
 /// Plays `steps` of scenario `doc` through both tick paths. Ok(steps played), or the
-/// first difference.
-fn play(doc: &Value, steps: &[Value]) -> Result<usize, String> {
+/// number of the first step that differs, with the difference.
+fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/scenarios");
     let scenario = Scenario::from_value(doc.clone(), "differential", dir).unwrap();
-    let mut fast = AcSim::load(&scenario).map_err(|e| e.to_string())?;
-    let mut plain = AcRefSim::load(&scenario).map_err(|e| e.to_string())?;
+    let mut fast = AcSim::load(&scenario).map_err(|e| (0, e.to_string()))?;
+    let mut plain = AcRefSim::load(&scenario).map_err(|e| (0, e.to_string()))?;
     for (i, v) in steps.iter().enumerate() {
         let step: Step = serde_json::from_value(v.clone()).unwrap();
         let at = format!("steps[{i}]");
@@ -259,13 +260,19 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, String> {
         };
         let (a, b) = (text(a), text(b));
         if a != b {
-            return Err(format!(
-                "step {} ({v}): lines differ\n engine:    {a}\n reference: {b}",
-                i + 1
+            return Err((
+                i + 1,
+                format!(
+                    "step {} ({v}): lines differ\n engine:    {a}\n reference: {b}",
+                    i + 1
+                ),
             ));
         }
         if words(&fast) != words(plain.sim()) {
-            return Err(format!("step {} ({v}): state differs (line {a})", i + 1));
+            return Err((
+                i + 1,
+                format!("step {} ({v}): state differs (line {a})", i + 1),
+            ));
         }
     }
     Ok(steps.len())
@@ -292,7 +299,7 @@ where
     let strategy = (setup, prop::collection::vec(step, len..=len));
     runner
         .run(&strategy, |(doc, steps)| {
-            let n = play(&doc, &steps).map_err(TestCaseError::fail)?;
+            let n = play(&doc, &steps).map_err(|(_, why)| TestCaseError::fail(why))?;
             played.set(played.get() + n);
             Ok(())
         })
@@ -322,4 +329,33 @@ fn the_several_object_world_ticks_bit_for_bit_as_the_reference() {
     }
     // With the lone object's 12,800: more than MIN_STEPS per tick path and run.
     assert!(played.get() + 12_800 >= MIN_STEPS, "{}", played.get());
+}
+
+/// The differential check catches a bug planted in the engine's position step (the
+/// airborne rule Q44 testing contact instead of walkable ground; feature `planted-bug`).
+/// Reports how many steps the check needed. Run it with
+///
+/// `cargo test -p retroanim-ac --features planted-bug --test differential -- --ignored --nocapture planted`
+#[test]
+#[ignore = "needs --features planted-bug"]
+fn a_planted_bug_is_caught() {
+    assert!(
+        cfg!(feature = "planted-bug"),
+        "run with --features planted-bug (see the comment above)"
+    );
+    let mut runner = TestRunner::deterministic();
+    let strategy = (lone_setup(), prop::collection::vec(object_step(), 200));
+    let mut played = 0;
+    for case in 0..100 {
+        let (doc, steps) = strategy.new_tree(&mut runner).unwrap().current();
+        match play(&doc, &steps) {
+            Ok(n) => played += n,
+            Err((at, why)) => {
+                played += at;
+                println!("caught after {played} steps (case {case}): {why}");
+                return;
+            }
+        }
+    }
+    panic!("the planted bug went unseen for {played} steps");
 }
