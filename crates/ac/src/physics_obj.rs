@@ -36,12 +36,12 @@ pub const HUGE_QUANTUM: f64 = 2.0;
 /// `MovementManager`'s `MotionInterp`.
 #[derive(Clone)]
 pub struct PhysicsObj {
-    pub cell: u32,
-    pub frame: AFrame,
+    pub(crate) cell: u32,
+    pub(crate) frame: AFrame,
     /// `PhysicsState.Gravity` (part of `PhysicsGlobals.DefaultState`).
-    pub gravity: bool,
+    pub(crate) gravity: bool,
     /// `PhysicsState.Hidden`.
-    pub hidden: bool,
+    pub(crate) hidden: bool,
     // The four flags below are private because changing one must go through the
     // method that keeps the rest consistent (HitGround/LeaveGround, acceleration,
     // activation): use `apply_contact`, `set_in_cell`, `set_active` and the getters.
@@ -50,51 +50,51 @@ pub struct PhysicsObj {
     pub(crate) active: bool,
     /// `CurCell != null`.
     pub(crate) in_cell: bool,
-    pub velocity: Vec3,
-    pub acceleration: Vec3,
-    pub omega: Vec3,
-    pub cached_velocity: Vec3,
-    pub scale: f32,
-    pub friction: f32,
-    pub contact_normal: Vec3,
-    pub player_distance: f32,
-    pub is_animating: bool,
-    pub last_move_was_autonomous: bool,
-    pub weenie: Weenie,
-    pub sequence: Sequence,
-    pub table_manager: Option<MotionTableManager>,
+    pub(crate) velocity: Vec3,
+    pub(crate) acceleration: Vec3,
+    pub(crate) omega: Vec3,
+    pub(crate) cached_velocity: Vec3,
+    pub(crate) scale: f32,
+    pub(crate) friction: f32,
+    pub(crate) contact_normal: Vec3,
+    pub(crate) player_distance: f32,
+    pub(crate) is_animating: bool,
+    pub(crate) last_move_was_autonomous: bool,
+    pub(crate) weenie: Weenie,
+    pub(crate) sequence: Sequence,
+    pub(crate) table_manager: Option<MotionTableManager>,
     /// Whether the `MovementManager` exists (its `MotionInterp` is `minterp`); only
     /// `set_motion_table` creates it.
     pub(crate) has_movement_manager: bool,
-    pub minterp: MotionInterp,
-    pub anims: Arc<dyn AnimSource + Send + Sync>,
+    pub(crate) minterp: MotionInterp,
+    pub(crate) anims: Arc<dyn AnimSource + Send + Sync>,
     /// `AnimHooks`: hooks queued by the sequence during the current tick.
-    pub anim_hooks: Vec<FiredHook>,
+    pub(crate) anim_hooks: Vec<FiredHook>,
     /// Every hook processed since the log was last cleared (trace `hooks`).
-    pub hook_log: Vec<u32>,
+    pub(crate) hook_log: Vec<u32>,
     /// Every weenie `OnMotionDone` since the log was last cleared (trace `motions_done`).
-    pub motions_done: Vec<(u32, bool)>,
-    pub position_manager: Option<Box<PositionManager>>,
+    pub(crate) motions_done: Vec<(u32, bool)>,
+    pub(crate) position_manager: Option<Box<PositionManager>>,
     /// How an interpolation correction reaches the object (extension; default ACE).
-    pub correction: CorrectionMode,
+    pub(crate) correction: CorrectionMode,
     /// `UpdateTime` (seconds) for [`PhysicsObj::update_object`].
-    pub update_time: f64,
+    pub(crate) update_time: f64,
     /// `PhysicsObj.ID` (0 for a lone object).
-    pub id: u32,
+    pub(crate) id: u32,
     /// The Setup's radius and height (`GetRadius`/`GetHeight` at scale 1).
-    pub radius: f32,
-    pub height: f32,
+    pub(crate) radius: f32,
+    pub(crate) height: f32,
     /// The world clock `PhysicsTimer.CurrentTime` as this object last saw it.
-    pub now: f64,
+    pub(crate) now: f64,
     /// The `MoveToManager` (meaningful only while `has_movement_manager`).
-    pub moveto: MoveToManager,
-    pub target_manager: Option<Box<TargetManager>>,
+    pub(crate) moveto: MoveToManager,
+    pub(crate) target_manager: Option<Box<TargetManager>>,
     /// Requests to other objects, carried out by the world after each call.
-    pub outbox: Vec<Remote>,
+    pub(crate) outbox: Vec<Remote>,
     /// Every weenie `OnMoveComplete` since the log was last cleared (trace `moveto.weenie`).
-    pub move_completions: Vec<WeenieError>,
+    pub(crate) move_completions: Vec<WeenieError>,
     /// The last `OnMoveComplete` status since creation.
-    pub last_move_completion: Option<WeenieError>,
+    pub(crate) last_move_completion: Option<WeenieError>,
     /// An Action completed inside the table manager: unstick once it is released.
     pub(crate) unstick_pending: bool,
     /// The sticky target's live position for this tick (set by the world).
@@ -701,5 +701,178 @@ impl PhysicsObj {
         let ok = pm::move_or_teleport(&mut m, self.correction, self, p, timestamp, contact);
         self.position_manager = m;
         ok
+    }
+}
+
+/// Read access to the object's state, and write access where a caller (a conformance
+/// world, a host, a test setting up a rule's precondition) may set it directly. The
+/// fields themselves are private: the tick's fast paths rely on invariants between them
+/// (docs/architecture.md, the ac catalogue).
+macro_rules! copy_fields {
+    ($($(#[$doc:meta])* $name:ident, $set:ident: $ty:ty;)*) => {
+        impl PhysicsObj {
+            $(
+                $(#[$doc])*
+                pub fn $name(&self) -> $ty {
+                    self.$name
+                }
+                #[doc = concat!("Set [`PhysicsObj::", stringify!($name), "`] as it is, with no side effect.")]
+                pub fn $set(&mut self, value: $ty) {
+                    self.$name = value;
+                }
+            )*
+        }
+    };
+}
+
+copy_fields! {
+    /// The cell the object is in.
+    cell, set_cell: u32;
+    /// Its position in the cell (`Position.Frame`).
+    frame, set_frame: AFrame;
+    /// `PhysicsState.Gravity`.
+    gravity, set_gravity: bool;
+    /// `PhysicsState.Hidden`: a hidden object neither animates nor moves by physics.
+    hidden, set_hidden: bool;
+    /// `Velocity` (world axes; set through [`PhysicsObj::set_velocity`] to clamp it).
+    velocity, set_velocity_raw: Vec3;
+    /// `Acceleration`.
+    acceleration, set_acceleration: Vec3;
+    /// `Omega`: the physics turn rate.
+    omega, set_omega: Vec3;
+    /// `CachedVelocity`: the velocity the last tick moved the object at.
+    cached_velocity, set_cached_velocity: Vec3;
+    /// `Scale`.
+    scale, set_scale: f32;
+    /// `Friction`.
+    friction, set_friction: f32;
+    /// `ContactPlane.Normal`.
+    contact_normal, set_contact_normal: Vec3;
+    /// The distance to the nearest player (the teleport rule reads it).
+    player_distance, set_player_distance: f32;
+    /// `IsAnimating`.
+    is_animating, set_is_animating: bool;
+    /// `LastMoveWasAutonomous`.
+    last_move_was_autonomous, set_last_move_was_autonomous: bool;
+    /// The weenie's answers (`IsCreature`, `InqRunRate`).
+    weenie, set_weenie: Weenie;
+    /// How an interpolation correction reaches the object (extension; default ACE).
+    correction, set_correction: CorrectionMode;
+    /// `UpdateTime` (seconds) for [`PhysicsObj::update_object`].
+    update_time, set_update_time: f64;
+    /// `PhysicsObj.ID` (0 for a lone object).
+    id, set_id: u32;
+    /// The Setup's radius at scale 1.
+    radius, set_radius: f32;
+    /// The Setup's height at scale 1.
+    height, set_height: f32;
+    /// The world clock as this object last saw it.
+    now, set_now: f64;
+    /// The last `OnMoveComplete` status since creation.
+    last_move_completion, set_last_move_completion: Option<WeenieError>;
+}
+
+impl PhysicsObj {
+    /// The animation sequence (`PartArray.Sequence`).
+    pub fn sequence(&self) -> &Sequence {
+        &self.sequence
+    }
+
+    /// The animation sequence, to change (a rule's precondition, a host's own clip).
+    pub fn sequence_mut(&mut self) -> &mut Sequence {
+        &mut self.sequence
+    }
+
+    /// The `MotionTableManager` (none without a motion table).
+    pub fn table_manager(&self) -> Option<&MotionTableManager> {
+        self.table_manager.as_ref()
+    }
+
+    /// The `MotionTableManager`, to change.
+    pub fn table_manager_mut(&mut self) -> Option<&mut MotionTableManager> {
+        self.table_manager.as_mut()
+    }
+
+    /// The weenie's answers, to change (`InqRunRate` takes effect at the next command).
+    pub fn weenie_mut(&mut self) -> &mut Weenie {
+        &mut self.weenie
+    }
+
+    /// The `MovementManager`'s `MotionInterp`.
+    pub fn minterp(&self) -> &MotionInterp {
+        &self.minterp
+    }
+
+    /// The `MotionInterp`, to change.
+    pub fn minterp_mut(&mut self) -> &mut MotionInterp {
+        &mut self.minterp
+    }
+
+    /// Where the sequence finds animations by id.
+    pub fn anims(&self) -> &Arc<dyn AnimSource + Send + Sync> {
+        &self.anims
+    }
+
+    /// Every hook processed since the log was last cleared (trace `hooks`).
+    pub fn hook_log(&self) -> &[u32] {
+        &self.hook_log
+    }
+
+    /// Every weenie `OnMotionDone` since the log was last cleared (trace `motions_done`).
+    pub fn motions_done(&self) -> &[(u32, bool)] {
+        &self.motions_done
+    }
+
+    /// Every weenie `OnMoveComplete` since the log was last cleared (trace `moveto.weenie`).
+    pub fn move_completions(&self) -> &[WeenieError] {
+        &self.move_completions
+    }
+
+    /// Empty the three logs ([`PhysicsObj::hook_log`], [`PhysicsObj::motions_done`],
+    /// [`PhysicsObj::move_completions`]), as a world tick does first.
+    pub fn clear_logs(&mut self) {
+        self.hook_log.clear();
+        self.motions_done.clear();
+        self.move_completions.clear();
+    }
+
+    /// Empty the hook log.
+    pub fn clear_hook_log(&mut self) {
+        self.hook_log.clear();
+    }
+
+    /// Empty the motion-done log.
+    pub fn clear_motions_done(&mut self) {
+        self.motions_done.clear();
+    }
+
+    /// Empty the move-completion log.
+    pub fn clear_move_completions(&mut self) {
+        self.move_completions.clear();
+    }
+
+    /// The `PositionManager` (interpolation, sticky, constraint), once created.
+    pub fn position_manager(&self) -> Option<&PositionManager> {
+        self.position_manager.as_deref()
+    }
+
+    /// The `MoveToManager` (meaningful only while a movement manager exists).
+    pub fn moveto(&self) -> &MoveToManager {
+        &self.moveto
+    }
+
+    /// The `MoveToManager`, to replace or change.
+    pub fn moveto_mut(&mut self) -> &mut MoveToManager {
+        &mut self.moveto
+    }
+
+    /// The `TargetManager`, once created.
+    pub fn target_manager(&self) -> Option<&TargetManager> {
+        self.target_manager.as_deref()
+    }
+
+    /// Requests to other objects, waiting for the world to carry them out.
+    pub fn outbox(&self) -> &[Remote] {
+        &self.outbox
     }
 }

@@ -430,7 +430,7 @@ pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -
 ///     world.tick(0.1);
 /// }
 /// // Arrived: the move reported success (WeenieError::None).
-/// assert_eq!(world.get(1).unwrap().last_move_completion.map(|e| e.name()), Some("None"));
+/// assert_eq!(world.get(1).unwrap().last_move_completion().map(|e| e.name()), Some("None"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct World {

@@ -340,7 +340,7 @@ fn the_several_object_world_ticks_bit_for_bit_as_the_reference() {
 #[ignore = "needs --features planted-bug"]
 fn a_planted_bug_is_caught() {
     assert!(
-        cfg!(feature = "planted-bug"),
+        std::hint::black_box(cfg!(feature = "planted-bug")),
         "run with --features planted-bug (see the comment above)"
     );
     let mut runner = TestRunner::deterministic();
