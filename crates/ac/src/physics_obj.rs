@@ -366,7 +366,7 @@ impl PhysicsObj {
     // and its stack frame were paid once per object and tick.
     #[inline(always)]
     pub fn update_object_internal(&mut self, q: f64) {
-        if !self.tick_position_step::<false>(q) {
+        if !self.tick_position_step(q) {
             return;
         }
         // TargetManager.HandleTargetting needs the world (a lone object has no voyeurs).
@@ -381,75 +381,40 @@ impl PhysicsObj {
     /// The first half of `UpdateObjectInternal`: the new position and cached velocity.
     /// False when the object does not move at all (inactive or outside every cell).
     ///
-    /// `LEAN` keeps the update of an object with a position manager or a hidden one out
-    /// of line. The several-object world's tick loop inlines this step among its own
-    /// bookkeeping, and there the two further inlined copies of the update made the loop
-    /// spill more than the common case gained (about 34 instructions per entity-tick
-    /// through the C ABI); the lone object's loop is faster with all three inline.
+    /// The common object (visible, without a position manager) takes the update inline;
+    /// the others take the same steps out of line, so a caller's loop holds one copy of
+    /// the update (two made the world's loop spill, about 34 instructions per
+    /// entity-tick through the C ABI).
     #[inline(always)]
-    pub(crate) fn tick_position_step<const LEAN: bool>(&mut self, q: f64) -> bool {
+    pub(crate) fn tick_position_step(&mut self, q: f64) -> bool {
         // `&`, not `&&`: two flag reads, one test.
         if !(self.active & self.in_cell) {
             return false;
         }
-        if LEAN {
-            if self.position_manager.is_some() || self.hidden {
-                self.tick_position_step_other_out_of_line(q);
-            } else {
-                self.tick_position_step_visible(q);
-            }
-        } else if self.position_manager.is_some() {
-            self.tick_position_step_managed(q);
-        } else if !self.hidden {
-            self.tick_position_step_visible(q);
+        if self.position_manager.is_some() || self.hidden {
+            self.tick_position_step_other(q);
         } else {
-            self.tick_position_step_hidden(q);
+            // Only the position manager's step (none here) can move `frame` during
+            // the update, so the old origin is read in place after it instead of
+            // copied first. Nothing in the update changes `hidden`, so the steps do
+            // not test it again.
+            let origin = self.update_position_steps(q, false, true);
+            let old = self.frame.origin;
+            self.store_origin(origin, &old, q);
+            self.frame.orientation = self.offset_memo.combined_orientation(true);
         }
         true
     }
 
-    /// [`PhysicsObj::tick_position_step`] for a visible object without a position
-    /// manager, the common case.
-    #[inline(always)]
-    fn tick_position_step_visible(&mut self, q: f64) {
-        // Only the position manager's step (none here) can move `frame` during the
-        // update, so the old frame is read in place instead of copied first.
-        // Nothing in the update changes `hidden`, so this branch's steps do not
-        // test it again.
-        let origin = self.update_position_steps::<false, true>(q);
-        let old = self.frame.origin;
-        self.store_origin(origin, &old, q);
-        self.frame.orientation = self.offset_memo.combined_orientation(true);
-    }
-
-    /// The object with a position manager or a hidden one, out of line (see
-    /// [`PhysicsObj::tick_position_step`]).
+    /// [`PhysicsObj::tick_position_step`] for an object with a position manager (whose
+    /// step can move the frame during the update, so the old origin is copied first)
+    /// or a hidden one.
     #[inline(never)]
-    fn tick_position_step_other_out_of_line(&mut self, q: f64) {
-        if self.position_manager.is_some() {
-            self.tick_position_step_managed(q);
-        } else {
-            self.tick_position_step_hidden(q);
-        }
-    }
-
-    /// [`PhysicsObj::tick_position_step`] for an object with a position manager: its
-    /// step can move the frame during the update, so the old frame is copied first.
-    #[inline(always)]
-    fn tick_position_step_managed(&mut self, q: f64) {
-        let old = self.frame;
-        let origin = self.update_position_steps::<true, false>(q);
-        self.store_origin(origin, &old.origin, q);
-        self.frame.orientation = self.new_orientation();
-    }
-
-    /// [`PhysicsObj::tick_position_step`] for a hidden object without a position manager.
-    #[inline(always)]
-    fn tick_position_step_hidden(&mut self, q: f64) {
-        let origin = self.update_position_steps::<false, false>(q);
+    fn tick_position_step_other(&mut self, q: f64) {
         let old = self.frame.origin;
+        let origin = self.update_position_steps(q, self.position_manager.is_some(), false);
         self.store_origin(origin, &old, q);
-        self.frame.orientation = self.new_orientation();
+        self.frame.orientation = self.offset_memo.combined_orientation(!self.hidden);
     }
 
     /// The cached velocity from the old origin to the new one, then the new origin
@@ -468,25 +433,19 @@ impl PhysicsObj {
         self.frame.origin = origin;
     }
 
-    /// The new frame's orientation after [`PhysicsObj::update_position_steps`]: the
-    /// offset memo's combine, stepped unless the object is hidden. Read from the memo
-    /// (nothing but the update changes it, and nothing changes `hidden` while the
-    /// hooks run), so it is not carried across the hooks.
+    /// `UpdatePositionInternal` up to the new origin (the plain form is
+    /// `reference::physics_obj::update_position_internal`). `has_pm` says whether the
+    /// object has a position manager (the sequence's update cannot create or drop one,
+    /// so the tick tests it once for both steps); `visible` that the caller has found
+    /// the object not hidden (else the steps test `hidden` themselves). Inlined with
+    /// constant flags on the common path, so those tests fold away there. The new
+    /// orientation is then the offset memo's `combined_orientation(!hidden)`: nothing
+    /// but the update changes the memo, and nothing changes `hidden` while the hooks
+    /// run.
     #[inline(always)]
-    fn new_orientation(&self) -> Quat {
-        self.offset_memo.combined_orientation(!self.hidden)
-    }
-
-    /// `UpdatePositionInternal` up to the new origin, for a caller
-    /// that has tested whether the object has a position manager (`HAS_PM`): the
-    /// sequence's update cannot create or drop one, so the tick tests it once for both
-    /// steps. The new orientation is then [`PhysicsObj::new_orientation`].
-    /// `VISIBLE` says the caller has found the object not hidden (else the steps test
-    /// `hidden` themselves).
-    #[inline(always)]
-    fn update_position_steps<const HAS_PM: bool, const VISIBLE: bool>(&mut self, q: f64) -> Vec3 {
+    fn update_position_steps(&mut self, q: f64, has_pm: bool, visible: bool) -> Vec3 {
         let mut off = AFrame::IDENTITY;
-        if VISIBLE || !self.hidden {
+        if visible || !self.hidden {
             self.sequence
                 .update(q as f32, Some(&mut off), &mut self.anim_hooks);
             // Q44: airborne drops the animation's translation, keeps its rotation.
@@ -500,11 +459,11 @@ impl PhysicsObj {
             let s = if self.contact { self.scale } else { 0.0 };
             off.origin = off.origin.scale(s);
         }
-        if HAS_PM {
+        if has_pm {
             self.position_manager_adjust_offset(&mut off, q);
         }
         let mut origin = self.offset_memo.combine_origin(&self.frame, &off);
-        if VISIBLE || !self.hidden {
+        if visible || !self.hidden {
             // `update_physics_internal`, its rotation taken from the combine's memo:
             // the translation leaves the combine's orientation as it is.
             let q = q as f32;

@@ -368,7 +368,7 @@ pub fn update_object(w: &mut impl Registry, i: usize, q: f64) {
     if has_live || obj.sticky_live.is_some() {
         obj.sticky_live = live;
     }
-    let moved = obj.tick_position_step::<true>(q);
+    let moved = obj.tick_position_step(q);
     if has_live {
         obj.sticky_live = None;
     }
