@@ -23,6 +23,11 @@ impl AcRefSim {
         &self.sim
     }
 
+    /// The runner and its objects, to change between steps.
+    pub fn sim_mut(&mut self) -> &mut AcSim {
+        &mut self.sim
+    }
+
     /// The runner back, still on the reference tick.
     pub fn into_inner(self) -> AcSim {
         self.sim
