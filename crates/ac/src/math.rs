@@ -243,43 +243,6 @@ fn sin_cos(x: f32) -> (f32, f32) {
     }
 }
 
-/// The memoised rotation built from three step angles: `Quat::from_ypr(v.x, v.y, v.z)`
-/// keyed by the angles' bits. A turning object asks for the same angles every tick
-/// while its orientation moves, so the sines and cosines are computed once per change
-/// of the angles. A new memo holds the entry of the zero angles (the identity).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct YprMemo {
-    key: [u32; 3],
-    value: Quat,
-}
-
-impl Default for YprMemo {
-    fn default() -> Self {
-        Self {
-            key: [0; 3],
-            value: Quat::from_ypr(0.0, 0.0, 0.0),
-        }
-    }
-}
-
-impl YprMemo {
-    /// `Quat::from_ypr(v.x, v.y, v.z)`, from the memo when the angles are unchanged.
-    #[inline]
-    fn rotation(&mut self, v: Vec3) -> Quat {
-        let key = vec_bits(v);
-        if key != self.key {
-            self.value = Quat::from_ypr(v.x, v.y, v.z);
-            self.key = key;
-        }
-        debug_assert_eq!(
-            quat_bits(self.value),
-            quat_bits(Quat::from_ypr(v.x, v.y, v.z)),
-            "YprMemo hit differs from CreateFromYawPitchRoll"
-        );
-        self.value
-    }
-}
-
 /// One remembered rotation step: the bits of the orientation, of `omega` and of `q`
 /// (the step vector is `omega · q`, a function of them, so it is only computed on a
 /// miss) and the orientation the step gave.
@@ -305,18 +268,12 @@ const ZERO_QUAT: Quat = Quat {
     z: 0.0,
 };
 
-/// `AFrame.GRotate(v)`'s new orientation: `o ⊗ CreateFromYawPitchRoll(v)`, normalised.
-#[inline]
-fn grotate_step(ypr: &mut YprMemo, o: Quat, v: Vec3) -> Quat {
-    Quat::mul(o, ypr.rotation(v)).normalize()
-}
-
 /// `AFrame.Rotate(Vector3)`'s new orientation: the vector taken in local axes, then
-/// [`grotate_step`].
+/// `GRotate`: `o ⊗ CreateFromYawPitchRoll(g)`, normalised.
 #[inline]
-fn rotate_vec_step(ypr: &mut YprMemo, o: Quat, w: Vec3) -> Quat {
+fn rotate_vec_step(o: Quat, w: Vec3) -> Quat {
     let g = Quat::rotate(o, w);
-    grotate_step(ypr, o, g)
+    Quat::mul(o, Quat::from_ypr(g.x, g.y, g.z)).normalize()
 }
 
 /// A two-entry memo of the sequence's `Rotate(Vector3)` (`apply_physics`). Within a
@@ -329,20 +286,17 @@ fn rotate_vec_step(ypr: &mut YprMemo, o: Quat, w: Vec3) -> Quat {
 pub struct RotateVecMemo {
     first: StepEntry,
     second: StepEntry,
-    ypr: YprMemo,
 }
 
 impl Default for RotateVecMemo {
     fn default() -> Self {
-        let mut ypr = YprMemo::default();
         let first = StepEntry {
             key: [0; 8],
-            value: rotate_vec_step(&mut ypr, ZERO_QUAT, Vec3::ZERO),
+            value: rotate_vec_step(ZERO_QUAT, Vec3::ZERO),
         };
         Self {
             first,
             second: first,
-            ypr,
         }
     }
 }
@@ -377,7 +331,7 @@ impl RotateVecMemo {
     #[cold]
     #[inline(never)]
     fn miss_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
-        let value = rotate_vec_step(&mut self.ypr, *o, omega.scale(q));
+        let value = rotate_vec_step(*o, omega.scale(q));
         self.second = self.first;
         self.first = StepEntry {
             key: step_key(*o, omega, q),
@@ -534,31 +488,31 @@ impl CombineMemo {
 /// `v` repeats, its result is the one remembered here: one compare of four words (the
 /// bits of `v` and a constant zero) instead of a second memo's eight.
 ///
-/// `stepped` is always `GRotate(omega · q)` of the entry's product for the `omega` and
-/// `q` whose bits are in `step_key`: a combine miss recomputes it for the last step (a
-/// turning object's orientation moves every tick while its step stays), a new step
-/// recomputes it out of line. A new memo holds the all-zero key's entries (`+0 · +0` is
-/// the zero vector), computed by the same functions. The angle memo `ypr` is only ever
-/// asked for the vector `omega · q` of `step_key`, so it always holds that vector's
-/// rotation.
+/// Keyed by all its inputs, by construction: `rotation` is
+/// `CreateFromYawPitchRoll(omega · q)` for the `omega` and `q` whose bits are in
+/// `step_key` (a new step recomputes both, out of line), and `stepped` is always
+/// `normalize(product ⊗ rotation)` of the combine entry's product, recomputed whenever
+/// either changes (a combine miss recomputes it from the kept rotation: a turning
+/// object's orientation moves every tick while its step stays, so no trig is redone).
+/// A new memo holds the all-zero key's entries (`+0 · +0` is the zero vector), computed
+/// by the same functions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetMemo {
     combine: CombineMemo,
     step_key: [u32; 4],
+    rotation: Quat,
     stepped: Quat,
-    ypr: YprMemo,
 }
 
 impl Default for OffsetMemo {
     fn default() -> Self {
         let combine = CombineMemo::default();
-        let mut ypr = YprMemo::default();
-        let stepped = grotate_step(&mut ypr, combine.product, Vec3::ZERO);
+        let rotation = Quat::from_ypr(0.0, 0.0, 0.0);
         Self {
             combine,
             step_key: [0; 4],
-            stepped,
-            ypr,
+            rotation,
+            stepped: Quat::mul(combine.product, rotation).normalize(),
         }
     }
 }
@@ -581,16 +535,9 @@ impl OffsetMemo {
     #[inline(always)]
     pub fn combine_origin(&mut self, a: &AFrame, b: &AFrame) -> Vec3 {
         if self.combine.refresh(a, b) {
-            // `grotate_step` for the remembered vector, whose rotation the angle memo
-            // holds (it is keyed by the same bits as `step_key`), so its key check is
-            // skipped; debug builds check that invariant here and the result in
-            // `step_combined`.
-            debug_assert_eq!(
-                self.ypr.key,
-                vec_bits(step_vector(&self.step_key)),
-                "OffsetMemo's angle memo does not hold the remembered step"
-            );
-            self.stepped = Quat::mul(self.combine.product, self.ypr.value).normalize();
+            // The remembered step from the new product (debug builds check the result
+            // in `step_combined`).
+            self.stepped = Quat::mul(self.combine.product, self.rotation).normalize();
         }
         self.combine.apply(a, b).origin
     }
@@ -635,19 +582,11 @@ impl OffsetMemo {
     #[cold]
     #[inline(never)]
     fn restep(&mut self, omega: &Vec3, q: f32) {
-        self.stepped = grotate_step(&mut self.ypr, self.combine.product, omega.scale(q));
+        let v = omega.scale(q);
+        self.rotation = Quat::from_ypr(v.x, v.y, v.z);
+        self.stepped = Quat::mul(self.combine.product, self.rotation).normalize();
         self.step_key = step_inputs_key(omega, q);
     }
-}
-
-/// The step vector `omega · q` of a step key.
-fn step_vector(key: &[u32; 4]) -> Vec3 {
-    let omega = Vec3::new(
-        f32::from_bits(key[0]),
-        f32::from_bits(key[1]),
-        f32::from_bits(key[2]),
-    );
-    omega.scale(f32::from_bits(key[3]))
 }
 
 /// The key of [`OffsetMemo`]'s step: the bits of `omega` and `q`.
@@ -1067,8 +1006,11 @@ mod tests {
         memo_frame.rotate_vec_memo(&Vec3::ZERO, 0.0, &mut RotateVecMemo::default());
         assert_eq!(bits(&memo_frame), bits(&plain));
         assert!(plain.orientation.w.is_nan());
-        // The angle memo's zero entry is the identity with +0 parts.
-        assert_eq!(quat_bits(YprMemo::default().value), [0x3f80_0000, 0, 0, 0]);
+        // The zero angles' rotation is the identity with +0 parts.
+        assert_eq!(
+            quat_bits(Quat::from_ypr(0.0, 0.0, 0.0)),
+            [0x3f80_0000, 0, 0, 0]
+        );
     }
 
     #[test]
