@@ -378,6 +378,7 @@ fn quat_bits(q: Quat) -> [u32; 4] {
     [q.w.to_bits(), q.x.to_bits(), q.y.to_bits(), q.z.to_bits()]
 }
 
+#[cfg(any(debug_assertions, test))]
 #[inline]
 fn vec_bits(v: Vec3) -> [u32; 3] {
     [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
