@@ -351,6 +351,7 @@ const LONE_STEPS: usize = 13_000;
 fn a_lone_object_ticks_bit_for_bit_as_the_reference() {
     let played = Cell::new(0);
     check(64, lone_setup(), object_step(), 220, &played).unwrap();
+    println!("lone object: {} steps per tick path", played.get());
     assert!(played.get() >= LONE_STEPS, "{}", played.get());
 }
 
@@ -360,6 +361,7 @@ fn the_several_object_world_ticks_bit_for_bit_as_the_reference() {
     for n in [2, 3, 4] {
         check(16, world_setup(n), world_step(n), 160, &played).unwrap();
     }
+    println!("several-object world: {} steps per tick path", played.get());
     // With the lone object's: at least MIN_STEPS per tick path and run.
     assert!(played.get() + LONE_STEPS >= MIN_STEPS, "{}", played.get());
 }
