@@ -372,7 +372,7 @@ fn the_several_object_world_ticks_bit_for_bit_as_the_reference() {
 ///
 /// `cargo test -p retroanim-ac --features planted-bug --test differential -- --ignored --nocapture planted`
 #[test]
-#[ignore = "needs --features planted-bug"]
+#[ignore = "a planted bug, run by hand: cargo test -p retroanim-ac --features planted-bug --test differential -- --ignored planted"]
 fn a_planted_bug_is_caught() {
     assert!(
         std::hint::black_box(cfg!(feature = "planted-bug")),
