@@ -64,7 +64,7 @@ pub fn run(
 /// A rejected actor set is a one-line trace: its error line, no steps.
 fn actor_fault_line(
     scenario: &retroanim_core::Scenario,
-    fault: &retroanim_actor::scenario::LoadFault,
+    fault: &retroanim_actor::LoadFault,
     sink: &mut dyn TraceSink,
 ) -> Result<usize, StreamError> {
     let line = serde_json::to_value(retroanim_actor::scenario::error_line(fault))

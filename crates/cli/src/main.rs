@@ -353,7 +353,11 @@ fn run(path: &Path, output: Option<&Path>, limit: u64, implementation: Implement
                 64 << 10,
                 std::io::stdout().lock(),
             ));
-            let played = engines::run(&file, &mut ProgressSink::new(&mut w, progress), implementation);
+            let played = engines::run(
+                &file,
+                &mut ProgressSink::new(&mut w, progress),
+                implementation,
+            );
             let lines = w.lines();
             let flushed = w.finish().map(drop);
             match (played, flushed) {
@@ -391,7 +395,11 @@ fn run_to_file(
         Err(e) => return fail(format!("{}: cannot write trace: {e}", out.display())),
     };
     let mut w = TraceWriter::new(std::io::BufWriter::with_capacity(64 << 10, created));
-    let played = engines::run(file, &mut ProgressSink::new(&mut w, progress), implementation);
+    let played = engines::run(
+        file,
+        &mut ProgressSink::new(&mut w, progress),
+        implementation,
+    );
     let lines = w.lines();
     let result = match (played, w.finish()) {
         (Err(StreamError::Scenario(e)), _) => Err(e.to_string()),

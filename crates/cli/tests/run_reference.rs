@@ -28,7 +28,10 @@ fn same_trace(scenario: &str) {
     let engine = run(scenario, false);
     let reference = run(scenario, true);
     assert!(engine.lines().count() > 1, "{scenario}: no steps traced");
-    assert_eq!(engine, reference, "{scenario}: the reference wrote another trace");
+    assert_eq!(
+        engine, reference,
+        "{scenario}: the reference wrote another trace"
+    );
 }
 
 #[test]
