@@ -68,11 +68,14 @@ pub mod position_helpers;
 pub mod position_manager;
 pub mod records;
 pub mod scenario;
+pub mod scenario_server;
 pub mod scenario_world;
 pub mod sequence;
+pub mod server_loop;
 pub mod sticky_manager;
 pub mod table_manager;
 pub mod target_manager;
+pub mod wire;
 pub mod world;
 
 pub use creature::{Creature, CreatureBuilder};
