@@ -88,11 +88,7 @@ pub fn weenie_answers(
 
 /// Whether any step of the scenario is a server-loop op.
 pub fn opted_in(scenario: &Scenario) -> bool {
-    scenario.steps().iter().any(|s| {
-        s.get("op")
-            .and_then(Value::as_str)
-            .is_some_and(|op| SERVER_OPS.contains(&op))
-    })
+    SERVER_OPS.iter().any(|op| scenario.uses_op(op))
 }
 
 pub fn is_server_op(step: &Step) -> bool {

@@ -56,6 +56,28 @@ fn differences(name: &str) -> Vec<String> {
     out
 }
 
+/// The examples our trace reproduces byte for byte (not only within tolerance).
+fn byte_identical() -> Vec<&'static str> {
+    EXAMPLES
+        .iter()
+        .copied()
+        .filter(|name| {
+            let scenario =
+                Scenario::from_file(&root().join(format!("scenarios/{name}.json"))).unwrap();
+            let got = run_scenario::<AcSim>(&scenario).unwrap();
+            let want =
+                std::fs::read_to_string(root().join(format!("traces/{name}.jsonl"))).unwrap();
+            retroanim_core::trace::to_jsonl(&got) == want
+        })
+        .collect()
+}
+
+#[test]
+fn server_loop_examples_byte_for_byte() {
+    let same = byte_identical();
+    assert_eq!(same.len(), EXAMPLES.len(), "byte-identical: {same:?}");
+}
+
 #[test]
 fn every_server_loop_example_reproduces() {
     let all: Vec<String> = EXAMPLES.iter().flat_map(|n| differences(n)).collect();
