@@ -3,7 +3,7 @@
 
 use crate::advance::advance;
 use crate::error::RunError;
-use crate::resources::Model;
+use crate::resources::ModelTable;
 use crate::state::Anim;
 use serde::Serialize;
 
@@ -11,7 +11,7 @@ use serde::Serialize;
 /// whole-tick increment of this update (A11, A38).
 #[derive(Clone, Copy)]
 pub struct Ctx<'m> {
-    pub model: &'m Model,
+    pub model: &'m ModelTable,
     pub ticks: u32,
 }
 
@@ -29,7 +29,7 @@ pub enum Outcome {
 
 /// Acceptance with the absent-group fallback and the start countdown (A9, A10).
 #[inline]
-pub fn accept(anim: &mut Anim, model: &Model, g: u8, modifier: u8) -> Outcome {
+pub fn accept(anim: &mut Anim, model: &ModelTable, g: u8, modifier: u8) -> Outcome {
     // A found group's number is the number it was looked up by.
     let (number, slot) = match model.slot(g) {
         slot if slot.present() => (g, slot),
@@ -120,7 +120,7 @@ pub fn request_default(anim: &mut Anim, cx: Ctx) -> Result<(), RunError> {
 
 /// [`accept`] of the default group with modifier 0.
 #[inline(always)]
-fn accept_default(anim: &mut Anim, model: &Model) {
+fn accept_default(anim: &mut Anim, model: &ModelTable) {
     let slot = model.slot(anim.default);
     if slot.present() {
         anim.pending = Some(anim.default);

@@ -5,7 +5,7 @@
 
 use crate::raan::{RaanEntry, RaanTable};
 use crate::ragr::Cmd;
-use crate::resources::{ActorFlags, ActorSet, ActorSpec, Model, Script, ScriptCmd};
+use crate::resources::{ActorFlags, ActorSet, ActorSpec, ModelTable, Script, ScriptCmd};
 use crate::world::{Switches, World};
 use retroanim_core::bench::BenchWorld;
 
@@ -18,7 +18,7 @@ pub const SCALES: [u32; 8] = [256, 320, 192, 512, 0, 256, 384, 128];
 
 /// The FLAG2-like model: an idle default (0), a waving group (1) with a breakpoint
 /// and a finite loop, and a gust group (10) with a future jump.
-pub fn flag_model() -> Model {
+pub fn flag_model() -> ModelTable {
     let raan = RaanTable {
         entries: vec![
             RaanEntry {
@@ -31,7 +31,7 @@ pub fn flag_model() -> Model {
             },
         ],
     };
-    let mut m = Model::new("flag", raan);
+    let mut m = ModelTable::new("flag", raan);
     let show = |r: u16| {
         let (handle, index) = if r < 4 { (40, r) } else { (41, r - 4) };
         Cmd::ShowFrame { handle, index }

@@ -6,7 +6,7 @@ use crate::advance::advance;
 use crate::arbitration::{request, Ctx, Outcome};
 use crate::error::RunError;
 use crate::forced::force_request;
-use crate::resources::Model;
+use crate::resources::ModelTable;
 use crate::state::{Actor, Anim};
 
 /// What the boundary checks read besides the actor: the global animation switch
@@ -21,7 +21,7 @@ pub struct Env {
 #[inline]
 pub(crate) fn eligible<'a, 'm>(
     actor: &'a mut Actor,
-    models: &'m [Model],
+    models: &'m [ModelTable],
     env: Env,
 ) -> Option<(&'a mut Anim, Ctx<'m>)> {
     if !env.animation || actor.static_model {
@@ -46,7 +46,7 @@ pub fn rejected(actor: &Actor, env: Env) -> bool {
 /// An ordinary request through the boundary.
 pub fn actor_request(
     actor: &mut Actor,
-    models: &[Model],
+    models: &[ModelTable],
     env: Env,
     g: u8,
     modifier: u8,
@@ -60,7 +60,7 @@ pub fn actor_request(
 /// A forced request through the boundary.
 pub fn actor_force_request(
     actor: &mut Actor,
-    models: &[Model],
+    models: &[ModelTable],
     env: Env,
     g: u8,
     modifier: u8,
@@ -72,7 +72,7 @@ pub fn actor_force_request(
 }
 
 /// An advancement through the boundary.
-pub fn actor_advance(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
+pub fn actor_advance(actor: &mut Actor, models: &[ModelTable], env: Env) -> Result<(), RunError> {
     match eligible(actor, models, env) {
         Some((anim, cx)) => advance(anim, cx, 0),
         None => Ok(()),

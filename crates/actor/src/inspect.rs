@@ -113,7 +113,7 @@ pub fn describe_text(set: &ActorSet, file: &str) -> String {
             }
             base = base.saturating_add(e.frames);
         }
-        for g in &m.groups {
+        for g in m.groups() {
             let _ = writeln!(
                 s,
                 "  group {} header 0x{:04X} (frame countdown {}), {} commands",
@@ -170,7 +170,7 @@ pub fn describe_json(set: &ActorSet) -> Value {
             "name": m.name,
             "total_frames": m.raan.total_frames(),
             "raan": m.raan.entries.iter().map(|e| json!({"model": e.model, "frames": e.frames})).collect::<Vec<_>>(),
-            "groups": m.groups.iter().map(|g| json!({
+            "groups": m.groups().iter().map(|g| json!({
                 "group": g.number,
                 "header": g.header,
                 "countdown": g.low_byte(),

@@ -2,7 +2,7 @@
 
 use crate::error::RunError;
 use crate::ragr::Cmd;
-use crate::resources::Model;
+use crate::resources::ModelTable;
 use crate::state::Anim;
 
 /// How one interpretation ended.
@@ -19,7 +19,7 @@ pub enum Flow {
 /// `end_animation` hands over to a new advancement (which [`crate::advance::advance`]
 /// makes, so a chain of restarts is a loop, not a recursion).
 #[inline(always)]
-pub fn interpret(anim: &mut Anim, model: &Model) -> Result<Flow, RunError> {
+pub fn interpret(anim: &mut Anim, model: &ModelTable) -> Result<Flow, RunError> {
     let Some(number) = anim.current else {
         return Ok(Flow::Done);
     };

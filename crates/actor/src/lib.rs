@@ -41,6 +41,9 @@
 //! * [`scenario`]: the conformance runner behind `retroanim run` ([`ActorSim`],
 //!   [`run_scenario`]); [`mod@bench`]: the benchmark world; [`inspect`]: the text
 //!   dump of actor sets.
+//! * `reference` (cargo feature `reference`): the plain reference of the update, in
+//!   the shape of the original procedures without the engine's shortcuts, and
+//!   `reference::ActorRefSim`, which plays scenarios through it.
 
 pub mod advance;
 pub mod arbitration;
@@ -54,6 +57,8 @@ pub mod load;
 mod plan;
 pub mod raan;
 pub mod ragr;
+#[cfg(feature = "reference")]
+pub mod reference;
 pub mod resources;
 pub mod scenario;
 pub mod script;
@@ -64,7 +69,7 @@ pub mod timing;
 pub mod world;
 
 pub use error::{FaultKind, LoadFault, RunError};
-pub use resources::{ActorSet, Model};
+pub use resources::{ActorSet, ModelTable};
 pub use scenario::{run_scenario, ActorSim};
 pub use stage::{load_set_file, load_set_str, SetError, Stage, StageBuilder, StageError};
 pub use state::{Actor, Anim};

@@ -5,7 +5,7 @@
 use crate::error::{FaultKind, LoadFault};
 use crate::raan::{RaanEntry, RaanTable, REF_MAX};
 use crate::ragr::decode_group;
-use crate::resources::{ActorFlags, ActorSet, ActorSpec, Model, Script, ScriptCmd};
+use crate::resources::{ActorFlags, ActorSet, ActorSpec, ModelTable, Script, ScriptCmd};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -141,7 +141,7 @@ fn check_frame_table(raan: &RaanTable, at: &str) -> Result<(), LoadFault> {
     Ok(())
 }
 
-fn load_models(docs: &[ModelDoc]) -> Result<Vec<Model>, LoadFault> {
+fn load_models(docs: &[ModelDoc]) -> Result<Vec<ModelTable>, LoadFault> {
     let mut names: HashMap<&str, usize> = HashMap::new();
     let mut models = Vec::with_capacity(docs.len());
     for (mi, m) in docs.iter().enumerate() {
@@ -165,7 +165,7 @@ fn load_models(docs: &[ModelDoc]) -> Result<Vec<Model>, LoadFault> {
                 .collect(),
         };
         check_frame_table(&raan, &at).map_err(|f| f.in_model(&m.name))?;
-        let mut model = Model::new(m.name.clone(), raan);
+        let mut model = ModelTable::new(m.name.clone(), raan);
         for (gi, g) in m.groups.iter().enumerate() {
             let gat = format!("{at}.groups[{gi}]");
             let cmds = decode_group(g.group, &g.commands, &model.raan, &gat)
@@ -275,7 +275,7 @@ fn load_scripts(docs: &[ScriptDoc]) -> Result<Vec<Script>, LoadFault> {
 
 fn load_actors(
     doc: &SetDoc,
-    models: &[Model],
+    models: &[ModelTable],
     scripts: &[Script],
 ) -> Result<Vec<ActorSpec>, LoadFault> {
     let mut ids: HashMap<&str, usize> = HashMap::new();

@@ -8,9 +8,10 @@
 //! before the next update; the world update itself never changes a setting.
 
 use crate::state::Actor;
+use crate::world::{animates, script_of, selected_default};
 
-/// The derived gates of one actor (a cache of its settings: two plans always compare
-/// equal, so [`Actor`]'s equality is that of its own fields).
+/// The derived gates of one actor: a cache of its settings, so [`Actor`]'s equality
+/// leaves it out.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Plan {
     /// [`Plan::PERSISTENT`], [`Plan::ANIMATES`], [`Plan::SCRIPT`].
@@ -55,30 +56,17 @@ impl Plan {
         // An index too large for the plan leaves the actor to the general update.
         let fits = actor.model.is_none() || model.is_some();
         let fits = fits && (actor.script.is_none() || script.is_some());
-        if fits
-            && model.is_some()
-            && !actor.flags.excluded
-            && !actor.flags.anim_update_excluded
-            && !actor.static_model
-        {
+        if fits && model.is_some() && !actor.flags.excluded && animates(actor) {
             bits |= Plan::ANIMATES;
         }
-        if script.is_some() && !actor.flags.script_suppressed {
+        if script.is_some() && script_of(actor).is_some() {
             bits |= Plan::SCRIPT;
         }
         Plan {
             bits,
-            sel: actor.state_default.unwrap_or(actor.attr44),
+            sel: selected_default(actor),
             model: model.unwrap_or(0),
             script: script.unwrap_or(0),
         }
     }
 }
-
-impl PartialEq for Plan {
-    fn eq(&self, _: &Plan) -> bool {
-        true
-    }
-}
-
-impl Eq for Plan {}

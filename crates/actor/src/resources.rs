@@ -4,17 +4,17 @@
 use crate::raan::RaanTable;
 use crate::ragr::{Cmd, Group};
 
-/// Marks an absent group in [`Model::slots`].
+/// Marks an absent group in [`ModelTable::slots`].
 const NO_GROUP: u16 = u16::MAX;
 
 /// What an advancement needs of one group number, in one load: where its commands
 /// are and the countdown its header supplies. Absent numbers hold `index == NO_GROUP`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Slot {
-    /// First command in [`Model::cmds`].
+    /// First command in [`ModelTable::cmds`].
     pub start: u32,
     pub len: u16,
-    /// Index into [`Model::groups`].
+    /// Index into [`ModelTable::groups`].
     index: u16,
     /// The header's low byte (A10, A24).
     pub low: u8,
@@ -35,22 +35,25 @@ impl Slot {
     }
 }
 
-/// One animation model table: its RAAN table and its RAGR groups.
+/// One model's animation table: its RAAN frame table and its RAGR command groups
+/// (pre-decoded into one flat command array), which the actors that name the model play.
 #[derive(Debug, Clone)]
-pub struct Model {
+pub struct ModelTable {
     pub name: String,
     pub raan: RaanTable,
-    /// Group number → the group's place and countdown ([`Slot::ABSENT`] when absent).
+    /// Group number → the group's place and countdown ([`Slot::ABSENT`] when absent):
+    /// copies of what `groups` says, so `groups` and `cmds` change only through
+    /// [`ModelTable::add_group`].
     slots: Box<[Slot; 256]>,
-    pub groups: Vec<Group>,
+    groups: Vec<Group>,
     /// Every group's commands, back to back.
-    pub cmds: Vec<Cmd>,
+    pub(crate) cmds: Vec<Cmd>,
 }
 
-impl Model {
+impl ModelTable {
     /// An empty table (no groups).
-    pub fn new(name: impl Into<String>, raan: RaanTable) -> Model {
-        Model {
+    pub fn new(name: impl Into<String>, raan: RaanTable) -> ModelTable {
+        ModelTable {
             name: name.into(),
             raan,
             slots: Box::new([Slot::ABSENT; 256]),
@@ -79,6 +82,18 @@ impl Model {
         self.groups.push(group);
         self.cmds.extend_from_slice(cmds);
         true
+    }
+
+    /// The groups, in the order they were added.
+    #[inline]
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// Every group's commands, back to back (a group's `start` and `len` index them).
+    #[inline]
+    pub fn cmds(&self) -> &[Cmd] {
+        &self.cmds
     }
 
     /// The group numbered `g`, if the table has it.
@@ -154,7 +169,7 @@ pub struct ActorSpec {
 pub struct ActorSet {
     pub width: i64,
     pub height: i64,
-    pub models: Vec<Model>,
+    pub models: Vec<ModelTable>,
     pub scripts: Vec<Script>,
     pub actors: Vec<ActorSpec>,
 }

@@ -2,10 +2,12 @@
 //! [`Simulation`]; [`run_scenario`] adds the one-line trace of a rejected actor set.
 
 use crate::arbitration::Outcome;
-use crate::error::{FaultKind, LoadFault};
+use crate::error::{FaultKind, LoadFault, RunError};
 use crate::load::load_set;
-use crate::state::{Anim, Task, Translation};
-use crate::world::{Switches, Why, World};
+use crate::resources::ActorSet;
+use crate::state::{Actor, Anim, Task, Translation};
+use crate::timing::Timing;
+use crate::world::{ActorRunError, Switches, Why, World};
 use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -181,26 +183,224 @@ pub enum Line {
 /// The scenario driver: a loaded world, or the fault that rejected its set.
 #[derive(Debug, Clone)]
 pub struct ActorSim {
-    file: String,
-    state: Result<World, LoadFault>,
+    driver: Driver<World>,
 }
 
 impl ActorSim {
     /// The world, when the set loaded.
     pub fn world(&self) -> Option<&World> {
-        self.state.as_ref().ok()
+        self.driver.state.as_ref().ok()
     }
 
     /// The fault that rejected the set, if any.
     pub fn load_fault(&self) -> Option<&LoadFault> {
-        self.state.as_ref().err()
+        self.driver.state.as_ref().err()
+    }
+}
+
+/// What a trace line reads of a world.
+pub(crate) struct Snapshot<'w> {
+    pub actors: &'w [Actor],
+    pub members: &'w [Why],
+    pub timing: Timing,
+    pub view: [i64; 2],
+    pub window: [i64; 2],
+    pub switches: Switches,
+}
+
+/// What the scenario driver needs of a world: the fast [`World`] and, with the
+/// `reference` feature, the reference's world, so that both play a scenario through
+/// the same steps and lines.
+pub(crate) trait ScenarioWorld: Sized {
+    fn build(
+        set: ActorSet,
+        view: [i64; 2],
+        scale: u32,
+        switches: Switches,
+    ) -> Result<Self, ActorRunError>;
+    fn update(&mut self) -> Result<(), ActorRunError>;
+    fn request(&mut self, i: usize, g: u8, modifier: u8) -> Result<Outcome, RunError>;
+    fn force_request(&mut self, i: usize, g: u8, modifier: u8) -> Result<Outcome, RunError>;
+    fn reset_timing(&mut self);
+    fn clear_translations(&mut self);
+    fn snapshot(&self) -> Snapshot<'_>;
+    fn actors_mut(&mut self) -> &mut [Actor];
+    fn timing_mut(&mut self) -> &mut Timing;
+    fn view_mut(&mut self) -> &mut [i64; 2];
+    fn switches_mut(&mut self) -> &mut Switches;
+}
+
+impl ScenarioWorld for World {
+    fn build(
+        set: ActorSet,
+        view: [i64; 2],
+        scale: u32,
+        switches: Switches,
+    ) -> Result<Self, ActorRunError> {
+        World::new(set, view, scale, switches)
+    }
+    fn update(&mut self) -> Result<(), ActorRunError> {
+        World::update(self)
+    }
+    fn request(&mut self, i: usize, g: u8, modifier: u8) -> Result<Outcome, RunError> {
+        World::request(self, i, g, modifier)
+    }
+    fn force_request(&mut self, i: usize, g: u8, modifier: u8) -> Result<Outcome, RunError> {
+        World::force_request(self, i, g, modifier)
+    }
+    fn reset_timing(&mut self) {
+        self.timing.reset();
+    }
+    fn clear_translations(&mut self) {
+        World::clear_translations(self);
+    }
+    fn snapshot(&self) -> Snapshot<'_> {
+        Snapshot {
+            actors: self.actors(),
+            members: &self.members,
+            timing: self.timing,
+            view: self.view,
+            window: self.window(),
+            switches: self.switches,
+        }
+    }
+    fn actors_mut(&mut self) -> &mut [Actor] {
+        World::actors_mut(self)
+    }
+    fn timing_mut(&mut self) -> &mut Timing {
+        &mut self.timing
+    }
+    fn view_mut(&mut self) -> &mut [i64; 2] {
+        &mut self.view
+    }
+    fn switches_mut(&mut self) -> &mut Switches {
+        &mut self.switches
+    }
+}
+
+/// A scenario played on one kind of world.
+#[derive(Debug, Clone)]
+pub(crate) struct Driver<W> {
+    file: String,
+    pub state: Result<W, LoadFault>,
+}
+
+impl<W: ScenarioWorld> Driver<W> {
+    pub fn load(scenario: &Scenario) -> Result<Self, ScenarioError> {
+        let (assets, _) = read_assets(scenario)?;
+        let setup: SetupDoc = scenario.field("setup")?.unwrap_or_default();
+        let switches = setup
+            .switches
+            .map(|s| Switches {
+                animation: s.animation,
+                scripts: s.scripts,
+            })
+            .unwrap_or_default();
+        let state = match load_set(&assets) {
+            Err(fault) => Err(fault),
+            Ok(set) => Ok(W::build(
+                set,
+                setup.view.unwrap_or([0, 0]),
+                setup.frame_scale.unwrap_or(256) as u32,
+                switches,
+            )
+            .map_err(|e| scenario.error("setup", e.to_string()))?),
+        };
+        Ok(Driver {
+            file: scenario.file.clone(),
+            state,
+        })
     }
 
-    fn line(&self, step: usize, op: &'static str, result: Option<Outcome>) -> Line {
+    pub fn line(&self, step: usize, op: &'static str, result: Option<Outcome>) -> Line {
         match &self.state {
-            Ok(world) => Line::State(state_line(world, step, op, result, op == "update")),
+            Ok(world) => Line::State(line_of(world.snapshot(), step, op, result, op == "update")),
             Err(fault) => Line::Error(error_line(fault)),
         }
+    }
+
+    pub fn apply(&mut self, index: usize, step: &Step, at: &str) -> Result<Line, ScenarioError> {
+        let file = self.file.clone();
+        let world = match &mut self.state {
+            Ok(world) => world,
+            Err(fault) => {
+                return Err(ScenarioError::new(
+                    &file,
+                    "assets",
+                    format!("the actor set was rejected: {fault}"),
+                ))
+            }
+        };
+        world.clear_translations();
+        let find = |world: &W, id: &str| {
+            world
+                .snapshot()
+                .actors
+                .iter()
+                .position(|a| a.id == id)
+                .ok_or_else(|| {
+                    ScenarioError::new(&file, format!("{at}.actor"), format!("no actor '{id}'"))
+                })
+        };
+        let run_err = |e: RunError| ScenarioError::new(&file, at, e.to_string());
+        let mut result = None;
+        match step {
+            Step::Update => world
+                .update()
+                .map_err(|e| ScenarioError::new(&file, at, e.to_string()))?,
+            Step::SetFrameScale { q8 } => world.timing_mut().scale = *q8 as u32,
+            Step::ResetTiming => world.reset_timing(),
+            Step::SetView { x, y } => *world.view_mut() = [*x, *y],
+            Step::Request {
+                actor,
+                group,
+                modifier,
+            } => {
+                let i = find(world, actor)?;
+                result = Some(world.request(i, *group, *modifier).map_err(run_err)?);
+            }
+            Step::ForceRequest {
+                actor,
+                group,
+                modifier,
+            } => {
+                let i = find(world, actor)?;
+                result = Some(world.force_request(i, *group, *modifier).map_err(run_err)?);
+            }
+            Step::SetDefault { actor, group } => {
+                let i = find(world, actor)?;
+                world.actors_mut()[i].state_default = *group;
+            }
+            Step::SetExitFlag { actor } => {
+                let i = find(world, actor)?;
+                if let Some(anim) = world.actors_mut()[i].anim.as_mut() {
+                    anim.exit = true;
+                }
+            }
+            Step::SetSwitch { switch, value } => match switch {
+                SwitchName::Animation => world.switches_mut().animation = *value,
+                SwitchName::Scripts => world.switches_mut().scripts = *value,
+            },
+            Step::SetFlags {
+                actor,
+                excluded,
+                anim_update_excluded,
+                script_suppressed,
+            } => {
+                let i = find(world, actor)?;
+                let flags = &mut world.actors_mut()[i].flags;
+                if let Some(v) = excluded {
+                    flags.excluded = *v;
+                }
+                if let Some(v) = anim_update_excluded {
+                    flags.anim_update_excluded = *v;
+                }
+                if let Some(v) = script_suppressed {
+                    flags.script_suppressed = *v;
+                }
+            }
+        }
+        Ok(self.line(index, step.op(), result))
     }
 }
 
@@ -229,11 +429,22 @@ pub fn state_line(
     result: Option<Outcome>,
     with_members: bool,
 ) -> StateLine {
+    line_of(world.snapshot(), step, op, result, with_members)
+}
+
+/// A state line for any world's snapshot.
+pub(crate) fn line_of(
+    world: Snapshot<'_>,
+    step: usize,
+    op: &'static str,
+    result: Option<Outcome>,
+    with_members: bool,
+) -> StateLine {
     let members = with_members.then(|| {
         world
-            .actors()
+            .actors
             .iter()
-            .zip(&world.members)
+            .zip(world.members)
             .map(|(a, why)| Member {
                 actor: a.id.clone(),
                 why: *why,
@@ -250,11 +461,11 @@ pub fn state_line(
         warmup: world.timing.warmup,
         scale: world.timing.scale,
         view: world.view,
-        window: world.window(),
+        window: world.window,
         switches: world.switches,
         members,
         actors: world
-            .actors()
+            .actors
             .iter()
             .map(|a| ActorLine {
                 id: a.id.clone(),
@@ -299,116 +510,17 @@ impl Simulation for ActorSim {
     type Line = Line;
 
     fn load(scenario: &Scenario) -> Result<Self, ScenarioError> {
-        let (assets, _) = read_assets(scenario)?;
-        let setup: SetupDoc = scenario.field("setup")?.unwrap_or_default();
-        let switches = setup
-            .switches
-            .map(|s| Switches {
-                animation: s.animation,
-                scripts: s.scripts,
-            })
-            .unwrap_or_default();
-        let state = match load_set(&assets) {
-            Err(fault) => Err(fault),
-            Ok(set) => Ok(World::new(
-                set,
-                setup.view.unwrap_or([0, 0]),
-                setup.frame_scale.unwrap_or(256) as u32,
-                switches,
-            )
-            .map_err(|e| scenario.error("setup", e.to_string()))?),
-        };
         Ok(ActorSim {
-            file: scenario.file.clone(),
-            state,
+            driver: Driver::load(scenario)?,
         })
     }
 
     fn snapshot(&self) -> Line {
-        self.line(0, "setup", None)
+        self.driver.line(0, "setup", None)
     }
 
     fn apply(&mut self, index: usize, step: &Step, at: &str) -> Result<Line, ScenarioError> {
-        let file = self.file.clone();
-        let world = match &mut self.state {
-            Ok(world) => world,
-            Err(fault) => {
-                return Err(ScenarioError::new(
-                    &file,
-                    "assets",
-                    format!("the actor set was rejected: {fault}"),
-                ))
-            }
-        };
-        world.clear_translations();
-        let find = |world: &World, id: &str| {
-            world
-                .actors()
-                .iter()
-                .position(|a| a.id == id)
-                .ok_or_else(|| {
-                    ScenarioError::new(&file, format!("{at}.actor"), format!("no actor '{id}'"))
-                })
-        };
-        let run_err = |e: crate::error::RunError| ScenarioError::new(&file, at, e.to_string());
-        let mut result = None;
-        match step {
-            Step::Update => world
-                .update()
-                .map_err(|e| ScenarioError::new(&file, at, e.to_string()))?,
-            Step::SetFrameScale { q8 } => world.timing.scale = *q8 as u32,
-            Step::ResetTiming => world.timing.reset(),
-            Step::SetView { x, y } => world.view = [*x, *y],
-            Step::Request {
-                actor,
-                group,
-                modifier,
-            } => {
-                let i = find(world, actor)?;
-                result = Some(world.request(i, *group, *modifier).map_err(run_err)?);
-            }
-            Step::ForceRequest {
-                actor,
-                group,
-                modifier,
-            } => {
-                let i = find(world, actor)?;
-                result = Some(world.force_request(i, *group, *modifier).map_err(run_err)?);
-            }
-            Step::SetDefault { actor, group } => {
-                let i = find(world, actor)?;
-                world.actors_mut()[i].state_default = *group;
-            }
-            Step::SetExitFlag { actor } => {
-                let i = find(world, actor)?;
-                if let Some(anim) = world.actors_mut()[i].anim.as_mut() {
-                    anim.exit = true;
-                }
-            }
-            Step::SetSwitch { switch, value } => match switch {
-                SwitchName::Animation => world.switches.animation = *value,
-                SwitchName::Scripts => world.switches.scripts = *value,
-            },
-            Step::SetFlags {
-                actor,
-                excluded,
-                anim_update_excluded,
-                script_suppressed,
-            } => {
-                let i = find(world, actor)?;
-                let flags = &mut world.actors_mut()[i].flags;
-                if let Some(v) = excluded {
-                    flags.excluded = *v;
-                }
-                if let Some(v) = anim_update_excluded {
-                    flags.anim_update_excluded = *v;
-                }
-                if let Some(v) = script_suppressed {
-                    flags.script_suppressed = *v;
-                }
-            }
-        }
-        Ok(self.line(index, step.op(), result))
+        self.driver.apply(index, step, at)
     }
 }
 
@@ -416,11 +528,19 @@ impl Simulation for ActorSim {
 /// gives its single error line and nothing else, which the generic
 /// [`retroanim_core::run_scenario`] cannot express.
 pub fn run_scenario(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
-    let sim = ActorSim::load(scenario)?;
-    if let Some(fault) = sim.load_fault() {
+    run_as::<ActorSim>(scenario, ActorSim::load_fault)
+}
+
+/// [`run_scenario`] with the simulation `S`, whose rejected set `fault` reads.
+pub(crate) fn run_as<S: Simulation>(
+    scenario: &Scenario,
+    fault: fn(&S) -> Option<&LoadFault>,
+) -> Result<Vec<Value>, ScenarioError> {
+    let sim = S::load(scenario)?;
+    if let Some(fault) = fault(&sim) {
         let line = serde_json::to_value(error_line(fault))
             .map_err(|e| scenario.error("setup", format!("cannot serialise trace line: {e}")))?;
         return Ok(vec![line]);
     }
-    retroanim_core::run_scenario::<ActorSim>(scenario)
+    retroanim_core::run_scenario::<S>(scenario)
 }

@@ -3,7 +3,7 @@
 
 use crate::boundary::Env;
 use crate::error::RunError;
-use crate::resources::{Model, Script, ScriptCmd};
+use crate::resources::{ModelTable, Script, ScriptCmd};
 use crate::state::{Actor, Phase, Task};
 use crate::tasks::{invoke, TaskStatus};
 
@@ -15,7 +15,7 @@ use crate::tasks::{invoke, TaskStatus};
 #[inline(always)]
 pub(crate) fn script_stage_of(
     actor: &mut Actor,
-    models: &[Model],
+    models: &[ModelTable],
     scripts: &[Script],
     i: usize,
     env: Env,
@@ -38,7 +38,7 @@ pub(crate) fn script_stage_of(
 #[inline(never)]
 pub fn script_stage(
     actor: &mut Actor,
-    models: &[Model],
+    models: &[ModelTable],
     script: &Script,
     env: Env,
 ) -> Result<(), RunError> {

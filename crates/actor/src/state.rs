@@ -84,7 +84,11 @@ pub enum Translation {
 }
 
 /// One placed actor.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Two actors are equal when every field but the private update plan is: the plan
+/// is derived from the settings compared here (see [`crate::World`]) and may be out of
+/// date between updates, so comparing it would only compare when it was last taken.
+#[derive(Debug, Clone)]
 pub struct Actor {
     pub id: String,
     pub pos: [i64; 2],
@@ -107,6 +111,47 @@ pub struct Actor {
     /// The update gates derived from the settings above (see [`crate::plan`]).
     pub(crate) plan: Plan,
 }
+
+impl PartialEq for Actor {
+    fn eq(&self, other: &Actor) -> bool {
+        // Destructured, so that a new field has to be placed on one side or the other.
+        let Actor {
+            id,
+            pos,
+            activation,
+            attr113,
+            attr44,
+            state_default,
+            model,
+            script,
+            static_model,
+            walk,
+            flags,
+            anim,
+            pc,
+            task,
+            translation,
+            plan: _,
+        } = self;
+        *id == other.id
+            && *pos == other.pos
+            && *activation == other.activation
+            && *attr113 == other.attr113
+            && *attr44 == other.attr44
+            && *state_default == other.state_default
+            && *model == other.model
+            && *script == other.script
+            && *static_model == other.static_model
+            && *walk == other.walk
+            && *flags == other.flags
+            && *anim == other.anim
+            && *pc == other.pc
+            && *task == other.task
+            && *translation == other.translation
+    }
+}
+
+impl Eq for Actor {}
 
 impl Actor {
     /// An actor as placed, before placement requests (A33): fresh animation state

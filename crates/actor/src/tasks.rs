@@ -2,7 +2,7 @@
 
 use crate::boundary::{actor_request, Env};
 use crate::error::RunError;
-use crate::resources::Model;
+use crate::resources::ModelTable;
 use crate::state::{Actor, Phase};
 
 /// What an invocation leaves the task as.
@@ -15,7 +15,7 @@ pub enum TaskStatus {
 /// Invoke the actor's task once (the original task handler). The operands are
 /// literals here, so "evaluated again on every invocation" (A31) is reading them.
 #[inline]
-pub fn invoke(actor: &mut Actor, models: &[Model], env: Env) -> Result<TaskStatus, RunError> {
+pub fn invoke(actor: &mut Actor, models: &[ModelTable], env: Env) -> Result<TaskStatus, RunError> {
     let Some(task) = actor.task else {
         return Ok(TaskStatus::Completed);
     };

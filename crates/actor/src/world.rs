@@ -9,9 +9,9 @@ use crate::boundary::{actor_advance, actor_force_request, actor_request, Env};
 use crate::error::RunError;
 use crate::load::CELL;
 use crate::plan::Plan;
-use crate::resources::{ActorSet, Model, Script};
+use crate::resources::{ActorSet, ModelTable, Script};
 use crate::script::script_stage_of;
-use crate::state::{Actor, Translation};
+use crate::state::{Actor, Anim, Translation};
 use crate::timing::Timing;
 use serde::Serialize;
 
@@ -79,7 +79,7 @@ pub struct ActorRunError {
 pub struct World {
     pub width: i64,
     pub height: i64,
-    pub models: Vec<Model>,
+    pub models: Vec<ModelTable>,
     pub scripts: Vec<Script>,
     actors: Vec<Actor>,
     pub timing: Timing,
@@ -138,7 +138,7 @@ impl World {
 
     /// The actors (as [`World::actors_mut`]) together with the models, for the
     /// boundary calls of [`crate::boundary`].
-    pub fn parts_mut(&mut self) -> (&mut [Actor], &[Model]) {
+    pub fn parts_mut(&mut self) -> (&mut [Actor], &[ModelTable]) {
         self.stale = true;
         (&mut self.actors, &self.models)
     }
@@ -262,7 +262,7 @@ impl World {
 
 /// Placement of one actor (A33, C15): two ordinary requests for group 0 with
 /// modifier 0 and the shared ticks (0 at setup).
-pub fn place(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
+pub fn place(actor: &mut Actor, models: &[ModelTable], env: Env) -> Result<(), RunError> {
     actor_request(actor, models, env, 0, 0)?;
     actor_request(actor, models, env, 0, 0)?;
     Ok(())
@@ -313,7 +313,7 @@ pub fn membership(actor: &Actor, origin: [i64; 2]) -> Why {
 #[inline(always)]
 pub fn update_actor(
     actor: &mut Actor,
-    models: &[Model],
+    models: &[ModelTable],
     scripts: &[Script],
     env: Env,
     switches: Switches,
@@ -321,10 +321,12 @@ pub fn update_actor(
     // The current group after the animation stages, which the script stage's task
     // check reads (movement does not change it).
     let mut current = None;
+    // Read before the animation state is borrowed; the default selection changes neither.
+    let sel = selected_default(actor);
+    let animates = animates(actor);
     if let Some(anim) = actor.anim.as_mut() {
         // Only actors with animation state select a default (A37); the change itself
         // is rare and goes through select_default out of line.
-        let sel = actor.state_default.unwrap_or(actor.attr44);
         let anim = if sel == anim.default {
             Some(anim)
         } else {
@@ -334,33 +336,61 @@ pub fn update_actor(
         if let Some(anim) = anim {
             // The boundary (A16) is checked once for the advancement and the default
             // request: neither changes the switch, the model or the static flag it reads.
-            if !actor.flags.anim_update_excluded && env.animation && !actor.static_model {
+            if animates && env.animation {
                 if let Some(model) = actor.model.and_then(|m| models.get(m)) {
-                    let cx = Ctx {
-                        model,
-                        ticks: env.ticks,
-                    };
-                    advance(anim, cx, 0)?;
-                    request_default(anim, cx)?;
+                    animation_stages(anim, model, env)?;
                 }
             }
             current = anim.current;
         }
     }
     move_actor(actor, env.ticks);
-    if switches.scripts && !actor.flags.script_suppressed {
-        if let Some(i) = actor.script {
+    if switches.scripts {
+        if let Some(i) = script_of(actor) {
             script_stage_of(actor, models, scripts, i, env, current)?;
         }
     }
     Ok(())
 }
 
+/// The default an update selects (A37, C8): the state default, else attribute 44.
+#[inline(always)]
+pub(crate) fn selected_default(actor: &Actor) -> u8 {
+    actor.state_default.unwrap_or(actor.attr44)
+}
+
+/// The actor's own part of the A16/A36 gate of the animation stages: not
+/// animation-update excluded and not a static model (the switch and the model index
+/// are the rest).
+#[inline(always)]
+pub(crate) fn animates(actor: &Actor) -> bool {
+    !actor.flags.anim_update_excluded && !actor.static_model
+}
+
+/// The script index whose stage runs while the scripts switch is on (A36): none
+/// when the stage is suppressed.
+#[inline(always)]
+pub(crate) fn script_of(actor: &Actor) -> Option<usize> {
+    actor.script.filter(|_| !actor.flags.script_suppressed)
+}
+
+/// The animation stages of an update that passed the boundary (A36): the
+/// advancement, then the update's own request for the default group.
+#[inline(always)]
+fn animation_stages(anim: &mut Anim, model: &ModelTable, env: Env) -> Result<(), RunError> {
+    let cx = Ctx {
+        model,
+        ticks: env.ticks,
+    };
+    advance(anim, cx, 0)?;
+    request_default(anim, cx)
+}
+
 /// [`update_actor`] out of line, for the actors and updates the plan does not cover.
 #[inline(never)]
 fn general_update(
     actor: &mut Actor,
-    models: &[Model],
+    models: &[ModelTable],
     scripts: &[Script],
     env: Env,
     switches: Switches,
@@ -370,14 +400,15 @@ fn general_update(
 
 /// [`update_actor`] of a persistent actor whose plan has [`Plan::ANIMATES`] and
 /// [`Plan::SCRIPT`], with both switches on: the A16 and script-stage gates are the
-/// plan's, and the default selection is a comparison with the plan's default. A model
-/// index outside the models, missing animation state or a changed default (A37) take
-/// the general update.
+/// plan's (taken by [`Plan::of`] with the same [`animates`] and [`script_of`]), and the
+/// default selection is a comparison with the plan's default. A model index outside
+/// the models, missing animation state or a changed default (A37) take the general
+/// update. The stages are [`update_actor`]'s own.
 #[inline(always)]
 fn planned_update(
     actor: &mut Actor,
     plan: Plan,
-    models: &[Model],
+    models: &[ModelTable],
     scripts: &[Script],
     env: Env,
     switches: Switches,
@@ -388,25 +419,18 @@ fn planned_update(
     if plan.sel != anim.default {
         return general_update(actor, models, scripts, env, switches);
     }
-    let cx = Ctx {
-        model,
-        ticks: env.ticks,
-    };
-    advance(anim, cx, 0)?;
-    request_default(anim, cx)?;
+    // Built with `--cfg retroanim_planted_bug` (and only then), movement reads the
+    // marker from before the animation stages: the deliberate bug that
+    // tests/differential.rs shows the differential check catching.
+    #[cfg(retroanim_planted_bug)]
+    let stale_marker = anim.breakpoint;
+    animation_stages(anim, model, env)?;
     let current = anim.current;
+    #[cfg(not(retroanim_planted_bug))]
     let breakpoint = anim.breakpoint;
-    // Movement (A27, C14) with the marker the animation stages left.
-    if let Some(walk) = actor.walk {
-        if breakpoint {
-            actor.translation = Some(Translation::Suppressed);
-        } else {
-            let t = env.ticks as i64;
-            actor.pos[0] = actor.pos[0].saturating_add(walk[0].saturating_mul(t));
-            actor.pos[1] = actor.pos[1].saturating_add(walk[1].saturating_mul(t));
-            actor.translation = Some(Translation::Applied);
-        }
-    }
+    #[cfg(retroanim_planted_bug)]
+    let breakpoint = stale_marker;
+    walk(actor, breakpoint, env.ticks);
     // Returning the call's result directly instead made the compiler lay out the loop
     // worse (119.3 instead of 116.5 instructions per actor update).
     script_stage_of(actor, models, scripts, plan.script as usize, env, current)?;
@@ -415,8 +439,8 @@ fn planned_update(
 
 /// State-dependent default selection and the forced replacement of A37 (C8).
 #[inline(never)]
-pub fn select_default(actor: &mut Actor, models: &[Model], env: Env) -> Result<(), RunError> {
-    let sel = actor.state_default.unwrap_or(actor.attr44);
+pub fn select_default(actor: &mut Actor, models: &[ModelTable], env: Env) -> Result<(), RunError> {
+    let sel = selected_default(actor);
     let Some(anim) = actor.anim.as_mut() else {
         return Ok(());
     };
@@ -435,10 +459,17 @@ pub fn select_default(actor: &mut Actor, models: &[Model], env: Env) -> Result<(
 /// marker suppresses this update's translation.
 #[inline]
 pub fn move_actor(actor: &mut Actor, ticks: u32) {
+    let breakpoint = actor.anim.as_ref().is_some_and(|a| a.breakpoint);
+    walk(actor, breakpoint, ticks);
+}
+
+/// [`move_actor`] with the marker already read.
+#[inline(always)]
+fn walk(actor: &mut Actor, breakpoint: bool, ticks: u32) {
     let Some(walk) = actor.walk else {
         return;
     };
-    if actor.anim.as_ref().is_some_and(|a| a.breakpoint) {
+    if breakpoint {
         actor.translation = Some(Translation::Suppressed);
     } else {
         let t = ticks as i64;

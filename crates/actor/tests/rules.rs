@@ -30,7 +30,7 @@ fn a01_show_frame_reference_indexes_the_concatenated_raan_table() {
     let set = load_set(&doc).unwrap();
     // Entry 41 has no frames, so reference 4 is the first frame of model 7.
     assert_eq!(
-        set.models[0].cmds,
+        set.models[0].cmds(),
         vec![
             Cmd::ShowFrame {
                 handle: 40,

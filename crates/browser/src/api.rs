@@ -287,20 +287,19 @@ pub async fn create_session(
     let prepared = session::prepare(engine, doc, folder, dat.as_deref())?;
     let replay = req.replay;
     let mut budget = st.budget();
-    let work_ms = st.work_ms();
     let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
     // Loading and checking up to MAX_STEPS steps is CPU work: keep it off the async workers.
     let (s, lines, pending) = tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        let mut s = Session::start(engine, &prepared)?;
+        let mut s = session::start(engine, &prepared)?;
         // Play every step once, so that a bad step is reported now with its path
         // instead of halfway through the page's replay.
-        s.apply(&prepared.steps, "scenario", &mut budget, work_ms)?;
+        s.apply(&prepared.steps, "scenario", &mut budget)?;
         if replay {
             let (lines, _) = s.lines_text(0, usize::MAX, usize::MAX);
             Ok::<_, ApiError>((s, lines, Vec::new()))
         } else {
-            s.reset()?;
+            s.reset().map_err(ApiError::from)?;
             let (lines, _) = s.lines_text(0, usize::MAX, usize::MAX);
             Ok((s, lines, prepared.steps))
         }
@@ -390,12 +389,11 @@ pub async fn apply_steps(
     }
     let turn = st.engine_turn(&id).await?;
     let mut budget = st.budget();
-    let work_ms = st.work_ms();
     let (lines, step_count, bytes) = tokio::task::spawn_blocking(move || {
         let mut turn = turn;
         let s = &mut turn.session;
         let first = s.line_count();
-        let result = s.apply(&req.steps, "", &mut budget, work_ms);
+        let result = s.apply(&req.steps, "", &mut budget).map_err(ApiError::from);
         // The steps before a refused one are kept: the store must see their size.
         let bytes = s.bytes();
         match result {
@@ -428,7 +426,7 @@ pub async fn reset_session(
     let (line, bytes) = tokio::task::spawn_blocking(move || {
         let mut turn = turn;
         let s = &mut turn.session;
-        s.reset()?;
+        s.reset().map_err(ApiError::from)?;
         Ok::<_, ApiError>((s.last_line().clone(), s.bytes()))
     })
     .await
@@ -622,7 +620,7 @@ pub async fn get_ac_dat_figure(
     let dat = ac_dat(&st)?;
     let Query(q) = q.map_err(|e| ApiError::unprocessable("query", e.body_text()))?;
     let id = |s: &str, at: &str| {
-        crate::info::parse_id(s).ok_or_else(|| {
+        retroanim_session::doc::parse_id(s).ok_or_else(|| {
             ApiError::unprocessable(at, format!("'{s}' is not an id such as 0x09000001"))
         })
     };

@@ -8,11 +8,12 @@
 use crate::error::ApiError;
 use crate::paths::{self, Kind};
 use retroanim_core::{DynSimulation, Scenario, ScenarioError};
+use retroanim_session::doc::{resolve_mech_paths, AssetField};
 use serde_json::Value;
 use std::path::Path;
 
 /// Builds a live simulation from a scenario whose asset paths are already confined.
-pub type LoadFn = fn(&Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError>;
+pub use retroanim_session::session::LoadFn;
 
 /// Confines asset paths an engine reads from other scenario fields than its main
 /// asset field (the herc mech extension's chassis, VOL and DTS); edits the document
@@ -50,6 +51,15 @@ pub struct EngineDef {
 impl EngineDef {
     pub fn built(&self) -> bool {
         self.load.is_some()
+    }
+
+    /// What the shared scenario checks need of the engine.
+    pub fn checked_field(&self) -> AssetField {
+        AssetField {
+            engine: self.name,
+            field: self.asset_field,
+            default: self.asset_default,
+        }
     }
 }
 
@@ -114,23 +124,10 @@ fn load_herc(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
     }
 }
 
-/// `setup.mech.vol` is a path; `chassis` and `shape` are paths too unless a VOL is
-/// given, in which case they name entries inside it (and are left alone).
+/// The mech extension's files, confined to the engine's folder
+/// ([`retroanim_session::doc::resolve_mech_paths`] says which fields are paths).
 fn herc_mech_paths(doc: &mut Value, folder: &Path) -> Result<(), ApiError> {
-    let Some(Value::Object(mech)) = doc.pointer_mut("/setup/mech") else {
-        return Ok(());
-    };
-    let fields: &[&str] = if matches!(mech.get("vol"), Some(Value::String(_))) {
-        &["vol"]
-    } else {
-        &["chassis", "shape"]
-    };
-    for f in fields {
-        if let Some(Value::String(rel)) = mech.get(*f) {
-            let p = paths::confine(folder, rel, Kind::File)
-                .map_err(|m| ApiError::unprocessable(format!("scenario.setup.mech.{f}"), m))?;
-            mech.insert((*f).to_string(), Value::String(p.display().to_string()));
-        }
-    }
-    Ok(())
+    Ok(resolve_mech_paths(doc, &|rel| {
+        paths::confine(folder, rel, Kind::File).map(|p| p.display().to_string())
+    })?)
 }

@@ -4,7 +4,6 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use retroanim_core::ScenarioError;
 use serde_json::json;
 
 /// An API failure, rendered as `{"error": message, "at": path, "file": file}`.
@@ -39,23 +38,17 @@ impl ApiError {
     pub fn not_found(message: impl Into<String>) -> Self {
         ApiError::new(StatusCode::NOT_FOUND, "", message)
     }
+}
 
-    /// An engine's scenario or step error. Paths the engine reports are relative to
-    /// the scenario document; `prefix` places them inside the request body
-    /// (`scenario`), unless the error lies in another file (an asset), whose own
-    /// location is kept.
-    pub fn from_scenario(e: ScenarioError, scenario_label: &str, prefix: &str) -> Self {
-        let in_body = e.file.is_empty() || e.file == scenario_label || e.file == "<step>";
-        let at = if in_body {
-            retroanim_core::scenario::join_path(prefix, &e.at)
-        } else {
-            e.at.clone()
-        };
+/// The shared session's errors ([`retroanim_session::ApiError`]) carry the same
+/// fields with a numeric status.
+impl From<retroanim_session::ApiError> for ApiError {
+    fn from(e: retroanim_session::ApiError) -> Self {
         ApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            at,
+            status: StatusCode::from_u16(e.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            at: e.at,
             message: e.message,
-            file: if in_body { None } else { Some(e.file) },
+            file: e.file,
         }
     }
 }

@@ -2,10 +2,11 @@
 //! [`retroanim_ac::inspect::drawing`] (shared with the WebAssembly page) from the
 //! session's record folder, where the Setup naming the motion table is looked for.
 
-use crate::info::{hex, parse_id};
+use crate::info::hex;
 use retroanim_ac::inspect::drawing;
 use retroanim_ac::records::RecordStore;
 use retroanim_core::Scenario;
+use retroanim_session::doc::ac_dir_and_table;
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -36,15 +37,7 @@ fn setups_in_dir(dir: &Path) -> Vec<u32> {
 
 /// The figure of an AC session whose assets are a record folder.
 pub fn ac(s: &Scenario) -> Result<Value, String> {
-    let Some(Value::String(dir)) = s.raw("asset_dir") else {
-        return Err("asset_dir must be a path".into());
-    };
-    let table = s
-        .raw("setup")
-        .and_then(|v| v.get("motion_table"))
-        .and_then(Value::as_str)
-        .and_then(parse_id)
-        .ok_or("setup.motion_table must be an id such as \"0x09000001\"")?;
+    let (dir, table) = ac_dir_and_table(s)?;
     if let Some(Value::String(_)) = s.raw("asset_dat") {
         // A DAT holds thousands of Setups: the page picks one from the DAT listing
         // (`GET /api/ac/dat/figure`) rather than having every one read here.

@@ -5,6 +5,7 @@
 use retroanim_ac::inspect::table_listing;
 use retroanim_ac::records::RecordStore;
 use retroanim_core::Scenario;
+use retroanim_session::doc::parse_id;
 use serde_json::Value;
 use std::io::Read;
 
@@ -65,11 +66,6 @@ pub fn ac(s: &Scenario) -> Result<Value, String> {
     table_listing::table(&mut store, id)
 }
 
-pub(crate) fn parse_id(s: &str) -> Option<u32> {
-    let t = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
-    u32::from_str_radix(t, 16).ok()
-}
-
 pub(crate) fn hex(id: u32) -> String {
     format!("0x{id:08x}")
 }
@@ -96,12 +92,6 @@ mod tests {
         ))
         .unwrap_err()
         .starts_with("cannot open asset"));
-    }
-
-    #[test]
-    fn ids_parse_only_with_their_prefix() {
-        assert_eq!(parse_id("0x09000001"), Some(0x0900_0001));
-        assert_eq!(parse_id("09000001"), None);
     }
 
     #[test]

@@ -8,28 +8,24 @@ use crate::engines::EngineDef;
 use crate::error::ApiError;
 use crate::paths;
 use axum::http::StatusCode;
-use retroanim_core::{DynSimulation, Scenario};
-use serde_json::{Map, Value};
+use retroanim_core::Scenario;
+use retroanim_session::doc;
+use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 
-/// Open sessions kept at once; the least recently used one goes first.
-pub const MAX_SESSIONS: usize = 32;
+pub use retroanim_session::{MAX_SESSIONS, MAX_STEPS, MAX_STEPS_PER_CALL, SCENARIO_LABEL};
+
 /// Trace text all sessions may hold together; past it the least recently used other
 /// sessions are dropped (a HERC line is about 2.5 kB of JSON). Steps' JSON text
 /// counts too.
 pub const MAX_TOTAL_BYTES: usize = 128 << 20;
-/// Steps one session records before it asks to be reset (bounds memory: a HERC
-/// trace line is a few kilobytes).
-pub const MAX_STEPS: usize = 30_000;
-/// Steps one request may carry.
-pub const MAX_STEPS_PER_CALL: usize = 1_000;
 
-/// The label uploaded scenarios carry in engine errors.
-pub const SCENARIO_LABEL: &str = "scenario";
+/// A live session ([`retroanim_session::Session`]) of one of the server's engines.
+pub type Session = retroanim_session::Session<EngineDef>;
 
 /// A scenario checked and made safe to hand to an engine.
 pub struct Prepared {
@@ -54,52 +50,8 @@ pub fn prepare(
     folder: &Path,
     ac_dat: Option<&Path>,
 ) -> Result<Prepared, ApiError> {
-    let Value::Object(mut obj) = doc else {
-        return Err(ApiError::bad_request(
-            "scenario",
-            "a scenario must be a JSON object",
-        ));
-    };
-    match obj.get("engine") {
-        None => {
-            obj.insert("engine".into(), Value::String(engine.name.into()));
-        }
-        Some(Value::String(s)) if s == engine.name => {}
-        Some(other) => {
-            return Err(ApiError::unprocessable(
-                "scenario.engine",
-                format!(
-                    "this view plays engine '{}' but the scenario names {}",
-                    engine.name, other
-                ),
-            ))
-        }
-    }
-    let steps = match obj.remove("steps") {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a,
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "scenario.steps",
-                "expected an array of steps",
-            ))
-        }
-    };
-    if steps.len() > MAX_STEPS {
-        return Err(ApiError::unprocessable(
-            "scenario.steps",
-            format!("too many steps ({}; at most {MAX_STEPS})", steps.len()),
-        ));
-    }
+    let (obj, steps) = doc::check(engine.checked_field(), doc)?;
     let at = format!("scenario.{}", engine.asset_field);
-    if !obj.contains_key(engine.asset_field) {
-        match engine.asset_default {
-            Some(d) => {
-                obj.insert(engine.asset_field.into(), Value::String(d.into()));
-            }
-            None => return Err(ApiError::unprocessable(at, "missing field")),
-        }
-    }
     let asset = match obj.get(engine.asset_field) {
         None => return Err(ApiError::unprocessable(at, "missing field")),
         Some(Value::String(rel)) => {
@@ -146,7 +98,7 @@ pub fn prepare(
     // not exist, so the OS refuses them (even `../x`, which must traverse it).
     let unresolvable = folder.join(".no-unchecked-paths");
     let scenario = Scenario::from_value(resolved, SCENARIO_LABEL, unresolvable)
-        .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
+        .map_err(|e| retroanim_session::ApiError::from_scenario(e, "scenario"))?;
     Ok(Prepared {
         doc,
         steps,
@@ -154,41 +106,30 @@ pub fn prepare(
     })
 }
 
-/// One live engine object and its history.
-pub struct Session {
-    pub engine: &'static EngineDef,
-    doc: Value,
-    scenario: Scenario,
-    sim: Box<dyn DynSimulation>,
-    /// Trace lines as compact JSON text (a parsed `Value` costs several times more).
-    lines: Vec<String>,
-    /// The last line, parsed, for the answers that show it.
-    last: Value,
-    bytes: usize,
-    steps: Vec<Value>,
-    /// Bumped by every reset, so that a download streaming the lines notices that
-    /// they were replaced under it.
-    generation: u64,
-}
-
-/// What one request may still make the engine do (see `limits`).
+/// What one request may still make the engine do (see `limits`): the [`Pace`] of
+/// its steps.
+///
+/// [`Pace`]: retroanim_session::Pace
 pub struct Budget {
     deadline: Instant,
+    work_time: Duration,
     bytes: usize,
     bytes_left: usize,
 }
 
 impl Budget {
-    pub fn new(work_time: std::time::Duration, bytes: usize) -> Budget {
+    pub fn new(work_time: Duration, bytes: usize) -> Budget {
         Budget {
             deadline: Instant::now() + work_time,
+            work_time,
             bytes,
             bytes_left: bytes,
         }
     }
+}
 
-    /// Why the next step may not run, if it may not.
-    fn refusal(&self, work_time_ms: u128) -> Option<String> {
+impl retroanim_session::Pace for Budget {
+    fn refusal(&mut self) -> Option<String> {
         if self.bytes_left == 0 {
             Some(format!(
                 "this request's output budget ({} bytes of trace text) is spent: send the remaining steps in another request",
@@ -196,209 +137,28 @@ impl Budget {
             ))
         } else if Instant::now() >= self.deadline {
             Some(format!(
-                "this request's work budget ({work_time_ms} ms of engine time) is spent: send the remaining steps in another request"
+                "this request's work budget ({} ms of engine time) is spent: send the remaining steps in another request",
+                self.work_time.as_millis()
             ))
         } else {
             None
         }
     }
+
+    fn ran(&mut self, _line: &Value, bytes: usize) {
+        self.bytes_left = self.bytes_left.saturating_sub(bytes);
+    }
 }
 
-impl Session {
-    /// Load the engine object from a prepared scenario (its steps are not applied).
-    pub fn start(engine: &'static EngineDef, p: &Prepared) -> Result<Session, ApiError> {
-        let load = engine.load.ok_or_else(|| not_built(engine))?;
-        let sim = load(&p.scenario)
-            .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
-        let first = sim.snapshot_json();
-        let mut s = Session {
-            engine,
-            doc: p.doc.clone(),
-            scenario: p.scenario.clone(),
-            sim,
-            lines: Vec::new(),
-            last: Value::Null,
-            bytes: 0,
-            steps: Vec::new(),
-            generation: 0,
-        };
-        s.record(first);
-        Ok(s)
-    }
-
-    /// Apply steps in order, returning their trace lines. On the first failing step
-    /// nothing of that step is kept: the object is rebuilt from the recorded steps
-    /// (an engine may have changed state before it found the fault), and the error
-    /// names `steps[i]` of the given list, under `prefix`. A step the request's
-    /// budget no longer covers is refused the same way, without running it.
-    /// Returns how many lines were added (read them with [`Session::lines_text`]).
-    pub fn apply(
-        &mut self,
-        steps: &[Value],
-        prefix: &str,
-        budget: &mut Budget,
-        work_time_ms: u128,
-    ) -> Result<usize, ApiError> {
-        if self.steps.len() + steps.len() > MAX_STEPS {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                prefix,
-                format!(
-                    "this session holds {} steps and may hold at most {MAX_STEPS}: export the trace, then reset",
-                    self.steps.len()
-                ),
-            ));
-        }
-        for (i, step) in steps.iter().enumerate() {
-            let at = format!("steps[{i}]");
-            if let Some(why) = budget.refusal(work_time_ms) {
-                return Err(ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    retroanim_core::scenario::join_path(prefix, &at),
-                    why,
-                ));
-            }
-            let index = self.steps.len() + 1;
-            match self.sim.apply_json(index, step, &at) {
-                Ok(line) => {
-                    let before = self.bytes;
-                    self.bytes += step.to_string().len();
-                    self.steps.push(step.clone());
-                    self.record(line);
-                    budget.bytes_left = budget.bytes_left.saturating_sub(self.bytes - before);
-                }
-                Err(e) => {
-                    self.rebuild();
-                    return Err(ApiError::from_scenario(e, SCENARIO_LABEL, prefix));
-                }
-            }
-        }
-        Ok(steps.len())
-    }
-
-    fn record(&mut self, line: Value) {
-        let text = retroanim_core::trace::line_text(&line);
-        self.bytes += text.len();
-        self.lines.push(text);
-        self.last = line;
-    }
-
-    fn rebuild(&mut self) {
-        let Some(load) = self.engine.load else { return };
-        let Ok(mut sim) = load(&self.scenario) else {
-            return;
-        };
-        for (i, step) in self.steps.iter().enumerate() {
-            if sim.apply_json(i + 1, step, &format!("steps[{i}]")).is_err() {
-                return;
-            }
-        }
-        self.sim = sim;
-    }
-
-    /// Back to the state after setup, forgetting every step.
-    pub fn reset(&mut self) -> Result<(), ApiError> {
-        let load = self.engine.load.ok_or_else(|| not_built(self.engine))?;
-        self.sim = load(&self.scenario)
-            .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL, "scenario"))?;
-        self.lines.clear();
-        self.bytes = 0;
-        self.steps.clear();
-        self.generation += 1;
-        let first = self.sim.snapshot_json();
-        self.record(first);
-        Ok(())
-    }
-
-    /// Trace lines `from..to` (clamped) as a JSON array, written from the kept text
-    /// (parsing them into `Value`s would cost several times their size). Stops
-    /// after the line that reaches `max_bytes`; returns the text and the end index.
-    pub fn lines_text(&self, from: usize, to: usize, max_bytes: usize) -> (String, usize) {
-        let to = to.min(self.lines.len());
-        let from = from.min(to);
-        let mut out = String::from("[");
-        let mut end = from;
-        for l in &self.lines[from..to] {
-            if end > from {
-                if out.len() >= max_bytes {
-                    break;
-                }
-                out.push(',');
-            }
-            out.push_str(l);
-            end += 1;
-        }
-        out.push(']');
-        (out, end)
-    }
-
-    /// Lines `from..`, as JSON Lines text, stopping after the chunk reaches `max`
-    /// bytes (at least one line when there is one); with the end index.
-    pub fn jsonl_chunk(&self, from: usize, to: usize, max: usize) -> (Vec<u8>, usize) {
-        let to = to.min(self.lines.len());
-        let mut out = Vec::new();
-        let mut i = from.min(to);
-        while i < to && (out.is_empty() || out.len() + self.lines[i].len() < max) {
-            out.extend_from_slice(self.lines[i].as_bytes());
-            out.push(b'\n');
-            i += 1;
-        }
-        (out, i)
-    }
-
-    pub fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    pub fn line_count(&self) -> usize {
-        self.lines.len()
-    }
-
-    /// Bytes of trace and step text held.
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-
-    pub fn step_count(&self) -> usize {
-        self.steps.len()
-    }
-
-    pub fn last_line(&self) -> &Value {
-        &self.last
-    }
-
-    /// The scenario the engine loaded (asset field confined).
-    pub fn scenario(&self) -> &Scenario {
-        &self.scenario
-    }
-
-    /// The scenario as given, without steps.
-    pub fn doc(&self) -> &Value {
-        &self.doc
-    }
-
-    /// The JSON Lines trace of everything played: what `retroanim run` writes for
-    /// [`Session::scenario_with_steps`].
-    #[cfg(test)]
-    pub fn trace_jsonl(&self) -> String {
-        let mut out = String::with_capacity(self.bytes + self.lines.len());
-        for l in &self.lines {
-            out.push_str(l);
-            out.push('\n');
-        }
-        out
-    }
-
-    /// The scenario with every step applied so far, asset paths as the user gave them
-    /// (relative to the engine's asset folder).
-    pub fn scenario_with_steps(&self) -> Value {
-        let mut obj = match &self.doc {
-            Value::Object(o) => o.clone(),
-            _ => Map::new(),
-        };
-        obj.insert("steps".into(), Value::Array(self.steps.clone()));
-        Value::Object(obj)
-    }
+/// Load the engine object of a prepared scenario (its steps are not applied).
+pub fn start(engine: &'static EngineDef, p: &Prepared) -> Result<Session, ApiError> {
+    let load = engine.load.ok_or_else(|| not_built(engine))?;
+    Ok(Session::start(
+        engine,
+        load,
+        p.doc.clone(),
+        p.scenario.clone(),
+    )?)
 }
 
 pub fn not_built(engine: &EngineDef) -> ApiError {
@@ -503,7 +263,7 @@ mod tests {
             .unwrap();
         let doc: Value = serde_json::from_str(ENGINES[0].default_scenario.unwrap()).unwrap();
         let p = prepare(&ENGINES[0], doc, &folder, None).unwrap();
-        Session::start(&ENGINES[0], &p).unwrap()
+        start(&ENGINES[0], &p).unwrap()
     }
 
     #[test]
@@ -513,7 +273,7 @@ mod tests {
         assert_eq!(setup, s.trace_jsonl().len() - 1);
         let mut budget = Budget::new(std::time::Duration::from_secs(60), 1 << 20);
         let step = serde_json::json!({"op": "step_ms", "ms": 40});
-        s.apply(&[step], "", &mut budget, 60_000).unwrap();
+        s.apply(&[step], "", &mut budget).unwrap();
         // The step's own text, `{"op":"step_ms","ms":40}`, is 24 bytes.
         assert_eq!(s.bytes(), s.trace_jsonl().len() - 2 + 24);
         assert_eq!(s.lines_text(1, 9, 1 << 20).1, 2);

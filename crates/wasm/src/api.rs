@@ -6,6 +6,7 @@ use crate::embedded;
 use crate::engines::{self, Engine, ENGINES};
 use crate::error::ApiError;
 use crate::session::{Session, MAX_SESSIONS, MAX_STEPS, MAX_STEPS_PER_CALL};
+use retroanim_session::doc::check;
 use serde_json::{json, Map, Value};
 
 /// An answer: a status and a JSON body, a file to download, or nothing (204).
@@ -147,7 +148,8 @@ impl Api {
             ("POST", ["sessions", id, "steps"]) => {
                 let steps = steps_of(body)?;
                 let s = self.session(id)?;
-                let lines = s.apply(&steps, "")?;
+                let mut lines = Vec::new();
+                s.apply(&steps, "", &mut lines)?;
                 ok(json!({ "lines": lines, "step_count": s.step_count() }))
             }
             ("POST", ["sessions", id, "reset"]) => {
@@ -291,11 +293,12 @@ impl Api {
             Some(d) if !d.is_null() => d,
             _ => builtin(engine, engine.start)?,
         };
-        let (doc, steps) = prepare(engine, doc)?;
+        let (doc, steps) = check(engine.checked_field(), doc)?;
+        let doc = Value::Object(doc);
         let scenario = engine.scenario(&doc)?;
-        let mut s = Session::start(engine, doc, scenario)?;
+        let mut s = engine.start(doc, scenario)?;
         // Every step once now, so a bad step is reported with its path at once.
-        s.apply(&steps, "scenario")?;
+        s.apply(&steps, "scenario", &mut ())?;
         let pending = if replay {
             Vec::new()
         } else {
@@ -346,62 +349,6 @@ impl Api {
         e.used = clock;
         Ok(&mut e.session)
     }
-}
-
-/// The checks the server makes before loading: the engine name, the steps, the asset
-/// field (its default filled in). Returns the document without steps, and the steps.
-fn prepare(engine: &Engine, doc: Value) -> Result<(Value, Vec<Value>), ApiError> {
-    let Value::Object(mut obj) = doc else {
-        return Err(ApiError::bad_request(
-            "scenario",
-            "a scenario must be a JSON object",
-        ));
-    };
-    match obj.get("engine") {
-        None => {
-            obj.insert("engine".into(), Value::String(engine.name.into()));
-        }
-        Some(Value::String(s)) if s == engine.name => {}
-        Some(other) => {
-            return Err(ApiError::unprocessable(
-                "scenario.engine",
-                format!(
-                    "this view plays engine '{}' but the scenario names {other}",
-                    engine.name
-                ),
-            ))
-        }
-    }
-    let steps = match obj.remove("steps") {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a,
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "scenario.steps",
-                "expected an array of steps",
-            ))
-        }
-    };
-    if steps.len() > MAX_STEPS {
-        return Err(ApiError::unprocessable(
-            "scenario.steps",
-            format!("too many steps ({}; at most {MAX_STEPS})", steps.len()),
-        ));
-    }
-    if !obj.contains_key(engine.asset_field) {
-        match engine.asset_default {
-            Some(d) => {
-                obj.insert(engine.asset_field.into(), Value::String(d.into()));
-            }
-            None => {
-                return Err(ApiError::unprocessable(
-                    format!("scenario.{}", engine.asset_field),
-                    "missing field",
-                ))
-            }
-        }
-    }
-    Ok((Value::Object(obj), steps))
 }
 
 fn steps_of(body: Option<Value>) -> Result<Vec<Value>, ApiError> {

@@ -9,17 +9,18 @@
 
 use crate::embedded;
 use crate::error::ApiError;
+use crate::session::Session;
 use retroanim_ac::inspect::{drawing, table_listing};
 use retroanim_ac::records::RecordStore;
 use retroanim_ac::scenario::Setup;
 use retroanim_ac::AcSim;
 use retroanim_core::{DynSimulation, Scenario, ScenarioError};
 use retroanim_herc::inspect::meshes::scenario_meshes;
+use retroanim_session::doc::{ac_dir_and_table, resolve_mech_paths, AssetField};
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// The label scenario errors carry (as in the server).
-pub const SCENARIO_LABEL: &str = "scenario";
+pub use retroanim_session::SCENARIO_LABEL;
 
 /// One engine of the page.
 pub struct Engine {
@@ -82,8 +83,18 @@ impl Engine {
             .map_err(|e| ApiError::from_scenario(e, "scenario"))
     }
 
-    pub fn load(&self, s: &Scenario) -> Result<Box<dyn DynSimulation>, ApiError> {
-        (self.load)(s).map_err(|e| ApiError::from_scenario(e, "scenario"))
+    /// Start a session of this engine on a checked document and its scenario.
+    pub fn start(&'static self, doc: Value, scenario: Scenario) -> Result<Session, ApiError> {
+        Session::start(self, self.load, doc, scenario)
+    }
+
+    /// What the shared scenario checks need of the engine.
+    pub fn checked_field(&self) -> AssetField {
+        AssetField {
+            engine: self.name,
+            field: self.asset_field,
+            default: self.asset_default,
+        }
     }
 }
 
@@ -127,27 +138,10 @@ fn resolve_herc(doc: &mut Value) -> Result<(), ApiError> {
 }
 
 /// The mech extension's files become their paths under `assets/` (read by
-/// [`load_herc`] through [`built_in_file`]), as the server confines them: `setup.mech.vol`
-/// when given (`chassis` and `shape` then name entries inside it and are left alone),
-/// else `chassis` and `shape`. A chassis given inline stays inline.
+/// [`load_herc`] through [`built_in_file`]), as the server confines them
+/// ([`resolve_mech_paths`] says which fields are paths).
 fn herc_mech_paths(doc: &mut Value) -> Result<(), ApiError> {
-    let Some(Value::Object(mech)) = doc.pointer_mut("/setup/mech") else {
-        return Ok(());
-    };
-    let fields: &[&str] = if matches!(mech.get("vol"), Some(Value::String(_))) {
-        &["vol"]
-    } else {
-        &["chassis", "shape"]
-    };
-    for f in fields {
-        if let Some(Value::String(rel)) = mech.get(*f) {
-            let at = format!("scenario.setup.mech.{f}");
-            let path = embedded::resolve("herc", rel, false)
-                .map_err(|m| ApiError::unprocessable(at, m))?;
-            mech.insert((*f).to_string(), Value::String(path));
-        }
-    }
-    Ok(())
+    resolve_mech_paths(doc, &|rel| embedded::resolve("herc", rel, false))
 }
 
 /// A built-in file by the path [`herc_mech_paths`] gave it (its errors name that path).
@@ -241,21 +235,6 @@ fn records_in(dir: &str) -> impl Iterator<Item = (u32, &'static str, &'static [u
 pub fn ac_table(s: &Scenario) -> Result<Value, String> {
     let (dir, table) = ac_dir_and_table(s)?;
     table_listing::table(&mut memory_store(dir), table)
-}
-
-/// The session's built-in record folder and its setup's motion table id.
-fn ac_dir_and_table(s: &Scenario) -> Result<(&str, u32), String> {
-    let Some(Value::String(dir)) = s.raw("asset_dir") else {
-        return Err("asset_dir must be a path".into());
-    };
-    let table = s
-        .raw("setup")
-        .and_then(|v| v.get("motion_table"))
-        .and_then(Value::as_str)
-        .and_then(|t| t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")))
-        .and_then(|t| u32::from_str_radix(t, 16).ok())
-        .ok_or("setup.motion_table must be an id such as \"0x09000001\"")?;
-    Ok((dir, table))
 }
 
 /// The AC creature of a session for drawing (`GET /sessions/{id}/figure`), described

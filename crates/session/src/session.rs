@@ -1,0 +1,267 @@
+//! A live session: one engine object per open view, driven step by step.
+//!
+//! A session keeps the scenario it was built from and every step applied since, with
+//! the trace line each produced, so that the page can export exactly what
+//! `retroanim run` writes for the same scenario and steps.
+
+use crate::error::{ApiError, SCENARIO_LABEL};
+use retroanim_core::{DynSimulation, Scenario, ScenarioError};
+use serde_json::{Map, Value};
+
+/// Open sessions kept at once; the least recently used one goes first.
+pub const MAX_SESSIONS: usize = 32;
+/// Steps one session records before it asks to be reset (bounds memory: a HERC
+/// trace line is a few kilobytes).
+pub const MAX_STEPS: usize = 30_000;
+/// Steps one request may carry.
+pub const MAX_STEPS_PER_CALL: usize = 1_000;
+
+/// Builds a live simulation from a scenario whose assets the engine can reach.
+pub type LoadFn = fn(&Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError>;
+
+/// What a transport asks of each step [`Session::apply`] plays: whether it may run
+/// (the server's time and output budget), and what to do with the line it made.
+pub trait Pace {
+    /// Why the next step may not run, if it may not.
+    fn refusal(&mut self) -> Option<String> {
+        None
+    }
+
+    /// A step ran and was kept: its line, and the bytes of step and line text the
+    /// session now holds more.
+    fn ran(&mut self, _line: &Value, _bytes: usize) {}
+}
+
+/// Steps without limits, whose lines nobody collects.
+impl Pace for () {}
+
+/// Collects the lines of the steps played.
+impl Pace for Vec<Value> {
+    fn ran(&mut self, line: &Value, _bytes: usize) {
+        self.push(line.clone());
+    }
+}
+
+/// One live engine object and its history. `E` is the transport's description of the
+/// engine, kept for its answers.
+pub struct Session<E: 'static> {
+    pub engine: &'static E,
+    load: LoadFn,
+    doc: Value,
+    scenario: Scenario,
+    sim: Box<dyn DynSimulation>,
+    /// Trace lines as compact JSON text (a parsed `Value` costs several times more).
+    lines: Vec<String>,
+    /// The last line, parsed, for the answers that show it.
+    last: Value,
+    /// Bytes of trace and step text held.
+    bytes: usize,
+    steps: Vec<Value>,
+    /// Bumped by every reset, so that a download streaming the lines notices that
+    /// they were replaced under it.
+    generation: u64,
+}
+
+impl<E> Session<E> {
+    /// Load the engine object with `load` from `scenario` (the document `doc` as the
+    /// user gave it, without steps) and record its first line.
+    pub fn start(
+        engine: &'static E,
+        load: LoadFn,
+        doc: Value,
+        scenario: Scenario,
+    ) -> Result<Session<E>, ApiError> {
+        let sim = load(&scenario).map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL))?;
+        let mut s = Session {
+            engine,
+            load,
+            doc,
+            scenario,
+            sim,
+            lines: Vec::new(),
+            last: Value::Null,
+            bytes: 0,
+            steps: Vec::new(),
+            generation: 0,
+        };
+        let first = s.sim.snapshot_json();
+        s.record(first);
+        Ok(s)
+    }
+
+    /// Apply steps in order. On the first failing step nothing of that step is kept:
+    /// the object is rebuilt from the recorded steps (an engine may have changed state
+    /// before it found the fault), and the error names `steps[i]` of the given list,
+    /// under `prefix`. A step `pace` refuses is refused the same way, without running.
+    /// Returns how many steps were applied.
+    pub fn apply(
+        &mut self,
+        steps: &[Value],
+        prefix: &str,
+        pace: &mut dyn Pace,
+    ) -> Result<usize, ApiError> {
+        if self.steps.len() + steps.len() > MAX_STEPS {
+            return Err(ApiError::new(
+                409,
+                prefix,
+                format!(
+                    "this session holds {} steps and may hold at most {MAX_STEPS}: export the trace, then reset",
+                    self.steps.len()
+                ),
+            ));
+        }
+        for (i, step) in steps.iter().enumerate() {
+            let at = format!("steps[{i}]");
+            if let Some(why) = pace.refusal() {
+                return Err(ApiError::unprocessable(
+                    retroanim_core::scenario::join_path(prefix, &at),
+                    why,
+                ));
+            }
+            match self.sim.apply_json(self.steps.len() + 1, step, &at) {
+                Ok(line) => {
+                    let before = self.bytes;
+                    self.bytes += step.to_string().len();
+                    self.steps.push(step.clone());
+                    self.record(line);
+                    pace.ran(&self.last, self.bytes - before);
+                }
+                Err(e) => {
+                    self.rebuild();
+                    return Err(ApiError::from_scenario(e, prefix));
+                }
+            }
+        }
+        Ok(steps.len())
+    }
+
+    fn record(&mut self, line: Value) {
+        // The trace number format (`3.4028235e38`, no `+`), as `retroanim run` writes it.
+        let text = retroanim_core::trace::line_text(&line);
+        self.bytes += text.len();
+        self.lines.push(text);
+        self.last = line;
+    }
+
+    fn rebuild(&mut self) {
+        let Ok(mut sim) = (self.load)(&self.scenario) else {
+            return;
+        };
+        for (i, step) in self.steps.iter().enumerate() {
+            if sim.apply_json(i + 1, step, &format!("steps[{i}]")).is_err() {
+                return;
+            }
+        }
+        self.sim = sim;
+    }
+
+    /// Back to the state after setup, forgetting every step.
+    pub fn reset(&mut self) -> Result<(), ApiError> {
+        self.sim =
+            (self.load)(&self.scenario).map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL))?;
+        self.lines.clear();
+        self.bytes = 0;
+        self.steps.clear();
+        self.generation += 1;
+        let first = self.sim.snapshot_json();
+        self.record(first);
+        Ok(())
+    }
+
+    /// Trace lines `from..to` (clamped), parsed.
+    pub fn lines(&self, from: usize, to: usize) -> Vec<Value> {
+        let to = to.min(self.lines.len());
+        self.lines[from.min(to)..to]
+            .iter()
+            .map(|t| serde_json::from_str(t).unwrap_or(Value::Null))
+            .collect()
+    }
+
+    /// Trace lines `from..to` (clamped) as a JSON array, written from the kept text
+    /// (parsing them into `Value`s would cost several times their size). Stops
+    /// after the line that reaches `max_bytes`; returns the text and the end index.
+    pub fn lines_text(&self, from: usize, to: usize, max_bytes: usize) -> (String, usize) {
+        let to = to.min(self.lines.len());
+        let from = from.min(to);
+        let mut out = String::from("[");
+        let mut end = from;
+        for l in &self.lines[from..to] {
+            if end > from {
+                if out.len() >= max_bytes {
+                    break;
+                }
+                out.push(',');
+            }
+            out.push_str(l);
+            end += 1;
+        }
+        out.push(']');
+        (out, end)
+    }
+
+    /// Lines `from..`, as JSON Lines text, stopping after the chunk reaches `max`
+    /// bytes (at least one line when there is one); with the end index.
+    pub fn jsonl_chunk(&self, from: usize, to: usize, max: usize) -> (Vec<u8>, usize) {
+        let to = to.min(self.lines.len());
+        let mut out = Vec::new();
+        let mut i = from.min(to);
+        while i < to && (out.is_empty() || out.len() + self.lines[i].len() < max) {
+            out.extend_from_slice(self.lines[i].as_bytes());
+            out.push(b'\n');
+            i += 1;
+        }
+        (out, i)
+    }
+
+    /// The JSON Lines trace of everything played: what `retroanim run` writes for
+    /// [`Session::scenario_with_steps`].
+    pub fn trace_jsonl(&self) -> String {
+        let mut out = String::with_capacity(self.bytes + self.lines.len());
+        for l in &self.lines {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The scenario with every step applied so far, asset paths as the user gave them.
+    pub fn scenario_with_steps(&self) -> Value {
+        let mut obj = match &self.doc {
+            Value::Object(o) => o.clone(),
+            _ => Map::new(),
+        };
+        obj.insert("steps".into(), Value::Array(self.steps.clone()));
+        Value::Object(obj)
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Bytes of trace and step text held.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    pub fn step_count(&self) -> usize {
+        self.steps.len()
+    }
+
+    pub fn last_line(&self) -> &Value {
+        &self.last
+    }
+
+    /// The scenario the engine loaded (its assets resolved by the transport).
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The scenario as given, without steps.
+    pub fn doc(&self) -> &Value {
+        &self.doc
+    }
+}
