@@ -256,12 +256,15 @@ fn bad_hex_and_truncated_update_motion_do_not_panic() {
             len: 10
         })
     );
-    // Every proper prefix of a real message is refused with the offset it ran out at.
+    // Every proper prefix of a real message is refused with the offset it ran out at
+    // (past the end only by alignment padding, which is skipped, not read).
     let full = bytes("4cf7000001000050000003000200000000003d00830000003d000300870002000000803f");
     assert!(UpdateMotion::read(&full).is_ok());
     for n in 0..full.len() {
         match UpdateMotion::read(&full[..n]) {
-            Err(WireError::Truncated { at, len, .. }) => assert!(at <= n && len == n),
+            Err(WireError::Truncated { at, len, .. }) => {
+                assert!(at <= n.div_ceil(4) * 4 && len == n)
+            }
             other => panic!("prefix {n}: {other:?}"),
         }
     }
