@@ -743,7 +743,7 @@ impl PhysicsObj {
     }
 
     /// `MotionInterp.get_jump_v_z`: 0 below an EPSILON extent, else the weenie's
-    /// jump velocity for the extent capped at 1 (0 for a non-player, Q96).
+    /// jump velocity for the extent capped at 1 (0 for a non-player, Q95).
     pub fn mi_get_jump_v_z(&self) -> f32 {
         self.jump_v_z()
     }
