@@ -1,11 +1,16 @@
 //! Embeds the repository's sample assets (`assets/`) in the binary, so an installed
 //! `retroanim browse` works without a source checkout. Built from a packaged crate
 //! (no `assets/` beside it) the table is empty and `browse` asks for `--assets DIR`.
+//!
+//! Also decides whether the static-site end-to-end test can run here (see
+//! `retroanim-testkit`): it needs the browser test's tools and the wasm32 target.
 
+use retroanim_testkit::{gate, CHROMIUM, NODE, PLAYWRIGHT, WASM32};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
+    gate("missing_site_tools", &[CHROMIUM, NODE, PLAYWRIGHT, WASM32]);
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let root = manifest.join("../../assets");
     println!("cargo:rerun-if-changed={}", root.display());

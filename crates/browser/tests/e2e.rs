@@ -3,10 +3,11 @@
 //! playwright-core (see that script for what it checks).
 //!
 //! Needs `node`, `/usr/bin/chromium` (or `$CHROMIUM`) and `npm ci` in
-//! crates/browser/e2e. The build script checks for them: when one is missing the
-//! test is declared `#[ignore]` with what is missing and how to install it, unless
-//! `RETROANIM_NO_SKIP` is set, in which case it runs and fails on the missing piece.
+//! crates/browser/e2e. The build script checks for them: when one is missing the test is
+//! reported ignored with how to install it, unless `RETROANIM_NO_SKIP` is set, in which
+//! case it runs and fails on the missing piece.
 
+use retroanim_testkit::{require, CHROMIUM, NODE, PLAYWRIGHT};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -14,34 +15,15 @@ use std::time::{Duration, Instant};
 
 const TIMEOUT: Duration = Duration::from_secs(240);
 
-// `#[test] fn e2e_in_headless_chromium() { run_e2e() }`, ignored with the reason
-// when the build script found something missing.
-include!(concat!(env!("OUT_DIR"), "/e2e_test.rs"));
-
-fn run_e2e() {
+#[test]
+#[cfg_attr(
+    missing_browser,
+    ignore = "needs chromium, node and playwright-core: apt-get install -y chromium nodejs npm; cd crates/browser/e2e && npm ci; or scripts/test"
+)]
+fn e2e_in_headless_chromium() {
+    require(&[CHROMIUM, NODE, PLAYWRIGHT]);
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let e2e = here.join("e2e");
-    let chromium = std::env::var_os("CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    assert!(
-        chromium.exists(),
-        "browser e2e test: {} not found (apt-get install -y chromium)",
-        chromium.display()
-    );
-    let node_ok = Command::new("node")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        node_ok,
-        "browser e2e test: node not found (apt-get install -y nodejs npm)"
-    );
-    assert!(
-        e2e.join("node_modules/playwright-core").is_dir(),
-        "browser e2e test: crates/browser/e2e/node_modules missing (cd crates/browser/e2e && npm ci)"
-    );
 
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let url = format!("http://{}/", listener.local_addr().unwrap());

@@ -5,8 +5,11 @@
 //! view's exported trace must then equal `retroanim run` on its exported scenario.
 //!
 //! Needs the wasm32 target, `node`, `/usr/bin/chromium` (or `$CHROMIUM`) and `npm ci`
-//! in crates/browser/e2e. A missing piece is a failure that says what to install.
+//! in crates/browser/e2e. The build script checks for them: when one is missing the test
+//! is reported ignored with how to install it, unless `RETROANIM_NO_SKIP` is set, in which
+//! case it runs and fails on the missing piece.
 
+use retroanim_testkit::{require, CHROMIUM, NODE, PLAYWRIGHT, WASM32};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -14,12 +17,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TIMEOUT: Duration = Duration::from_secs(300);
-
-/// A missing piece fails the test (with what to install) instead of reporting `ok` for a
-/// check that did not run.
-fn missing(what: &str) {
-    panic!("static-site e2e test cannot run: {what}");
-}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -85,7 +82,7 @@ fn answer(mut stream: TcpStream, dir: &Path) {
 
 /// `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release` into a
 /// target folder of its own (the outer build holds the workspace's lock).
-fn build_wasm() -> Option<PathBuf> {
+fn build_wasm() -> PathBuf {
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wasm-target");
     let out = Command::new(env!("CARGO"))
         .args([
@@ -101,52 +98,23 @@ fn build_wasm() -> Option<PathBuf> {
         .current_dir(root())
         .output()
         .expect("cargo starts");
-    if !out.status.success() {
-        missing(&format!(
-            "cannot build the wasm module (rustup target add wasm32-unknown-unknown?): {}",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("")
-        ));
-        return None;
-    }
-    Some(target_dir.join("wasm32-unknown-unknown/release/retroanim_wasm.wasm"))
-}
-
-fn node_ready(e2e: &Path) -> bool {
-    let chromium = std::env::var_os("CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if !chromium.exists() {
-        missing(&format!(
-            "{} not found (apt-get install -y chromium)",
-            chromium.display()
-        ));
-        return false;
-    }
-    let node = Command::new("node")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status();
-    if !node.is_ok_and(|s| s.success()) {
-        missing("node not found (apt-get install -y nodejs npm)");
-        return false;
-    }
-    if !e2e.join("node_modules/playwright-core").is_dir() {
-        missing("crates/browser/e2e/node_modules missing (cd crates/browser/e2e && npm ci)");
-        return false;
-    }
-    true
+    assert!(
+        out.status.success(),
+        "cannot build the wasm module: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    target_dir.join("wasm32-unknown-unknown/release/retroanim_wasm.wasm")
 }
 
 #[test]
+#[cfg_attr(
+    missing_site_tools,
+    ignore = "needs chromium, node, playwright-core and the wasm32 target: apt-get install -y chromium nodejs npm; cd crates/browser/e2e && npm ci; rustup target add wasm32-unknown-unknown; or scripts/test"
+)]
 fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
+    require(&[CHROMIUM, NODE, PLAYWRIGHT, WASM32]);
     let e2e = root().join("crates/browser/e2e");
-    if !node_ready(&e2e) {
-        return;
-    }
-    let Some(wasm) = build_wasm() else { return };
+    let wasm = build_wasm();
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-site-e2e");
     let _ = std::fs::remove_dir_all(&work);
     let site = work.join("site");

@@ -15,8 +15,11 @@ fn padded(s: &str) -> Vec<u32> {
 fn rust_version_is_the_newest_minimum_of_the_locked_dependencies() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // Not `--offline`: the metadata needs every locked package's manifest, and a build on
+    // Linux never downloads the Windows-only ones (`windows-sys`, `anstyle-wincon`), so on
+    // a fresh machine cargo fetches them here (as `cargo fetch` would).
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(["metadata", "--format-version", "1", "--locked"])
         .current_dir(root)
         .output()
         .expect("cargo metadata runs");

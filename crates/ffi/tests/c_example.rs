@@ -3,22 +3,24 @@
 //! runs clean under valgrind (no leak, no invalid access); it plays the committed
 //! move-to scenarios as `retroanim run` does; the typed-call chase (chase_ac.c)
 //! reproduces the committed chase trace tick by tick.
+//!
+//! Without gcc (or valgrind) these tests are reported ignored, with how to install it;
+//! `crates/ffi/build.rs` decides, and `RETROANIM_NO_SKIP` turns that into a failure.
 
 mod support;
 
+use retroanim_testkit::{require, GCC, LIBC_DEV, VALGRIND};
 use std::path::PathBuf;
 use std::process::Command;
 use support::*;
 
 /// Each test builds into its own folder: tests run in parallel.
-fn build_example(name: &str) -> Option<PathBuf> {
+fn build_example(name: &str) -> PathBuf {
     build_c(name, "play_scenario")
 }
 
-fn build_c(name: &str, program: &str) -> Option<PathBuf> {
-    if !have("gcc", "--version") {
-        return None;
-    }
+fn build_c(name: &str, program: &str) -> PathBuf {
+    require(&[GCC, LIBC_DEV]);
     let root = repo_root();
     let exe = scratch(name).join(program);
     run_ok(
@@ -30,7 +32,7 @@ fn build_c(name: &str, program: &str) -> Option<PathBuf> {
             .args(["-lpthread", "-ldl", "-lm", "-o"])
             .arg(&exe),
     );
-    Some(exe)
+    exe
 }
 
 fn walk_to_run() -> PathBuf {
@@ -38,10 +40,12 @@ fn walk_to_run() -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(
+    missing_c_compiler,
+    ignore = "needs gcc: apt-get install -y gcc libc6-dev, or scripts/test"
+)]
 fn c_example_prints_the_walk_to_run_trace_retroanim_run_prints() {
-    let Some(exe) = build_example("c_trace") else {
-        return;
-    };
+    let exe = build_example("c_trace");
     let printed = run_ok(Command::new(&exe).arg(walk_to_run()));
     let expected = reference_trace(&walk_to_run());
     assert_eq!(printed.lines().count(), 30, "the setup line and 29 steps");
@@ -52,18 +56,22 @@ fn c_example_prints_the_walk_to_run_trace_retroanim_run_prints() {
 }
 
 #[test]
+#[cfg_attr(
+    missing_valgrind,
+    ignore = "needs gcc and valgrind: apt-get install -y gcc libc6-dev valgrind, or scripts/test"
+)]
 fn c_example_runs_clean_under_valgrind() {
-    let Some(exe) = build_example("c_valgrind") else {
-        return;
-    };
+    let exe = build_example("c_valgrind");
     valgrind_clean(&exe, &walk_to_run());
 }
 
 #[test]
+#[cfg_attr(
+    missing_c_compiler,
+    ignore = "needs gcc: apt-get install -y gcc libc6-dev, or scripts/test"
+)]
 fn c_bench_builds_and_ticks_a_small_world_through_the_batch_call() {
-    let Some(exe) = build_c("c_bench", "bench_ac") else {
-        return;
-    };
+    let exe = build_c("c_bench", "bench_ac");
     let out = run_ok(
         Command::new(&exe)
             .arg(repo_root().join("assets/ac/records"))
@@ -94,10 +102,12 @@ fn c_bench_builds_and_ticks_a_small_world_through_the_batch_call() {
 
 /// Move-to scenarios (several objects) through the generic step call.
 #[test]
+#[cfg_attr(
+    missing_c_compiler,
+    ignore = "needs gcc: apt-get install -y gcc libc6-dev, or scripts/test"
+)]
 fn c_example_prints_retroanim_run_traces_for_moveto_scenarios() {
-    let Some(exe) = build_example("c_moveto_trace") else {
-        return;
-    };
+    let exe = build_example("c_moveto_trace");
     let base = repo_root().join("crates/ac/tests/conformance/scenarios");
     for name in [
         "oracle_chase_walking_target.json",
@@ -118,10 +128,12 @@ fn c_example_prints_retroanim_run_traces_for_moveto_scenarios() {
 /// calls from C: every tick's origins match bit for bit, and the chase ends with one
 /// successful arrival.
 #[test]
+#[cfg_attr(
+    missing_c_compiler,
+    ignore = "needs gcc: apt-get install -y gcc libc6-dev, or scripts/test"
+)]
 fn c_chase_through_typed_calls_matches_the_committed_trace() {
-    let Some(exe) = build_c("c_chase", "chase_ac") else {
-        return;
-    };
+    let exe = build_c("c_chase", "chase_ac");
     let conformance = repo_root().join("crates/ac/tests/conformance");
     let printed = run_ok(Command::new(&exe).arg(conformance.join("humanoid")));
     let trace =
@@ -147,10 +159,12 @@ fn c_chase_through_typed_calls_matches_the_committed_trace() {
 }
 
 #[test]
+#[cfg_attr(
+    missing_valgrind,
+    ignore = "needs gcc and valgrind: apt-get install -y gcc libc6-dev valgrind, or scripts/test"
+)]
 fn c_chase_runs_clean_under_valgrind() {
-    let Some(exe) = build_c("c_chase_valgrind", "chase_ac") else {
-        return;
-    };
+    let exe = build_c("c_chase_valgrind", "chase_ac");
     valgrind_clean(
         &exe,
         &repo_root().join("crates/ac/tests/conformance/humanoid"),
@@ -158,11 +172,9 @@ fn c_chase_runs_clean_under_valgrind() {
 }
 
 /// `exe ARG` under valgrind: no leak, no invalid access (valgrind's exit status 1
-/// otherwise). Returns without running when valgrind is missing and skipping is allowed.
+/// otherwise).
 fn valgrind_clean(exe: &std::path::Path, arg: &std::path::Path) {
-    if !have("valgrind", "--version") {
-        return;
-    }
+    require(&[VALGRIND]);
     run_ok(
         Command::new("valgrind")
             .args(["-q", "--leak-check=full", "--error-exitcode=1"])

@@ -6,6 +6,7 @@
 
 mod support;
 
+use retroanim_testkit::{require, MCS, MONO};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::*;
@@ -22,10 +23,8 @@ fn cs_files(dir: &Path) -> Vec<PathBuf> {
 
 /// Build Retroanim.dll and Sample.exe; the folder holding them.
 /// Each test builds into its own folder: tests run in parallel.
-fn build(name: &str) -> Option<PathBuf> {
-    if !have("mcs", "--version") || !have("mono", "--version") {
-        return None;
-    }
+fn build(name: &str) -> PathBuf {
+    require(&[MCS, MONO]);
     let root = repo_root().join("bindings/dotnet");
     let out = scratch(name);
     let dll = out.join("Retroanim.dll");
@@ -42,7 +41,7 @@ fn build(name: &str) -> Option<PathBuf> {
             .arg(format!("-out:{}", out.join("Sample.exe").display()))
             .args(cs_files(&root.join("Sample"))),
     );
-    Some(out)
+    out
 }
 
 fn sample(dir: &Path, scenario: &Path) -> Command {
@@ -54,10 +53,12 @@ fn sample(dir: &Path, scenario: &Path) -> Command {
 }
 
 #[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
 fn dotnet_sample_prints_retroanim_run_traces_for_every_bundled_scenario() {
-    let Some(dir) = build("dotnet_traces") else {
-        return;
-    };
+    let dir = build("dotnet_traces");
     let scenarios = bundled_scenarios();
     // 4 AC, 7 HERC, 3 actor scenarios are bundled.
     assert_eq!(scenarios.len(), 14);
@@ -73,10 +74,12 @@ fn dotnet_sample_prints_retroanim_run_traces_for_every_bundled_scenario() {
 }
 
 #[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
 fn dotnet_exception_carries_the_last_error_naming_the_file() {
-    let Some(dir) = build("dotnet_errors") else {
-        return;
-    };
+    let dir = build("dotnet_errors");
     let missing = dir.join("no_such_scenario.json");
     let out = sample(&dir, &missing).output().expect("mono runs");
     assert_eq!(out.status.code(), Some(1));
@@ -88,10 +91,12 @@ fn dotnet_exception_carries_the_last_error_naming_the_file() {
 /// The several-object (move-to) conformance scenarios, which the bundled ones do not
 /// include: the committed chase, sticky hand-off, cancel and three-movers scenarios.
 #[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
 fn dotnet_sample_prints_retroanim_run_traces_for_moveto_scenarios() {
-    let Some(dir) = build("dotnet_moveto_traces") else {
-        return;
-    };
+    let dir = build("dotnet_moveto_traces");
     let base = repo_root().join("crates/ac/tests/conformance/scenarios");
     for name in [
         "oracle_chase_walking_target.json",
@@ -113,10 +118,12 @@ fn dotnet_sample_prints_retroanim_run_traces_for_moveto_scenarios() {
 /// stands at (4.7124243, 7.7013707, 0) and its prey at (18.450012, 8, 0), as the
 /// committed trace's last line says; it arrived once, with success (0).
 #[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
 fn dotnet_typed_move_to_reproduces_the_committed_chase() {
-    let Some(dir) = build("dotnet_chase") else {
-        return;
-    };
+    let dir = build("dotnet_chase");
     let records = repo_root().join("crates/ac/tests/conformance/humanoid");
     let mut c = Command::new("mono");
     c.arg(dir.join("Sample.exe"))

@@ -1,5 +1,6 @@
 //! What the host-language tests share: where the built library is, the reference
-//! trace (what `retroanim run` prints), and the missing-tool policy.
+//! trace (what `retroanim run` prints). Which tools the tests need, and what happens when
+//! one is missing, is `retroanim-testkit`'s (used by `build.rs` and the tests).
 
 #![allow(dead_code)]
 
@@ -29,22 +30,6 @@ pub fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
-}
-
-/// Whether `tool --version` (or `tool` with `arg`) runs. A test whose tool is missing
-/// fails, naming the package to install, rather than reporting `ok` for work it did not
-/// do. Callers keep their `if !have(..) { return; }` guard for readability.
-pub fn have(tool: &str, arg: &str) -> bool {
-    let ok = Command::new(tool)
-        .arg(arg)
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    assert!(
-        ok,
-        "`{tool}` is not installed: this test needs it (apt-get install -y gcc libc6-dev valgrind mono-mcs mono-runtime; .ci/run installs them)"
-    );
-    ok
 }
 
 /// The trace `retroanim run` prints for a scenario, made by the engines' own
