@@ -312,3 +312,70 @@ fn q107_movement_data_sequences() {
         json!(["4cf7000001000050000003000200000000003d00830000003d000300870002000000803f"])
     );
 }
+
+/// The object of a fresh server-loop scenario (no steps run), for the engine calls.
+fn fresh() -> AcSim {
+    use retroanim_core::Simulation;
+    let doc = json!({"engine": "ac", "asset_dir": "../humanoid",
+        "setup": {"motion_table": "0x09000001", "origin": [60.0, 60.0, 0.0]},
+        "steps": [{"op": "update_object", "now": 100.05}]});
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/scenarios");
+    AcSim::load(&Scenario::from_str(&doc.to_string(), "fresh", dir).unwrap()).unwrap()
+}
+
+/// `is_standing_still` needs walkable ground, Ready and no sidestep or turn;
+/// `motions_pending` (the interpreter's list) empties once the animations complete.
+#[test]
+fn standing_still_and_motions_pending() {
+    use retroanim_ac::commands::{MovementParameters, WALK_FORWARD};
+    let mut sim = fresh();
+    let o = &mut sim.obj;
+    assert!(o.mi_is_standing_still());
+    assert!(o.mi_motions_pending()); // the setup's Ready is still queued
+    o.update_object(100.1);
+    assert!(!o.mi_motions_pending());
+    o.do_motion(WALK_FORWARD, &MovementParameters::default());
+    assert!(!o.mi_is_standing_still());
+    assert!(o.motions_pending()); // IsAnimating while the walk link plays
+}
+
+/// `OnMoveToState_ClientMethod`: a newly held forward key is Ready then the key (Walk
+/// promoted to Run by the held Run key); releasing it stops it.
+#[test]
+fn move_to_state_client_method_presses_and_releases_keys() {
+    use retroanim_ac::wire::RawMotionState;
+    let mut sim = fresh();
+    let o = &mut sim.obj;
+    let held = RawMotionState {
+        flags: 0x5,
+        current_hold_key: 2,
+        forward_command: 0x4500_0005,
+        ..RawMotionState::default()
+    };
+    o.on_move_to_state_client(&held, None);
+    assert_eq!(o.minterp.interpreted.forward_command, 0x4400_0007);
+    let released = RawMotionState {
+        flags: 0x1,
+        current_hold_key: 2,
+        ..RawMotionState::default()
+    };
+    o.on_move_to_state_client(&released, Some(&held));
+    assert_eq!(o.minterp.interpreted.forward_command, 0x4100_0003);
+}
+
+/// `ReportExhaustion` re-applies the raw state of a creature that moved on its own:
+/// a walk commanded with Run held once falls back to Walk (the raw hold key is unset).
+#[test]
+fn report_exhaustion_reapplies_the_raw_state() {
+    use retroanim_ac::commands::{HoldKey, MovementParameters, WALK_FORWARD};
+    let mut sim = fresh();
+    let o = &mut sim.obj;
+    let run = MovementParameters {
+        hold_key_to_apply: HoldKey::Run,
+        ..MovementParameters::default()
+    };
+    o.do_motion(WALK_FORWARD, &run);
+    assert_eq!(o.minterp.interpreted.forward_command, 0x4400_0007);
+    o.mi_report_exhaustion();
+    assert_eq!(o.minterp.interpreted.forward_command, WALK_FORWARD);
+}
