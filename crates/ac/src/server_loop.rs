@@ -760,6 +760,131 @@ impl PhysicsObj {
     }
 }
 
+/// `MovementParameters` with the flag bits of a packed `MovementParamFlags` and the
+/// other fields at their defaults (the inverse of [`MovementParameters::flags`]).
+pub fn params_from_flags(flags: u32) -> MovementParameters {
+    let bit = |i: u32| flags & (1 << i) != 0;
+    MovementParameters {
+        can_walk: bit(0),
+        can_run: bit(1),
+        can_sidestep: bit(2),
+        can_walk_backwards: bit(3),
+        can_charge: bit(4),
+        fail_walk: bit(5),
+        use_final_heading: bit(6),
+        sticky: bit(7),
+        move_away: bit(8),
+        move_towards: bit(9),
+        use_spheres: bit(10),
+        set_hold_key: bit(11),
+        autonomous: bit(12),
+        modify_raw_state: bit(13),
+        modify_interpreted_state: bit(14),
+        cancel_moveto: bit(15),
+        stop_completely: bit(16),
+        disable_jump_during_link: bit(17),
+        ..MovementParameters::default()
+    }
+}
+
+impl PhysicsObj {
+    /// Apply a received `MovementData` to this object as a client applies it to its
+    /// copy of someone else's object. ACE's own `unpack_movement` is empty, so this
+    /// follows the client's direction with ACE's pieces: an interpreted state goes
+    /// through `move_to_interpreted_state` (absent style NonCombat, absent forward
+    /// command Ready; actions numbered as sent); a move-to or turn is performed with
+    /// the sent parameters (target radius and height unknown: 0). The sticky target
+    /// and the sent run rate are not applied.
+    pub fn apply_movement_data(&mut self, data: &MovementData) -> WeenieError {
+        use crate::moveto_manager::MovementStruct;
+        let with_params = |p: &MoveToParameters| MovementParameters {
+            distance_to_object: p.distance_to_object,
+            min_distance: p.min_distance,
+            fail_distance: p.fail_distance,
+            speed: p.speed,
+            walk_run_threshold: p.walk_run_threshold,
+            desired_heading: p.desired_heading,
+            ..params_from_flags(p.flags)
+        };
+        let at = |origin: &crate::wire::movement_data::Origin| {
+            let o = origin.1;
+            let mut f = AFrame::IDENTITY;
+            f.origin = Vec3::new(o[0], o[1], o[2]);
+            Position::new(origin.0, f)
+        };
+        let mvs = match &data.body {
+            MovementBody::Invalid { state, .. } => {
+                let style = if state.current_style != 0 {
+                    state.current_style
+                } else if data.style & 0xFFFF != 0 {
+                    data.style
+                } else {
+                    NON_COMBAT
+                };
+                let s = crate::motion_interp::InterpretedMotionState {
+                    current_style: style,
+                    forward_command: if state.forward_command == 0 {
+                        READY
+                    } else {
+                        state.forward_command
+                    },
+                    forward_speed: state.forward_speed,
+                    sidestep_command: state.sidestep_command,
+                    sidestep_speed: state.sidestep_speed,
+                    turn_command: state.turn_command,
+                    turn_speed: state.turn_speed,
+                    actions: state
+                        .commands
+                        .iter()
+                        .map(|c| crate::motion_interp::ActionNode {
+                            action: c.command,
+                            speed: c.speed,
+                            stamp: c.sequence() as i32,
+                            autonomous: c.autonomous(),
+                        })
+                        .collect(),
+                };
+                if !self.has_movement_manager() {
+                    return WeenieError::NoAnimationTable;
+                }
+                self.mi_move_to_interpreted_state(&s);
+                return WeenieError::None;
+            }
+            MovementBody::MoveToObject { target, params, .. } => {
+                let mut m = MovementStruct::new(MovementType::MoveToObject, with_params(params));
+                m.object_id = *target;
+                m.top_level_id = *target;
+                m
+            }
+            MovementBody::MoveToPosition { origin, params, .. } => {
+                let mut m = MovementStruct::new(MovementType::MoveToPosition, with_params(params));
+                m.position = at(origin);
+                m
+            }
+            MovementBody::TurnToObject {
+                target,
+                desired_heading,
+                params,
+            } => {
+                let mut p = params_from_flags(params.flags);
+                p.speed = params.speed;
+                p.desired_heading = *desired_heading;
+                let mut m = MovementStruct::new(MovementType::TurnToObject, p);
+                m.object_id = *target;
+                m.top_level_id = *target;
+                m
+            }
+            MovementBody::TurnToHeading { params } => {
+                let mut p = params_from_flags(params.flags);
+                p.speed = params.speed;
+                p.desired_heading = params.desired_heading;
+                MovementStruct::new(MovementType::TurnToHeading, p)
+            }
+        };
+        self.perform_movement_struct(&mvs)
+    }
+}
+
 /// The `MovementData` ACE broadcasts for a player's MoveToState (its shortcut from the
 /// raw state to an interpreted one): Walk/Run forward at the run rate when Run is held
 /// (backwards ×−0.65), sidestep right at `speed·3.12/1.25·0.5` (left negated, clamped

@@ -379,3 +379,79 @@ fn report_exhaustion_reapplies_the_raw_state() {
     o.mi_report_exhaustion();
     assert_eq!(o.minterp.interpreted.forward_command, WALK_FORWARD);
 }
+
+/// A remote copy that applies an object's broadcast reaches its interpreted state:
+/// running (Walk with Run held), turning left at 1.5, one Wave.
+#[test]
+fn a_remote_copy_applying_the_broadcast_reaches_the_same_state() {
+    use retroanim_ac::commands::{HoldKey, MovementParameters, TURN_LEFT, WALK_FORWARD};
+    let mut a = fresh();
+    let run = MovementParameters {
+        hold_key_to_apply: HoldKey::Run,
+        ..MovementParameters::default()
+    };
+    a.obj.do_motion(WALK_FORWARD, &run);
+    a.obj.do_motion(TURN_LEFT, &run);
+    a.obj.do_motion(0x1300_0087, &MovementParameters::default());
+    let data = a.obj.movement_data(false);
+    // Through the wire and back.
+    let mut seq = retroanim_ac::wire::Sequences::default();
+    let msg = retroanim_ac::wire::UpdateMotion::write(1, &data, &mut seq);
+    let got = retroanim_ac::wire::UpdateMotion::read(&msg).unwrap().data;
+    let mut b = fresh();
+    assert_eq!(
+        b.obj.apply_movement_data(&got),
+        retroanim_ac::commands::WeenieError::None
+    );
+    let (x, y) = (&a.obj.minterp.interpreted, &b.obj.minterp.interpreted);
+    assert_eq!(y.current_style, 0x8000_003d);
+    assert_eq!(y.forward_command, 0x4400_0007);
+    assert_eq!((y.turn_command, y.turn_speed), (0x6500_000d, -1.5));
+    assert_eq!(
+        (x.forward_speed, x.turn_speed),
+        (y.forward_speed, y.turn_speed)
+    );
+    // The Wave arrived numbered 2 and was performed (newer than the copy's stamp 0),
+    // which records 2 as the newest stamp; the action itself keeps its params' stamp 0.
+    assert_eq!(y.actions.len(), 1);
+    assert_eq!((y.actions[0].action, y.actions[0].stamp), (0x1300_0087, 0));
+    assert_eq!(b.obj.minterp.server_action_stamp, 2);
+}
+
+/// A move to a position applied to a copy starts the same move.
+#[test]
+fn a_remote_copy_starts_the_broadcast_move() {
+    use retroanim_ac::server_loop::params_from_flags;
+    use retroanim_ac::wire::movement_data::MoveToParameters;
+    use retroanim_ac::wire::{MovementBody, MovementData};
+    assert_eq!(params_from_flags(0x0001_ee1f).flags(), 0x0001_ee1f);
+    let data = MovementData {
+        autonomous: false,
+        motion_flags: 0,
+        style: 0x8000_003d,
+        body: MovementBody::MoveToPosition {
+            origin: (0x7d64_0013, [70.0, 60.0, 0.0]),
+            params: MoveToParameters {
+                flags: 0x0001_ee1f,
+                distance_to_object: 0.6,
+                min_distance: 0.0,
+                fail_distance: f32::MAX,
+                speed: 1.0,
+                walk_run_threshold: 15.0,
+                desired_heading: 0.0,
+            },
+            run_rate: 1.0,
+        },
+    };
+    let mut b = fresh();
+    b.obj.apply_movement_data(&data);
+    let m = &b.obj.moveto;
+    assert_eq!(
+        m.movement_type,
+        retroanim_ac::commands::MovementType::MoveToPosition
+    );
+    assert_eq!(m.sought_position.frame.origin.x, 70.0);
+    assert_eq!(m.movement_params.walk_run_threshold, 15.0);
+    // Target due east (heading 90): the move begins with a right turn.
+    assert_eq!(b.obj.minterp.interpreted.turn_command, 0x6500_000d);
+}
