@@ -455,3 +455,17 @@ fn a_remote_copy_starts_the_broadcast_move() {
     // Target due east (heading 90): the move begins with a right turn.
     assert_eq!(b.obj.minterp.interpreted.turn_command, 0x6500_000d);
 }
+
+/// A truncated message in a scenario is an input error naming the step and the byte
+/// offset, not a panic.
+#[test]
+fn truncated_message_bytes_are_refused_with_the_offset() {
+    let doc = json!({"engine": "ac", "asset_dir": "../humanoid",
+        "setup": {"motion_table": "0x09000001"},
+        "steps": [{"op": "jump_pack_bytes", "hex": "0000403f0000"}]});
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/scenarios");
+    let scenario = Scenario::from_str(&doc.to_string(), "bad", dir).unwrap();
+    let e = run_scenario::<AcSim>(&scenario).unwrap_err().to_string();
+    assert!(e.contains("steps[0].hex"), "{e}");
+    assert!(e.contains("truncated at byte offset 4"), "{e}");
+}

@@ -269,3 +269,40 @@ fn bad_hex_and_truncated_update_motion_do_not_panic() {
         }
     }
 }
+
+/// Arbitrary bytes never panic a reader: each answers a value or an error whose offset
+/// lies within the input (or its alignment padding).
+#[test]
+fn readers_never_panic_on_arbitrary_bytes() {
+    use retroanim_ac::wire::{MovementData, Reader};
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let within = |e: &WireError, len: usize| match e {
+        WireError::Truncated { at, len: l, .. } => *l == len && *at <= len.div_ceil(4) * 4,
+        WireError::BadValue { at, .. } => *at < len,
+        WireError::BadHex { .. } => false,
+    };
+    let mut errors = 0;
+    for _ in 0..3000 {
+        let n = (next() % 80) as usize;
+        let b: Vec<u8> = (0..n).map(|_| next() as u8).collect();
+        let results = [
+            MoveToState::from_bytes(&b).err(),
+            JumpPack::from_bytes(&b).err(),
+            RawMotionState::read(&mut Reader::new(&b)).err(),
+            MovementData::read(&mut Reader::new(&b)).err(),
+            UpdateMotion::read(&b).err(),
+            VectorUpdate::read(&b).err(),
+        ];
+        for e in results.iter().flatten() {
+            assert!(within(e, n), "{e:?} for {n} bytes");
+            errors += 1;
+        }
+    }
+    assert!(errors > 0);
+}
