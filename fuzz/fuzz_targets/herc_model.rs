@@ -1,7 +1,7 @@
 #![no_main]
 //! The JSON HERC model (animation list).
 use libfuzzer_sys::fuzz_target;
-use retroanim_herc::model::AnimList;
+use retroanim_herc::anim_list::AnimList;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(v) = serde_json::from_slice::<serde_json::Value>(data) {

@@ -5,7 +5,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 /// Largest trace line the limits allow (docs/limits.md); well above every real line.
-pub const MAX_LINE_BYTES: usize = 24 * 1024;
+pub const MAX_LINE_BYTES: usize = 512 * 1024;
 
 /// A directory of the repository (relative paths in scenarios resolve against it).
 pub fn repo_dir(rel: &str) -> PathBuf {

@@ -29,8 +29,9 @@ fn main() -> ExitCode {
 }
 
 fn build(source: &std::path::Path, out: &std::path::Path) -> Result<usize, String> {
-    let text = std::fs::read_to_string(source)
-        .map_err(|e| format!("{}: cannot read: {e}", source.display()))?;
+    let text =
+        retroanim_core::input::read_text_kind(source, retroanim_core::input::FileKind::JsonAsset)
+            .map_err(|e| format!("{}: {e}", source.display()))?;
     let compiled = compile_str(&text).map_err(|e| format!("{}: {e}", source.display()))?;
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut files = vec![(

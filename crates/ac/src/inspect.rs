@@ -515,7 +515,9 @@ pub fn recognises(path: &Path) -> bool {
     match ext.as_deref() {
         Some("dat") => true,
         Some("bin") => {
-            let Ok(bytes) = std::fs::read(path) else {
+            let Ok(bytes) =
+                retroanim_core::input::read_kind(path, retroanim_core::input::FileKind::Record)
+            else {
                 return false;
             };
             let named_as_record = path.file_stem().is_some_and(|s| {
@@ -641,10 +643,11 @@ pub fn inspect_file(path: &Path, id: Option<&str>, json: bool) -> Result<String,
             }
         };
     }
-    let bytes = std::fs::read(path).map_err(|e| RecordError::Container {
-        file: file.clone(),
-        message: format!("cannot read: {e}"),
-    })?;
+    let bytes = retroanim_core::input::read_kind(path, retroanim_core::input::FileKind::Whole)
+        .map_err(|e| RecordError::Container {
+            file: file.clone(),
+            message: e.to_string(),
+        })?;
     if let (Some(want), Some(b)) = (want, bytes.get(..4)) {
         let got = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         if got != want {

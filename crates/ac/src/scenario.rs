@@ -697,14 +697,25 @@ impl Simulation for AcSim {
         // place of the record folder when given; scenarios without it read as before.
         let asset_dat: Option<String> = scenario.field("asset_dat")?;
         let mut store = match asset_dat {
-            Some(dat) => RecordStore::from_dat(scenario.resolve(&dat))
-                .map_err(|e| scenario.error("asset_dat", e.to_string()))?,
+            Some(dat) => {
+                no_nul(scenario, "asset_dat", &dat)?;
+                RecordStore::from_dat(scenario.resolve(&dat))
+                    .map_err(|e| scenario.error("asset_dat", e.to_string()))?
+            }
             None => {
                 let asset_dir: String = scenario.field("asset_dir")?.unwrap_or_else(|| ".".into());
+                no_nul(scenario, "asset_dir", &asset_dir)?;
                 RecordStore::from_dir(scenario.resolve(&asset_dir))
             }
         };
-        AcSim::load_with(scenario, &setup, &mut store)
+        // A record file the guarded reader refused (a FIFO, a device, a directory, an
+        // over-size file) is reported at the field that named its folder.
+        AcSim::load_with(scenario, &setup, &mut store).map_err(|e| match store.unreadable() {
+            Some((id, file, why)) if e.file == file => {
+                scenario.error("asset_dir", format!("record 0x{id:08x}: {why}"))
+            }
+            _ => e,
+        })
     }
 
     fn snapshot(&self) -> Line {
@@ -754,6 +765,21 @@ impl Simulation for AcSim {
     }
 }
 
+/// Refuse a path field holding a NUL byte (no file name can hold one), with the byte
+/// escaped in the message.
+fn no_nul(scenario: &Scenario, field: &str, path: &str) -> Result<(), ScenarioError> {
+    match path.find('\0') {
+        Some(at) => Err(scenario.error(
+            field,
+            format!(
+                "\"{}\" holds a NUL byte at byte {at}; no file name can contain one",
+                retroanim_core::input::printable(path)
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// What a refused step says when one update ran into a work limit (L2, L3).
 pub(crate) fn work_limit_message(limit: WorkLimit) -> String {
     match limit {
@@ -770,10 +796,13 @@ pub(crate) fn work_limit_message(limit: WorkLimit) -> String {
 }
 
 /// Longest queue a trace line may show (limit L8): both pending queues and the
-/// interpolation queue. ACE lets them grow for as long as no tick drains them (one
-/// entry per command), which makes each line longer than the last; real play holds a
-/// handful (the interpolation queue's own cap is 20, plus one far target).
-pub const MAX_QUEUE_LEN: usize = 32;
+/// interpolation queue. ACE lets them grow for as long as no tick drains them (at most
+/// one entry per command step), which makes each line longer than the last; real play
+/// holds a handful and ACE's own long random scripts reached 93 (the interpolation
+/// queue caps itself at 20, plus one far target). A trace-size budget, not a rule of
+/// the original: 1024 entries of at most 40 bytes keep each queue's part of a line
+/// under 41 KB (docs/limits.md derives it).
+pub const MAX_QUEUE_LEN: usize = 1024;
 /// Longest animation list a trace line may show (limit L8). Links and cycles are
 /// replaced, not accumulated, in real play; the bounded `re_modify` nesting (64) can
 /// legitimately build about 70 nodes in one step.

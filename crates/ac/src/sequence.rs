@@ -21,8 +21,13 @@ pub const HOOK_ANIMATION_DONE: u32 = 4;
 /// never return; a 2 s tick at 30 fps crosses 60. Past the limit the update stops and
 /// records [`WorkLimit::Crossings`]; the scenario runner then refuses the tick whole.
 pub const MAX_CROSSINGS_PER_UPDATE: u32 = 4096;
-/// Hooks one `Update` may queue (limit L3): keeps a trace line's `hooks` to a few KB.
-pub const MAX_HOOKS_PER_UPDATE: usize = 128;
+/// Hooks one `Update` may queue (limit L3): two per crossing at the crossing limit
+/// (L2), far above what legal records produce (ACE itself fired at most 158 in a 2 s
+/// tick of long random scripts; real clips carry a few hooks on a few frames). It is a
+/// trace-size budget, not a rule of the original: the hooks of a tick are listed in its
+/// trace line, and 8192 names of at most 27 bytes keep that list under 224 KB and the
+/// tick's hook queue under 32 KB (docs/limits.md derives it).
+pub const MAX_HOOKS_PER_UPDATE: usize = 2 * MAX_CROSSINGS_PER_UPDATE as usize;
 
 /// Which per-update work limit an `Update` ran into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,6 +4,10 @@
 //! container is written by the project's writer in the shipped layout, in a temporary
 //! directory.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_ac::records::dat::{
     inflate_record, write_dat, write_dat_with, DatFile, DatLayout, DatRecord, DatWriteOptions,
     FREE_BIT, PRE_TOD_NODE_SIZE,

@@ -1,5 +1,9 @@
 //! The front door (`Loader`, `Creature`, `MotionError`) and the `walk_then_run` example.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 #[path = "../examples/walk_then_run.rs"]
 mod walk_then_run;
 

@@ -2,6 +2,10 @@
 //! refusal is a located error, the refused step leaves the object as it was, and no
 //! accepted step can take unbounded time or print a trace line of unbounded size.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 use common::*;
@@ -153,15 +157,15 @@ fn l2_a_framerate_of_2_5e38_is_refused_in_bounded_time_and_changes_nothing() {
 
 #[test]
 fn l2_a_huge_speed_is_refused_at_the_tick_that_would_do_too_much() {
-    // Walk at 12 fps × 1e6 speed: a 0.1 s tick would cross 1.2 million frames, and the
-    // walk clip's hooks run past their limit first.
+    // Walk at 12 fps × 1e6 speed: a 0.1 s tick would cross 1.2 million frames. (Before
+    // issue 21 raised L3 to 8192 the walk clip's hooks ran past 128 first.)
     let e = run_err(
         r#"{"engine":"ac","asset_dir":"../assets","setup":{"motion_table":"0x09000100"},
             "steps":[{"op":"do_motion","motion":"0x45000005","speed":1000000},{"op":"tick","dt":0.1}]}"#,
     );
     assert_eq!(
         e,
-        "bad.json: steps[1]: the tick would fire more than 128 animation hooks; refused (use a smaller dt)"
+        "bad.json: steps[1]: the tick would cross more than 4096 frame boundaries and animation nodes; refused (use a smaller dt or a lower speed)"
     );
 }
 
@@ -186,23 +190,47 @@ fn l2_a_frame_range_from_i32_min_cannot_spin_one_node_for_ever() {
 }
 
 #[test]
-fn l3_more_than_128_hooks_in_one_tick_are_refused() {
-    // 8 frames with 20 sound hooks each at 10 fps, from frame 0: 0.6 s crosses 6 frames
-    // = 120 hooks (accepted), 0.7 s crosses 7 frames = 140 hooks (refused).
-    let hooks: Vec<_> = (0..8)
-        .flat_map(|f| (0..20).map(move |_| (f, hook(1, 0))))
+fn l3_more_than_8192_hooks_in_one_tick_are_refused() {
+    // Issue 21 raised the limit from 128 (ACE fired up to 158 in legal 2 s ticks) to
+    // a trace-size budget of 8192. Three frames at 10 fps, 4096 sound hooks on frame
+    // 0 and 4097 on frame 1: 0.15 s crosses frame 0 = 4096 hooks (accepted), 0.25 s
+    // crosses frames 0 and 1 = 8193 hooks (refused).
+    let hooks: Vec<_> = (0..4096)
+        .map(|_| (0, hook(1, 0)))
+        .chain((0..4097).map(|_| (1, hook(1, 0))))
         .collect();
-    let dir = record_dir("hooks", &anim(0x0300_0e53, 8, None, &hooks), 10.0, None);
-    let line = tick(&mut load_from(&dir).unwrap(), 0.6).unwrap();
-    assert_eq!(line.matches("\"sound\"").count(), 120);
+    let dir = record_dir("hooks", &anim(0x0300_0e53, 3, None, &hooks), 10.0, None);
+    let line = tick(&mut load_from(&dir).unwrap(), 0.15).unwrap();
+    assert_eq!(line.matches("\"sound\"").count(), 4096);
     let mut sim = load_from(&dir).unwrap();
     let before = state(&sim);
-    let e = tick(&mut sim, 0.7).unwrap_err().to_string();
+    let e = tick(&mut sim, 0.25).unwrap_err().to_string();
     assert_eq!(
         e,
-        "bad.json: steps[0]: the tick would fire more than 128 animation hooks; refused (use a smaller dt)"
+        "bad.json: steps[0]: the tick would fire more than 8192 animation hooks; refused (use a smaller dt)"
     );
     assert_eq!(state(&sim), before);
+}
+
+#[test]
+fn l3_a_thousand_hooks_in_one_two_second_tick_are_accepted() {
+    // 200 frames with 10 sound hooks each at 50 fps: a 2 s tick from frame 0 ends at
+    // frame 100 and crosses frames 0..=99, 100 frames × 10 = 1000 hooks, all listed.
+    let hooks: Vec<_> = (0..200)
+        .flat_map(|f| (0..10).map(move |_| (f, hook(1, 0))))
+        .collect();
+    let dir = record_dir(
+        "hooks1000",
+        &anim(0x0300_0e54, 200, None, &hooks),
+        50.0,
+        None,
+    );
+    let mut sim = load_from(&dir).unwrap();
+    let line = tick(&mut sim, 2.0).unwrap();
+    assert_eq!(line.matches("\"sound\"").count(), 1000);
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["hooks"].as_array().unwrap().len(), 1000);
+    assert_eq!(v["seq"]["frame"], 100.0);
 }
 
 #[test]
@@ -322,9 +350,9 @@ fn l5_a_record_framerate_that_is_nan_is_refused_at_load() {
 #[test]
 fn l8_commands_without_ticks_cannot_grow_a_trace_line_for_ever() {
     // Each do_motion queues one pending entry in the table manager and one in the
-    // interpreter, and nothing drains them without a tick: 32 commands fit, the 33rd
-    // (steps[32]) would make the 33rd entry.
-    let steps: Vec<String> = (0..40)
+    // interpreter, and nothing drains them without a tick: 1024 commands fit (issue
+    // 21 raised the limit from 32), the 1025th (steps[1024]) would make the 1025th.
+    let steps: Vec<String> = (0..1030)
         .map(|i| {
             let m = if i % 2 == 0 {
                 "0x45000005"
@@ -341,11 +369,11 @@ fn l8_commands_without_ticks_cannot_grow_a_trace_line_for_ever() {
     let e = run_scenario::<AcSim>(&scenario(&text)).unwrap_err();
     assert!(
         e.message
-            .starts_with("the step would grow table.pending past 32 entries; refused"),
+            .starts_with("the step would grow table.pending past 1024 entries; refused"),
         "{e}"
     );
-    assert_eq!(e.at, "steps[32]");
-    let at = 32;
+    assert_eq!(e.at, "steps[1024]");
+    let at = 1024;
     // Every accepted line before the refusal stays small.
     let ok = format!(
         r#"{{"engine":"ac","asset_dir":"../assets","setup":{{"motion_table":"0x09000100"}},"steps":[{}]}}"#,
@@ -353,5 +381,41 @@ fn l8_commands_without_ticks_cannot_grow_a_trace_line_for_ever() {
     );
     let lines = run_scenario::<AcSim>(&scenario(&ok)).unwrap();
     let longest = lines.iter().map(|l| l.to_string().len()).max().unwrap();
-    assert!(longest < 24 * 1024, "{longest}");
+    assert!(longest < 512 * 1024, "{longest}");
+}
+
+#[test]
+fn l8_a_pending_queue_of_200_entries_is_accepted() {
+    // ACE's queue reached 93 in long random legal scripts and ACE went on: 200
+    // commands without a tick leave 200 entries in table.pending, every step accepted.
+    let steps: Vec<String> = (0..200)
+        .map(|i| {
+            let m = if i % 2 == 0 {
+                "0x45000005"
+            } else {
+                "0x41000003"
+            };
+            format!(r#"{{"op":"do_motion","motion":"{m}"}}"#)
+        })
+        .collect();
+    let text = format!(
+        r#"{{"engine":"ac","asset_dir":"../assets","setup":{{"motion_table":"0x09000100"}},"steps":[{}]}}"#,
+        steps.join(",")
+    );
+    let lines = run_scenario::<AcSim>(&scenario(&text)).unwrap();
+    assert_eq!(lines.len(), 201);
+    let last = &lines[200];
+    assert_eq!(last["step"], 200);
+    let pending = last["table"]["pending"].as_array().unwrap();
+    assert_eq!(pending.len(), 200);
+    assert_eq!(pending[199][0], "0x41000003");
+    // A tick then plays on with the whole queue.
+    let ticked = format!(
+        r#"{{"engine":"ac","asset_dir":"../assets","setup":{{"motion_table":"0x09000100"}},"steps":[{},{{"op":"tick","dt":2.0}}]}}"#,
+        steps.join(",")
+    );
+    assert_eq!(
+        run_scenario::<AcSim>(&scenario(&ticked)).unwrap().len(),
+        202
+    );
 }

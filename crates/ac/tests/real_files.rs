@@ -7,6 +7,10 @@
 //! dereth's documented 56-byte example motion table is not game data (its bytes are typed
 //! in from the public description) and always runs.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_ac::inspect::motion_table_text;
 use retroanim_ac::records::dat::DatFile;
 use retroanim_ac::records::*;

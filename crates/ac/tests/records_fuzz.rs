@@ -2,6 +2,10 @@
 //! records with random overwrites, insertions, deletions and truncations must never
 //! panic (the readers return errors), and what they accept re-encodes consistently.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 use proptest::prelude::*;

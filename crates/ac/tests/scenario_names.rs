@@ -1,6 +1,10 @@
 //! Scenario files accept motion commands, styles and hold keys by name (any case) as
 //! well as by hex id, and the trace is the same either way (it always prints ids).
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_ac::records::command_names::command_name;
 use retroanim_ac::AcSim;
 use retroanim_core::sim::run_scenario;

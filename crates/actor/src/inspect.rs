@@ -5,6 +5,7 @@
 use crate::load::{load_set, CELL};
 use crate::ragr::Cmd;
 use crate::resources::{ActorSet, ScriptCmd};
+use retroanim_core::input::{self, FileKind};
 use retroanim_core::ScenarioError;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -15,7 +16,7 @@ pub fn recognises(path: &Path) -> bool {
     if path.extension().and_then(|e| e.to_str()) != Some("json") {
         return false;
     }
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = input::read_text_kind(path, FileKind::Whole) else {
         return false;
     };
     serde_json::from_str::<Value>(&text)
@@ -27,8 +28,7 @@ pub fn recognises(path: &Path) -> bool {
 /// Load and describe an actor set file; a fault is reported with the file and JSON path.
 pub fn inspect_file(path: &Path, as_json: bool) -> Result<String, ScenarioError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ScenarioError::new(&file, "", format!("cannot read: {e}")))?;
+    let text = input::read_text_kind(path, FileKind::Whole).map_err(|e| e.at(&file))?;
     let value: Value = serde_json::from_str(&text).map_err(|e| {
         ScenarioError::new(
             &file,

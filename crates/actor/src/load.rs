@@ -94,8 +94,16 @@ struct FlagsDoc {
 
 /// Read and validate an actor set given as JSON.
 pub fn load_set(value: &Value) -> Result<ActorSet, LoadFault> {
-    let doc: SetDoc = retroanim_core::scenario::from_value_at(value, "", "")
-        .map_err(|e| LoadFault::new(FaultKind::BadValue, e.at, e.message))?;
+    // A fault of the set as a whole (not an object, a missing top-level field) has no
+    // path of its own: it is located at `(root)`.
+    let doc: SetDoc = retroanim_core::scenario::from_value_at(value, "", "").map_err(|e| {
+        let at = if e.at.is_empty() {
+            "(root)".to_string()
+        } else {
+            e.at
+        };
+        LoadFault::new(FaultKind::BadValue, at, e.message)
+    })?;
     for (axis, v) in [("width", doc.map.width), ("height", doc.map.height)] {
         if !(MAP_MIN..=MAP_MAX).contains(&v) {
             return Err(LoadFault::new(

@@ -8,6 +8,7 @@ use crate::resources::ActorSet;
 use crate::state::{Actor, Anim, Task, Translation};
 use crate::timing::Timing;
 use crate::world::{ActorRunError, Switches, Why, World};
+use retroanim_core::input::{self, FileKind};
 use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -488,8 +489,8 @@ fn read_assets(scenario: &Scenario) -> Result<(Value, String), ScenarioError> {
         Some(Value::String(rel)) => {
             let path = scenario.resolve(rel);
             let file = path.display().to_string();
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| scenario.error("assets", format!("cannot read {file}: {e}")))?;
+            let text = input::read_text_kind(&path, FileKind::JsonAsset)
+                .map_err(|e| scenario.error("assets", e.naming(&path)))?;
             let value = serde_json::from_str(&text).map_err(|e| {
                 ScenarioError::new(
                     &file,

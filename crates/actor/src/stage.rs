@@ -34,9 +34,13 @@ pub enum SetError {
 /// Read and validate an actor set file (the format of `assets/actor/flag2.json`).
 pub fn load_set_file(path: impl AsRef<Path>) -> Result<ActorSet, SetError> {
     let file = path.as_ref().display().to_string();
-    let text = std::fs::read_to_string(path.as_ref()).map_err(|e| SetError::Io {
+    let text = retroanim_core::input::read_text_kind(
+        path.as_ref(),
+        retroanim_core::input::FileKind::JsonAsset,
+    )
+    .map_err(|e| SetError::Io {
         file: file.clone(),
-        message: e.to_string(),
+        message: e.reason(),
     })?;
     load_set_str(&text, &file)
 }

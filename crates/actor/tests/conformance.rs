@@ -5,6 +5,10 @@
 //! traces (`ACTOR_BLESS=all` rewrites them; never the worked example): new expected traces must be checked by hand
 //! against the procedures before they are committed.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_core::conformance::Suite;
 use retroanim_core::diff::DiffOptions;
 use retroanim_core::trace::to_jsonl;

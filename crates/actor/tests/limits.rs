@@ -51,3 +51,14 @@ fn inspect_of_an_oversized_frame_table_is_a_located_error_not_a_wrapped_range() 
     assert_eq!(e.at, "models[0].raan[0].frames");
     assert!(e.message.starts_with("bad_value"), "{}", e.message);
 }
+
+#[test]
+fn a_set_that_is_not_an_object_is_located_at_its_root() {
+    // Issue 21: a fault of the document as a whole used to carry an empty location.
+    let f = load_set(&json!(7)).unwrap_err();
+    assert_eq!(f.at, "(root)");
+    assert_eq!(f.kind, FaultKind::BadValue);
+    let f = load_set(&json!({"models": [], "actors": []})).unwrap_err();
+    assert_eq!(f.at, "(root)");
+    assert_eq!(f.message, "missing field `map`");
+}

@@ -3,6 +3,10 @@
 //! swapped for an edge value must load or fail with a located fault, never panic or
 //! hang. The cargo-fuzz targets under fuzz/ drive the same entry points.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 use proptest::prelude::*;

@@ -2,6 +2,10 @@
 //! committed traces: every conformance scenario gives the committed trace byte for byte,
 //! and the sample scenarios under assets/actor give the engine's trace.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_core::trace::to_jsonl;
 use retroanim_core::Scenario;
 use std::path::{Path, PathBuf};

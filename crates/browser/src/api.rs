@@ -707,9 +707,8 @@ pub async fn get_sample(
     }
     let path = crate::paths::confine(&folder, &file, crate::paths::Kind::File)
         .map_err(ApiError::not_found)?;
-    let text = std::fs::read(&path)
+    let text = retroanim_core::input::read_regular(&path, BODY_LIMIT as u64)
         .ok()
-        .filter(|b| b.len() <= BODY_LIMIT)
         .ok_or_else(|| {
             ApiError::unprocessable(
                 "",

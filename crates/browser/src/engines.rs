@@ -117,8 +117,8 @@ pub fn folder(root: &Path, engine: &EngineDef) -> std::path::PathBuf {
 /// has a `mech` block is the three-thread mech extension, any other the conformance
 /// runner.
 fn load_herc(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
-    if retroanim_herc::mech_sim::is_mech_scenario(s) {
-        retroanim_core::sim::load_dyn::<retroanim_herc::mech_sim::MechSim>(s)
+    if retroanim_herc::mech_scenario::is_mech_scenario(s) {
+        retroanim_core::sim::load_dyn::<retroanim_herc::mech_scenario::MechSim>(s)
     } else {
         retroanim_core::sim::load_dyn::<retroanim_herc::scenario::HercSim>(s)
     }

@@ -6,13 +6,12 @@
 //! JSON, mesh points and polygons), never an archive's or an entry's stored bytes.
 
 use retroanim_core::Scenario;
+use retroanim_herc::anim_list::{AnimList, SeqClass};
 use retroanim_herc::formats::dts::DtsFile;
 use retroanim_herc::formats::group::shape_meshes;
 use retroanim_herc::formats::vol::VolArchive;
 use retroanim_herc::inspect::meshes::{meshes_json, scenario_meshes};
-use retroanim_herc::model::{AnimList, SeqClass};
 use serde_json::{json, Value};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The archive every Earthsiege 2 folder has; a folder without it is refused.
@@ -59,19 +58,15 @@ pub struct Es2Folder {
 }
 
 fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
-    let f =
-        std::fs::File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
+    use retroanim_core::input::{read_regular, InputError};
+    read_regular(path, MAX_FILE_BYTES).map_err(|e| match e {
+        InputError::TooLarge { .. } | InputError::Grew { .. } => format!(
             "{}: larger than {MAX_FILE_BYTES} bytes, not read",
             path.display()
-        ));
-    }
-    Ok(bytes)
+        ),
+        InputError::Io(_) => format!("{}: cannot open: {}", path.display(), e.reason()),
+        _ => format!("{}: {e}", path.display()),
+    })
 }
 
 fn full_name(vol: &VolArchive, i: usize) -> String {

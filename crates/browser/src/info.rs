@@ -7,7 +7,7 @@ use retroanim_ac::records::RecordStore;
 use retroanim_core::Scenario;
 use retroanim_session::doc::parse_id;
 use serde_json::Value;
-use std::io::Read;
+use std::path::Path;
 
 /// Asset files larger than this are not described (the engines reject them anyway).
 const MAX_ASSET_BYTES: u64 = 16 << 20;
@@ -17,14 +17,8 @@ fn json_asset(asset: &Value) -> Result<Value, String> {
     match asset {
         Value::Object(_) => Ok(asset.clone()),
         Value::String(path) => {
-            let f = std::fs::File::open(path).map_err(|e| format!("cannot open asset: {e}"))?;
-            let mut text = String::new();
-            f.take(MAX_ASSET_BYTES + 1)
-                .read_to_string(&mut text)
-                .map_err(|e| format!("cannot read asset: {e}"))?;
-            if text.len() as u64 > MAX_ASSET_BYTES {
-                return Err(format!("asset larger than {MAX_ASSET_BYTES} bytes"));
-            }
+            let text = retroanim_core::input::read_text(Path::new(path), MAX_ASSET_BYTES)
+                .map_err(|e| format!("cannot open asset: {}", e.reason()))?;
             serde_json::from_str(&text).map_err(|e| format!("asset is not valid JSON: {e}"))
         }
         _ => Err("the asset must be a path or an inline object".into()),

@@ -20,6 +20,15 @@ pub const BACKLOG: i32 = 1024;
 pub const REQUEST_OUTPUT_BYTES: usize = 32 << 20;
 /// Largest chunk a trace download sends at once (a longer line goes whole).
 pub const DOWNLOAD_CHUNK: usize = 64 << 10;
+/// A connection waiting this long for a request head (a new one that has sent none,
+/// or a kept-alive one between requests) may be closed to make room for a new
+/// connection when every slot is taken. A well-behaved client sends its head within
+/// milliseconds of connecting; a stalled one cannot hold a slot past this while
+/// others wait.
+pub const HEAD_IDLE_EVICTABLE: Duration = Duration::from_millis(250);
+/// How long a new connection that finds every slot taken waits for one (while the
+/// server closes head-idle connections for it) before it gets 503.
+pub const CONNECTION_WAIT: Duration = Duration::from_millis(500);
 
 /// The timeouts and concurrency bounds of a running server.
 #[derive(Clone, Debug)]

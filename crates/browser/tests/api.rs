@@ -2,6 +2,10 @@
 //! that validation, path confinement and trace export are tested without depending
 //! on any real engine's rules.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;

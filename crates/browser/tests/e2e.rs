@@ -7,6 +7,10 @@
 //! reported ignored with how to install it, unless `RETROANIM_NO_SKIP` is set, in which
 //! case it runs and fails on the missing piece.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_testkit::{require, CHROMIUM, NODE, PLAYWRIGHT};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -137,7 +141,9 @@ fn native_trace(engine: &str, doc: serde_json::Value, dir: &Path) -> String {
     let lines = match engine {
         "ac" => retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s),
         "actor" => retroanim_actor::scenario::run_scenario(&s),
-        _ if retroanim_herc::mech_sim::is_mech_scenario(&s) => retroanim_herc::mech_sim::run(&s),
+        _ if retroanim_herc::mech_scenario::is_mech_scenario(&s) => {
+            retroanim_herc::mech_scenario::run(&s)
+        }
         _ => retroanim_herc::scenario::run(&s),
     };
     retroanim_core::trace::to_jsonl(

@@ -3,6 +3,10 @@
 //! runner (`retroanim run`) writes for the exported scenario placed in
 //! `assets/<engine>/scenarios/`.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;

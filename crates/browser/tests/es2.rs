@@ -2,6 +2,10 @@
 //! by the project's own VOL writer from the sample biped (its DTS with box meshes, and its
 //! chassis record); no game data here.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;

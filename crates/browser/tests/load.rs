@@ -5,7 +5,11 @@
 //! and clients together, read from /proc/self/status) must stay under 512 MiB, the
 //! bound docs/limits.md states.
 //!
-//! It runs in its own test binary so that the peak is this test's alone.
+//! It runs in its own test binary so that the peak is this test's alone. The second
+//! test, a slow-head attack (issue 21), holds every connection slot with heads that
+//! never finish and reopens each connection the server closes, for 30 s
+//! (`RETROANIM_SLOW_HEAD_SECS` shortens or lengthens it), while a prober's health
+//! request must answer 200 within 1 s throughout. The two tests take turns.
 
 mod common;
 
@@ -16,6 +20,9 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The two tests take turns: each measures the server alone.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 const WORKERS: usize = 6;
 const ROUNDS: usize = 40;
@@ -111,6 +118,7 @@ fn worker(addr: SocketAddr, w: usize, c: &Counts, held: &mut Vec<TcpStream>) {
 
 #[test]
 fn a_few_hundred_mixed_requests_keep_the_server_responsive_and_bounded() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let start_at = Instant::now();
     let addr = start(Options {
         header_timeout: Duration::from_secs(1),
@@ -184,4 +192,105 @@ fn a_few_hundred_mixed_requests_keep_the_server_responsive_and_bounded() {
         took < Duration::from_secs(120),
         "the load test took {took:?}"
     );
+}
+
+/// Attacker connections: more than the 128 slots, so that every slot is held.
+const ATTACKERS: usize = 160;
+const ATTACK_THREADS: usize = 4;
+
+/// Open a connection and send a head that never ends; non-blocking afterwards, so
+/// that the attacker can see when the server closes it.
+fn open_partial(addr: SocketAddr) -> Option<TcpStream> {
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(1)).ok()?;
+    s.write_all(b"GET /api/engines HTTP/1.1\r\nHost: 127")
+        .ok()?;
+    s.set_nonblocking(true).ok()?;
+    Some(s)
+}
+
+#[test]
+fn a_client_holding_every_slot_with_partial_heads_cannot_starve_others() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let secs: u64 = std::env::var("RETROANIM_SLOW_HEAD_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30);
+    // The defaults: 128 connection slots, a 10 s head timeout.
+    let addr = start(Options::default());
+    assert_eq!(get(addr, "/api/engines").status, 200);
+    let stop = Arc::new(AtomicBool::new(false));
+    let reopened = Arc::new(AtomicUsize::new(0));
+    let most_open = Arc::new(AtomicUsize::new(0));
+    let open_now = Arc::new(AtomicUsize::new(0));
+    let attackers: Vec<_> = (0..ATTACK_THREADS)
+        .map(|_| {
+            let (stop, reopened) = (stop.clone(), reopened.clone());
+            let (most_open, open_now) = (most_open.clone(), open_now.clone());
+            std::thread::spawn(move || {
+                let mut socks: Vec<Option<TcpStream>> =
+                    (0..ATTACKERS / ATTACK_THREADS).map(|_| None).collect();
+                let mut buf = [0u8; 512];
+                while !stop.load(Ordering::Relaxed) {
+                    for slot in socks.iter_mut() {
+                        let closed = match slot {
+                            None => true,
+                            Some(s) => match s.read(&mut buf) {
+                                Ok(0) => true,
+                                Ok(_) => false,
+                                Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+                            },
+                        };
+                        if closed {
+                            if slot.take().is_some() {
+                                open_now.fetch_sub(1, Ordering::Relaxed);
+                                reopened.fetch_add(1, Ordering::Relaxed);
+                            }
+                            *slot = open_partial(addr);
+                            if slot.is_some() {
+                                let n = open_now.fetch_add(1, Ordering::Relaxed) + 1;
+                                most_open.fetch_max(n, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            })
+        })
+        .collect();
+    // Let the attack fill every slot first.
+    std::thread::sleep(Duration::from_millis(500));
+    let end = Instant::now() + Duration::from_secs(secs);
+    let (mut probes, mut worst) = (0usize, Duration::ZERO);
+    let mut failures = Vec::new();
+    while Instant::now() < end {
+        let t = Instant::now();
+        let r = request(addr, "GET", "/api/engines", "", None);
+        let took = t.elapsed();
+        worst = worst.max(took);
+        probes += 1;
+        match r {
+            Ok(r) if r.status == 200 && took < Duration::from_secs(1) => {}
+            Ok(r) => failures.push(format!("status {} after {took:?}", r.status)),
+            Err(e) => failures.push(format!("{e} after {took:?}")),
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    stop.store(true, Ordering::Relaxed);
+    for a in attackers {
+        a.join().expect("an attacker thread failed");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "slow-head attack: {secs} s, {} attacker connections at most, {} reopened, \
+         {probes} health probes, worst {worst:?}, {} failed",
+        most_open.load(Ordering::Relaxed),
+        reopened.load(Ordering::Relaxed),
+        failures.len()
+    );
+    assert!(
+        most_open.load(Ordering::Relaxed) >= 128,
+        "the attack never held every slot"
+    );
+    assert!(probes >= secs as usize, "{probes} probes in {secs} s");
+    assert!(failures.is_empty(), "health probes failed: {failures:?}");
 }

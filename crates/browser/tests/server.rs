@@ -414,3 +414,64 @@ fn a_burst_of_connections_is_answered_without_resets() {
     assert_eq!(ok + full, 400);
     assert!(ok >= 1);
 }
+
+/// The connection rule (issue 21): with every slot held by connections that have not
+/// finished a head for 250 ms, a newcomer gets the slot of the one waiting longest;
+/// connections serving a request are never closed for it.
+#[test]
+fn a_newcomer_takes_the_slot_of_the_longest_head_idle_connection() {
+    let addr = start(Options {
+        max_connections: 2,
+        ..Options::default()
+    });
+    let mut first = TcpStream::connect(addr).unwrap();
+    first
+        .write_all(b"GET /api/engines HTTP/1.1\r\nHost: 1")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    let mut second = TcpStream::connect(addr).unwrap();
+    second
+        .write_all(b"GET /api/engines HTTP/1.1\r\nHost: 1")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(get(addr, "/api/engines").status, 200);
+    // The first (the longest waiting) was closed, the second still open.
+    first
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    assert_eq!(first.read(&mut [0u8; 16]).unwrap_or(0), 0);
+    second
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let e = second.read(&mut [0u8; 16]).unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn connections_serving_a_request_are_not_closed_for_a_newcomer() {
+    let addr = start(Options {
+        max_connections: 2,
+        ..Options::default()
+    });
+    // Two requests whose bodies never arrive: both heads are complete, both busy.
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut s = TcpStream::connect(addr).unwrap();
+        write!(
+            s,
+            "POST /api/sessions HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{{"
+        )
+        .unwrap();
+        held.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(400));
+    let r = get(addr, "/api/engines");
+    assert_eq!(r.status, 503);
+    assert_eq!(r.json()["error"], "too many open connections; try again");
+}

@@ -1,6 +1,10 @@
 //! `retroanim browse --ac-dat FILE`: the user's DAT opened read-only. Checked on a DAT
 //! written by the project's own writer from the sample records (no game data here).
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;

@@ -29,8 +29,8 @@ pub fn run(file: &ScenarioFile, sink: &mut dyn TraceSink) -> Result<usize, Strea
             stream_steps(&mut sim, scenario, file, sink)
         }
         "ac" => stream_scenario::<retroanim_ac::AcSim>(scenario, file, sink),
-        "herc" if retroanim_herc::mech_sim::is_mech_scenario(scenario) => {
-            stream_scenario::<retroanim_herc::mech_sim::MechSim>(scenario, file, sink)
+        "herc" if retroanim_herc::mech_scenario::is_mech_scenario(scenario) => {
+            stream_scenario::<retroanim_herc::mech_scenario::MechSim>(scenario, file, sink)
         }
         "herc" => stream_scenario::<retroanim_herc::HercSim>(scenario, file, sink),
         other => Err(scenario.error("engine", not_built(other)).into()),

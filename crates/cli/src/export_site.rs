@@ -24,12 +24,15 @@ const FLAG: &str = "<script>globalThis.RETROANIM_WASM = true;</script>\n";
 /// replaced). Returns the number of files written.
 pub fn export(dir: &Path, wasm: Option<&Path>) -> anyhow::Result<usize> {
     let wasm_path = wasm.map_or_else(|| PathBuf::from(DEFAULT_WASM), Path::to_path_buf);
-    let module = std::fs::read(&wasm_path).map_err(|e| {
-        anyhow::anyhow!(
-            "cannot read the wasm module {}: {e}; {BUILD_HINT}",
-            wasm_path.display()
-        )
-    })?;
+    let module =
+        retroanim_core::input::read_kind(&wasm_path, retroanim_core::input::FileKind::Binary)
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot read the wasm module {}: {}; {BUILD_HINT}",
+                    wasm_path.display(),
+                    e.reason()
+                )
+            })?;
     if !module.starts_with(b"\0asm") {
         bail!(
             "{}: not a WebAssembly module (it does not start with \\0asm); {BUILD_HINT}",

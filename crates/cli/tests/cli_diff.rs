@@ -1,6 +1,10 @@
 //! The `diff` and `run` verbs as a user meets them: exit codes, the report line,
 //! and one clear error line for bad input.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

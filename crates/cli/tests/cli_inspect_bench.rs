@@ -1,6 +1,10 @@
 //! `inspect` prints text for every file kind and looks inside VOL entries; `bench`
 //! reports what it measured, as text or JSON, and refuses an empty world.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_herc::formats::vol::{VolArchive, VolEntry};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

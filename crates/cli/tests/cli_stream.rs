@@ -2,6 +2,10 @@
 //! reader that goes away ends `run` quietly, and the streamed trace is byte for byte
 //! what the engines' whole-trace runners produce.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_core::trace::to_jsonl;
 use retroanim_core::Scenario;
 use std::io::{BufRead, BufReader, Write};

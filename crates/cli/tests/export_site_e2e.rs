@@ -9,6 +9,10 @@
 //! is reported ignored with how to install it, unless `RETROANIM_NO_SKIP` is set, in which
 //! case it runs and fails on the missing piece.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_testkit::{require, CHROMIUM, NODE, PLAYWRIGHT, WASM32};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};

@@ -1,6 +1,10 @@
 //! `retroanim inspect` on AC records: the sample's `.bin` files, a DAT built in a
 //! temporary directory, and bad input.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_ac::records::dat::write_dat;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

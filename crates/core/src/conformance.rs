@@ -91,8 +91,8 @@ impl Suite<'_> {
         if writable && (bless == "all" || (bless == "1" && !trace.exists())) {
             return std::fs::write(&trace, to_jsonl(&got)).map_err(|e| e.to_string());
         }
-        let text =
-            std::fs::read_to_string(&trace).map_err(|e| format!("{}: {e}", trace.display()))?;
+        let text = crate::input::read_text_kind(&trace, crate::input::FileKind::Whole)
+            .map_err(|e| format!("{}: {e}", trace.display()))?;
         let want = parse_trace(&text, &trace.display().to_string()).map_err(|e| e.to_string())?;
         let report =
             diff_traces(&want, &got, "expected", "actual", self.diff).map_err(|e| e.to_string())?;

@@ -36,8 +36,8 @@ static SESSIONS: Mutex<Table<Session>> = Mutex::new(Table::new(1, "session"));
 fn load(scenario: Scenario) -> Result<Session> {
     let engine = match scenario.engine.as_str() {
         "ac" => Engine::Live(load_dyn::<retroanim_ac::AcSim>(&scenario).map_err(Error::load)?),
-        "herc" if retroanim_herc::mech_sim::is_mech_scenario(&scenario) => Engine::Live(
-            load_dyn::<retroanim_herc::mech_sim::MechSim>(&scenario).map_err(Error::load)?,
+        "herc" if retroanim_herc::mech_scenario::is_mech_scenario(&scenario) => Engine::Live(
+            load_dyn::<retroanim_herc::mech_scenario::MechSim>(&scenario).map_err(Error::load)?,
         ),
         "herc" => {
             Engine::Live(load_dyn::<retroanim_herc::HercSim>(&scenario).map_err(Error::load)?)

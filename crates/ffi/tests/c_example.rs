@@ -7,6 +7,10 @@
 //! Without gcc (or valgrind) these tests are reported ignored, with how to install it;
 //! `crates/ffi/build.rs` decides, and `RETROANIM_NO_SKIP` turns that into a failure.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod support;
 
 use retroanim_testkit::{require, GCC, LIBC_DEV, VALGRIND};

@@ -6,10 +6,10 @@
 //! then read the parts' Q14 world matrices.
 
 use crate::clock::{clock_for, Clock};
-use crate::loader::Model;
+use crate::model::Model;
 use crate::object::SimObject;
 use crate::scenario::MAX_STEP_MS;
-use crate::shape::{ShapeError, ShapeInstance, MAX_SLOTS};
+use crate::shape_instance::{ShapeError, ShapeInstance, MAX_SLOTS};
 use crate::thread::{AnimationThread, STOP_ON_ARRIVAL};
 use crate::transform::Transform3;
 

@@ -5,10 +5,10 @@
 //! every Q14 world transform evaluated each step. All buffers are sized at construction, so a
 //! steady-state tick allocates nothing.
 
+use crate::anim_list::AnimList;
 use crate::clock::{clock_for, NOMINAL_STEP_MS};
-use crate::model::AnimList;
 use crate::object::SimObject;
-use crate::shape::ShapeInstance;
+use crate::shape_instance::ShapeInstance;
 use retroanim_core::bench::BenchWorld;
 use std::sync::Arc;
 

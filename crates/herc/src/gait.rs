@@ -5,8 +5,8 @@
 
 use serde::Serialize;
 
+use crate::anim_list::AnimList;
 use crate::fixed::{abs_sat16, q10};
-use crate::model::AnimList;
 use crate::thread::AnimationThread;
 
 /// The sequences the gait machine uses (chassis rec 12, 14, 16, 18, 122, 68).

@@ -4,11 +4,11 @@
 
 pub mod meshes;
 
+use crate::anim_list::{AnimList, SeqClass};
 use crate::chassis::ChassisRuntime;
 use crate::formats::chassis::ChassisRecord;
 use crate::formats::dts::DtsFile;
 use crate::formats::vol::VolArchive;
-use crate::model::{AnimList, SeqClass};
 use retroanim_core::ScenarioError;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -30,7 +30,8 @@ pub enum HercFile {
 
 /// Recognise a herc file; `None` for anything else.
 pub fn recognise(path: &Path) -> Option<HercFile> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes =
+        retroanim_core::input::read_kind(path, retroanim_core::input::FileKind::Whole).ok()?;
     recognise_bytes(&bytes, &path.to_string_lossy())
 }
 
@@ -72,8 +73,8 @@ pub fn recognises(path: &Path) -> bool {
 /// Describe a herc file as text, or as one JSON document.
 pub fn inspect_file(path: &Path, json: bool) -> Result<String, ScenarioError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| ScenarioError::new(&file, "", format!("cannot read: {e}")))?;
+    let bytes = retroanim_core::input::read_kind(path, retroanim_core::input::FileKind::Whole)
+        .map_err(|e| e.at(&file))?;
     inspect_bytes(&bytes, &file, json)
 }
 

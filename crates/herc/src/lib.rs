@@ -30,18 +30,19 @@
 //!
 //! # Where things are
 //!
-//! * The front door: [`Model`] ([`loader`]) and [`AnimatedShape`] ([`animated_shape`]).
+//! * The front door: [`Model`] ([`model`]) and [`AnimatedShape`] ([`animated_shape`]).
 //! * DBSIM's own structure for researchers: [`thread::AnimationThread`] (request,
-//!   seek, advance), [`shape::ShapeInstance`] (thread slots and the pose),
-//!   [`model::AnimList`], [`transform::Transform3`], [`clock`], [`fixed`] and [`trig`]
+//!   seek, advance), [`shape_instance::ShapeInstance`] (thread slots and the pose),
+//!   [`anim_list::AnimList`], [`transform::Transform3`], [`clock`], [`fixed`] and [`trig`]
 //!   (the fixed-point arithmetic), [`object::SimObject`] (root motion into the world).
-//! * The three-thread HERC of the game: [`mech`], [`mech_sim`], [`gait`], [`throttle`],
+//! * The three-thread HERC of the game: [`mech`], [`mech_scenario`], [`gait`], [`throttle`],
 //!   [`chassis`].
 //! * [`formats`]: DTS shapes, VOL archives and chassis records; [`inspect`]: their
 //!   text dumps.
 //! * [`scenario`]: the conformance runner behind `retroanim run` ([`HercSim`]);
 //!   [`mod@bench`]: the benchmark world.
 
+pub mod anim_list;
 pub mod animated_shape;
 pub mod bench;
 pub mod chassis;
@@ -50,20 +51,31 @@ pub mod fixed;
 pub mod formats;
 pub mod gait;
 pub mod inspect;
-pub mod loader;
 pub mod mech;
-pub mod mech_sim;
+pub mod mech_scenario;
 pub mod model;
 pub mod object;
 pub mod pose;
+// The plain DBSIM algorithm beside the fast paths: public with the cargo feature
+// `reference`; always compiled, since the fast pose falls back to its evaluate.
+#[cfg(feature = "reference")]
+pub mod reference;
+#[cfg(not(feature = "reference"))]
+#[allow(dead_code)]
+mod reference;
 pub mod root_motion;
 pub mod scenario;
-pub mod shape;
+pub mod shape_engine;
+pub mod shape_instance;
 pub mod thread;
 pub mod throttle;
 pub mod transform;
 pub mod trig;
 
+pub use anim_list::AnimList;
 pub use animated_shape::{AnimatedShape, ControlError, ThreadId, RATE_1X};
-pub use loader::{LoadError, Model};
+pub use mech::Mech;
+pub use mech_scenario::MechSim;
+pub use model::{LoadError, Model};
 pub use scenario::{run, HercSim};
+pub use shape_instance::ShapeInstance;

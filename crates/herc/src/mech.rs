@@ -3,13 +3,14 @@
 
 use serde::Serialize;
 
+use crate::anim_list::AnimList;
 use crate::chassis::Chassis;
 use crate::clock::Clock;
 use crate::fixed::{abs_sat16, integrate_rate_over_tick, move_toward, q10, q8, wrap16};
 use crate::gait::{gait_tick, GaitRow, GaitSeqs, GaitTick};
-use crate::model::AnimList;
 use crate::object::SimObject;
-use crate::shape::ShapeInstance;
+use crate::shape_engine::ShapeEngine;
+use crate::shape_instance::ShapeInstance;
 use crate::thread::AnimationThread;
 use crate::throttle::{Dispatch, Throttle};
 use crate::transform::Transform3;
@@ -114,12 +115,14 @@ pub enum TwistMode {
     Centre,
 }
 
-/// The machine: F7's mech instance fields, its three threads and its chassis.
+/// The machine: F7's mech instance fields, its three threads and its chassis. `S` is the
+/// shape instance's implementation (the fast [`ShapeInstance`], or the reference's plain
+/// algorithm).
 #[derive(Clone, Debug)]
-pub struct Mech {
+pub struct Mech<S = ShapeInstance> {
     pub chassis: Chassis,
     pub seqs: GaitSeqs,
-    pub shape: ShapeInstance,
+    pub shape: S,
     /// Thread ids of locomotion, twist and pitch (a negative sequence id registers none).
     pub loco: Option<usize>,
     pub twist_thread: Option<usize>,
@@ -168,6 +171,18 @@ impl Mech {
         object: SimObject,
         camera_node: Option<usize>,
     ) -> Result<Mech, MechError> {
+        Mech::new_in(list, chassis, object, camera_node)
+    }
+}
+
+impl<S: ShapeEngine> Mech<S> {
+    /// [`Mech::new`] on the shape implementation `S`.
+    pub fn new_in(
+        list: &AnimList,
+        chassis: Chassis,
+        object: SimObject,
+        camera_node: Option<usize>,
+    ) -> Result<Mech<S>, MechError> {
         if chassis.is_flyer() {
             return Err(MechError::Flyer(chassis.raw.flyer));
         }
@@ -190,7 +205,7 @@ impl Mech {
         };
         let twist_seq = check(26, raw.twist_seq, true)?;
         let pitch_seq = check(34, raw.pitch_seq, true)?;
-        let mut shape = ShapeInstance::new(list);
+        let mut shape = S::new(list);
         let mut reg = |seq: i16| -> Option<usize> {
             if seq < 0 {
                 None
@@ -340,18 +355,18 @@ impl Mech {
         self.pitch.tick(&pl, pitch_axis, None, sim_tick_delta);
         let (ts, ps) = (raw.twist_seq, raw.pitch_seq);
         let (tpos, ppos) = (self.twist.seek_pos(), self.pitch.seek_pos());
-        if let Some(th) = self.twist_thread.and_then(|id| self.shape.thread_mut(id)) {
-            th.seek(list, ts, tpos);
+        if let Some(id) = self.twist_thread {
+            self.shape.seek(list, id, ts, tpos);
         }
-        if let Some(th) = self.pitch_thread.and_then(|id| self.shape.thread_mut(id)) {
-            th.seek(list, ps, ppos);
+        if let Some(id) = self.pitch_thread {
+            self.shape.seek(list, id, ps, ppos);
         }
     }
 
     /// The H16 step plus Mech_IntegrateMotion's object update (H28, H29). Returns the delta.
     fn integrate(&mut self, list: &AnimList, anim_delta: i16) -> Transform3 {
         let read = self.shape.tick(list, anim_delta);
-        self.object.integrate(&read);
+        S::integrate(&mut self.object, &read);
         self.shape.evaluate(list, &read);
         read
     }
@@ -461,7 +476,10 @@ impl Mech {
         let w = self.shape.world().get(node)?;
         let raw = &self.chassis.raw;
         let local = w.transform_point([0, raw.eye_fore as i32, raw.eye_lift as i32]);
-        Some((local, self.object.transform().transform_point(local)))
+        Some((
+            local,
+            S::object_transform(&self.object).transform_point(local),
+        ))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Local poses (H10–H12, D5): one thread's keyframe for one node, blended from the current
 //! frame toward the next cursor by the rounded Q10 fraction.
 
-use crate::model::{AnimList, Keyframe, Sequence};
+use crate::anim_list::{AnimList, Keyframe};
 use crate::thread::AnimationThread;
 
 /// The Q10 pose fraction `q = (acc·1024 + dur/2) / dur` (0x4799a4; H10); 0 when dur = 0 (D2).
@@ -69,69 +69,6 @@ pub fn thread_local(list: &AnimList, th: &AnimationThread, node: usize) -> Optio
         return Some(a);
     }
     Some(blend(&a, &list.keyframe(j), fraction(th.acc, th.dur)))
-}
-
-/// [`thread_local()`] for every node the thread's playing sequence animates, written into
-/// `locals` (indexed by node). The per-thread parts of the lookup (sequence, key rows of the
-/// current and the next cursor, the Q10 fraction) are taken once instead of once per node;
-/// a node for which [`thread_local()`] gives `None` is left as it was.
-pub fn write_thread_locals(list: &AnimList, th: &AnimationThread, locals: &mut [Keyframe]) {
-    let Some(seq) = list.sequence(th.seq) else {
-        return;
-    };
-    let Some(row) = key_row(seq, th.frame) else {
-        return;
-    };
-    let next_row = list
-        .sequence(th.next_seq)
-        .and_then(|s| key_row(s, th.next_frame));
-    let q = fraction(th.acc, th.dur);
-    let keyframes = list.keyframes();
-    let mut put = |node: usize, i: i16, j: i16| {
-        if let Some(slot) = locals.get_mut(node) {
-            let a = key_at(keyframes, i);
-            *slot = if i == j {
-                a
-            } else {
-                blend(&a, &key_at(keyframes, j), q)
-            };
-        }
-    };
-    if th.next_seq == th.seq {
-        // The node's column in the next cursor's sequence is its column here, and the next
-        // row has as many keys as this one.
-        let Some(next_row) = next_row else {
-            return;
-        };
-        for ((&node, &i), &j) in seq.columns.iter().zip(row).zip(next_row) {
-            if node != 0 {
-                put(node as usize, i, j);
-            }
-        }
-        return;
-    }
-    let nodes = list.nodes();
-    for (&node, &i) in seq.columns.iter().zip(row) {
-        let node = node as usize;
-        if node == 0 {
-            continue;
-        }
-        let j = match list.column_of(th.next_seq, node) {
-            Some(c) => match next_row.and_then(|r| r.get(c)) {
-                Some(&j) => j,
-                None => continue,
-            },
-            None => nodes[node].rest,
-        };
-        put(node, i, j);
-    }
-}
-
-/// The keys of frame `f` of `seq`, one per column, if the frame exists.
-pub(crate) fn key_row(seq: &Sequence, f: i16) -> Option<&[i16]> {
-    let f = usize::try_from(f).ok()?;
-    let width = seq.columns.len();
-    seq.keys.get(f * width..(f + 1) * width)
 }
 
 /// [`AnimList::keyframe`] on the pool slice (the zero record outside it).

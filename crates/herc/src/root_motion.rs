@@ -3,10 +3,10 @@
 //!
 //! The thread-side operations (commit, uncommit, read, write/seed) live on
 //! [`crate::thread::AnimationThread`]; the per-tick seed → step → read-back → seed cycle
-//! (H16) lives in [`crate::shape::ShapeInstance::tick`].
+//! (H16) lives in [`crate::shape_instance::ShapeInstance::tick`].
 
+use crate::anim_list::Keyframe;
 use crate::fixed::wrap16;
-use crate::model::Keyframe;
 use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z, ONE};
 
 /// `Gt` of commit/uncommit (0x478e60 / 0x478ee8): FromEuler(gr) with translation gt.

@@ -1,12 +1,14 @@
 //! The conformance scenario runner (scenario and trace format of docs/herc.md): [`HercSim`] drives one
 //! shape instance from scenario steps and writes one trace line per step.
 
+use crate::anim_list::{AnimList, Keyframe};
 use crate::clock::{clock_for, Clock};
-use crate::model::{AnimList, Keyframe};
 use crate::object::SimObject;
-use crate::shape::{ShapeError, ShapeInstance};
+use crate::shape_engine::ShapeEngine;
+use crate::shape_instance::{ShapeError, ShapeInstance};
 use crate::thread::{AnimationThread, STOP_ON_ARRIVAL};
 use crate::transform::Transform3;
+use retroanim_core::input::{self, FileKind};
 use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,10 +17,10 @@ use serde_json::Value;
 pub const MAX_STEP_MS: i64 = 1_000_000;
 
 /// Run a herc scenario. A scenario whose setup has a `mech` block is the three-thread HERC
-/// extension ([`crate::mech_sim`]); every other one is the conformance runner ([`HercSim`]).
+/// extension ([`crate::mech_scenario`]); every other one is the conformance runner ([`HercSim`]).
 pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
-    if crate::mech_sim::is_mech_scenario(scenario) {
-        return crate::mech_sim::run(scenario);
+    if crate::mech_scenario::is_mech_scenario(scenario) {
+        return crate::mech_scenario::run(scenario);
     }
     retroanim_core::run_scenario::<HercSim>(scenario)
 }
@@ -26,7 +28,12 @@ pub fn run(scenario: &Scenario) -> Result<Vec<Value>, ScenarioError> {
 /// Load the scenario's `asset`: a path relative to the scenario file, or an inline object.
 pub fn load_asset(scenario: &Scenario) -> Result<AnimList, ScenarioError> {
     match scenario.raw("asset") {
-        Some(Value::String(rel)) => AnimList::from_json_file(&scenario.resolve(rel)),
+        Some(Value::String(rel)) => {
+            let path = scenario.resolve(rel);
+            let text = input::read_text_kind(&path, FileKind::JsonAsset)
+                .map_err(|e| scenario.error("asset", e.naming(&path)))?;
+            AnimList::from_json_text(&text, &path.display().to_string())
+        }
         Some(v @ Value::Object(_)) => AnimList::from_json_value(v, &scenario.file, "asset"),
         Some(_) => Err(scenario.error("asset", "expected a path or an asset object")),
         None => Err(scenario.error("asset", "missing field")),
@@ -140,13 +147,15 @@ pub struct Line {
     pub object: SimObject,
 }
 
-/// The conformance simulation: one asset, one shape instance, one machine object.
+/// The conformance simulation: one asset, one shape instance, one machine object. `S` is
+/// the shape instance's implementation: the fast [`ShapeInstance`], or the reference's plain
+/// algorithm (`reference::HercRefSim`).
 #[derive(Clone, Debug)]
-pub struct HercSim {
+pub struct HercSim<S = ShapeInstance> {
     /// The scenario file, for errors raised by steps.
     file: String,
     list: AnimList,
-    shape: ShapeInstance,
+    shape: S,
     object: SimObject,
 }
 
@@ -157,14 +166,25 @@ impl HercSim {
         threads: &[(i16, i16)],
         object: SimObject,
     ) -> Result<HercSim, ShapeError> {
-        let mut shape = ShapeInstance::new(&list);
+        HercSim::new_in(list, threads, object)
+    }
+}
+
+impl<S: ShapeEngine> HercSim<S> {
+    /// [`HercSim::new`] on the shape implementation `S`.
+    pub fn new_in(
+        list: AnimList,
+        threads: &[(i16, i16)],
+        object: SimObject,
+    ) -> Result<HercSim<S>, ShapeError> {
+        let mut shape = S::new(&list);
         for &(seq, rate) in threads {
             let id = shape.add_thread(&list, seq)?;
             if let Some(th) = shape.thread_mut(id) {
                 th.set_rate(&list, rate);
             }
         }
-        let mut sim = HercSim {
+        let mut sim = HercSim::<S> {
             file: String::new(),
             list,
             shape,
@@ -178,7 +198,7 @@ impl HercSim {
         &self.list
     }
 
-    pub fn shape(&self) -> &ShapeInstance {
+    pub fn shape(&self) -> &S {
         &self.shape
     }
 
@@ -217,7 +237,7 @@ impl HercSim {
     pub fn step_ms(&mut self, ms: i64) -> (Clock, Transform3) {
         let clock = clock_for(ms);
         let read = self.shape.tick(&self.list, clock.anim_delta);
-        self.object.integrate(&read);
+        S::integrate(&mut self.object, &read);
         self.shape.evaluate(&self.list, &read);
         (clock, read)
     }
@@ -272,9 +292,7 @@ impl HercSim {
             }
             Step::Advance { thread, delta } => {
                 self.check_thread(thread, at)?;
-                if let Some(th) = self.shape.thread_mut(thread) {
-                    th.advance(list, delta);
-                }
+                self.shape.advance(list, thread, delta);
             }
             Step::SetSequence {
                 thread,
@@ -306,9 +324,7 @@ impl HercSim {
                         format!("{pos} is outside 0..=16384"),
                     ));
                 }
-                if let Some(th) = self.shape.thread_mut(thread) {
-                    th.seek(list, seq, pos as i16);
-                }
+                self.shape.seek(list, thread, seq, pos as i16);
             }
             Step::Request {
                 thread,
@@ -342,11 +358,8 @@ impl HercSim {
             }
             Step::WriteRoot { thread, euler, t } => {
                 self.check_thread(thread, at)?;
-                let value =
-                    Transform3::from_euler(euler[0], euler[1], euler[2]).with_translation(t);
-                if let Some(th) = self.shape.thread_mut(thread) {
-                    th.write_root(&value);
-                }
+                let value = S::from_euler(euler[0], euler[1], euler[2]).with_translation(t);
+                self.shape.write_root(thread, &value);
             }
         }
         self.evaluate_now();
@@ -354,15 +367,15 @@ impl HercSim {
     }
 }
 
-impl Simulation for HercSim {
+impl<S: ShapeEngine> Simulation for HercSim<S> {
     type Step = Step;
     type Line = Line;
 
-    fn load(scenario: &Scenario) -> Result<HercSim, ScenarioError> {
-        if crate::mech_sim::is_mech_scenario(scenario) {
+    fn load(scenario: &Scenario) -> Result<HercSim<S>, ScenarioError> {
+        if crate::mech_scenario::is_mech_scenario(scenario) {
             return Err(scenario.error(
                 "setup.mech",
-                "a mech scenario runs on mech_sim::MechSim, not the conformance runner (retroanim_herc::run picks it)",
+                "a mech scenario runs on mech_scenario::MechSim, not the conformance runner (retroanim_herc::run picks it)",
             ));
         }
         let list = load_asset(scenario)?;
@@ -390,7 +403,7 @@ impl Simulation for HercSim {
             euler: setup.object.euler,
             position: setup.object.position,
         };
-        let mut sim = HercSim::new(list, &threads, object)
+        let mut sim = HercSim::<S>::new_in(list, &threads, object)
             .map_err(|e| scenario.error("setup.threads", e.to_string()))?;
         sim.file = scenario.file.clone();
         Ok(sim)

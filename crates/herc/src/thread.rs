@@ -4,10 +4,31 @@
 //! thread is a plain `Copy` value (DBSIM saves and restores it as 0x52 raw bytes, H30).
 //! Arithmetic on the i16 fields wraps on purpose, exactly where DBSIM's 16-bit stores wrap.
 
-use crate::model::{AnimList, Crossing, Keyframe, Sequence};
+use crate::anim_list::{AnimList, Crossing, Keyframe, Sequence};
 use crate::root_motion;
 use crate::transform::{Transform3, KIND_IDENTITY};
 use serde::Serialize;
+
+/// Frame `f` of sequence `s`'s crossing record: the model's, or for a cursor outside its
+/// sequence the record made from the lookups themselves.
+#[inline(always)]
+fn crossing(list: &AnimList, s: i16, f: i16) -> Crossing {
+    match list.crossing(s, f) {
+        Some(c) => *c,
+        None => crossing_outside(list, s, f),
+    }
+}
+
+/// [`crossing`] of a frame outside its sequence (or a sequence outside the model, played as
+/// sequence 0): the next frame, a duration of 0 and no ground key, as the lookups give.
+#[inline(never)]
+fn crossing_outside(list: &AnimList, s: i16, f: i16) -> Crossing {
+    Crossing::of(
+        list.sequence(s).unwrap_or(&list.sequences()[0]),
+        list.keyframes(),
+        f,
+    )
+}
 
 /// flags bit 0: playback has reached the target.
 pub const AT_TARGET: u8 = 1;
@@ -97,18 +118,19 @@ impl AnimationThread {
     /// `SetSequence(s, f, a)` (AnimThread_SetSequence, 0x4791a0; H4a). The caller guarantees
     /// that `s` and `f` exist (the scenario checks them).
     pub fn set_sequence(&mut self, list: &AnimList, s: i16, f: i16, a: i16) {
-        self.set_sequence_of(list, Self::seq_of(list, s), s, f, a);
+        self.set_sequence_of(&crossing(list, s, f), s, f, a);
     }
 
-    /// [`AnimationThread::set_sequence`] with `sq = seq_of(list, s)` already looked up.
-    fn set_sequence_of(&mut self, list: &AnimList, sq: &Sequence, s: i16, f: i16, a: i16) {
+    /// [`AnimationThread::set_sequence`] with frame `f`'s crossing record `c` already looked
+    /// up ([`crossing`]).
+    #[inline(always)]
+    fn set_sequence_of(&mut self, c: &Crossing, s: i16, f: i16, a: i16) {
         self.seq = s;
         self.next_seq = s;
         self.frame = f;
-        self.next_frame = sq.next(f);
         self.acc = a;
-        self.dur = sq.duration(f);
-        self.load_ground_of(list, sq, f);
+        self.next_frame = c.next;
+        self.enter_frame(c);
         self.target_seq = -1;
         self.target_frame = -1;
         self.target_flags = 0;
@@ -120,32 +142,18 @@ impl AnimationThread {
     /// the whole sequence; the offset is always a whole tick. `pos` must be 0..=16384.
     pub fn seek(&mut self, list: &AnimList, s: i16, pos: i16) {
         // Every frame the same length and no ground movement (the torso sequences): the
-        // frame walk below is a division, and SetSequence's lookups are the record's.
+        // frame walk below is a division.
         if let Some(k) = list.seek_info(s) {
             if k.uniform > 0 {
                 let rem = (i32::from(pos) * k.span) >> 14;
                 let d = i32::from(k.uniform);
                 // The walk stops at the last frame, and at once for a negative remainder.
                 let f = (rem.max(0) / d).min(i32::from(k.last)) as i16;
-                self.seq = s;
-                self.next_seq = s;
-                self.frame = f;
-                self.next_frame = if f < k.last {
-                    f + 1
-                } else if k.cyclic {
-                    0
-                } else {
-                    f
-                };
-                self.acc = (rem - i32::from(f) * d) as i16;
-                self.dur = k.uniform;
-                self.ground = false;
-                self.target_seq = -1;
-                self.target_frame = -1;
-                self.target_flags = 0;
-                self.scan_frame = -1;
-                self.flags = AT_TARGET;
-                return;
+                // f ≤ last: the frame's record is there.
+                if let Some(c) = list.crossings().get(k.crossings as usize + f as usize) {
+                    self.set_sequence_of(c, s, f, (rem - i32::from(f) * d) as i16);
+                    return;
+                }
             }
         }
         self.seek_walk(list, s, pos);
@@ -165,7 +173,7 @@ impl AnimationThread {
             rem -= i32::from(sq.frames[f].duration);
             f += 1;
         }
-        self.set_sequence_of(list, sq, s, f as i16, rem as i16);
+        self.set_sequence(list, s, f as i16, rem as i16);
     }
 
     /// DropRequest (H4c), written inline by the gait code.
@@ -311,12 +319,10 @@ impl AnimationThread {
     /// Advance step 5's landing: a transition frame played back to acc 0 becomes its own
     /// sequence's frame again.
     fn land(&mut self, list: &AnimList) {
-        let sq = Self::seq_of(list, self.seq);
+        let c = crossing(list, self.seq, self.frame);
         self.next_seq = self.seq;
-        self.next_frame = sq.next(self.frame);
-        self.dur = sq.duration(self.frame);
-        self.flags &= !IN_TRANSITION;
-        self.load_ground(list, self.seq, self.frame);
+        self.next_frame = c.next;
+        self.enter_frame(&c);
     }
 
     fn arrived(&self) -> bool {
@@ -339,24 +345,23 @@ impl AnimationThread {
             t = t.wrapping_sub(self.dur);
             if self.frame == self.scan_frame {
                 self.enter_transition(list);
-            } else if let Some(c) = list.crossing(self.seq, self.frame) {
-                // The same values as `enter_frame`, from the model's record of the frame
-                // (the next cursor is the current one here, so its next frame is this
-                // sequence's next).
+            } else {
+                // The next cursor is the current one here, so its next frame is this
+                // sequence's next.
+                let owned;
+                let c = match list.crossing(self.seq, self.frame) {
+                    Some(c) => c,
+                    None => {
+                        owned = crossing_outside(list, self.seq, self.frame);
+                        &owned
+                    }
+                };
                 self.next_frame = c.next;
-                self.dur = c.dur;
+                self.enter_frame(c);
+                // A frame of length 0 ends the advance.
                 if c.dur == 0 {
                     t = 0;
                 }
-                self.flags &= !IN_TRANSITION;
-                if c.ground == Crossing::LOAD {
-                    self.g = c.g;
-                    self.ground = true;
-                } else if c.ground == Crossing::DROP {
-                    self.ground = false;
-                }
-            } else if self.enter_frame(list) {
-                t = 0;
             }
             self.acc = 0;
             if self.arrived() {
@@ -389,17 +394,20 @@ impl AnimationThread {
         self.set_ground_key(list, self.tr_key);
     }
 
-    /// Advance step 7's entry into the cursor's frame without the model's crossing record
-    /// (a cursor outside its sequence): the lookups themselves. Returns whether the frame
-    /// has length 0 (the advance stops).
-    #[inline(never)]
-    fn enter_frame(&mut self, list: &AnimList) -> bool {
-        let next = Self::seq_of(list, self.next_seq).next(self.next_frame);
-        self.next_frame = next;
-        self.dur = Self::seq_of(list, self.seq).duration(self.frame);
+    /// Entering a frame of the playing sequence (not a transition frame), forward, backward,
+    /// on landing or by SetSequence: its duration, Load G (H14) and the in-transition flag
+    /// cleared, from the frame's crossing record. The one place this rule is written; the
+    /// caller sets the cursor and the next cursor.
+    #[inline(always)]
+    fn enter_frame(&mut self, c: &Crossing) {
+        self.dur = c.dur;
         self.flags &= !IN_TRANSITION;
-        self.load_ground(list, self.seq, self.frame);
-        self.dur == 0
+        if c.ground == Crossing::LOAD {
+            self.g = c.g;
+            self.ground = true;
+        } else if c.ground == Crossing::DROP {
+            self.ground = false;
+        }
     }
 
     /// Advance step 8 (H9).
@@ -423,9 +431,7 @@ impl AnimationThread {
                     break;
                 }
                 self.frame = sq.previous(self.frame);
-                self.dur = sq.duration(self.frame);
-                self.flags &= !IN_TRANSITION;
-                self.load_ground(list, self.seq, self.frame);
+                self.enter_frame(&crossing(list, self.seq, self.frame));
             }
             self.uncommit();
             // −t ≤ dur, written so that −32768 needs no negation.
@@ -443,22 +449,6 @@ impl AnimationThread {
                     self.acc = 0;
                 }
             }
-        }
-    }
-
-    /// Load G (0x478de8; H14): a sequence without ground movement only drops the flag.
-    fn load_ground(&mut self, list: &AnimList, s: i16, f: i16) {
-        self.load_ground_of(list, Self::seq_of(list, s), f);
-    }
-
-    /// [`Self::load_ground`] with the sequence already looked up.
-    fn load_ground_of(&mut self, list: &AnimList, sq: &Sequence, f: i16) {
-        if !sq.ground {
-            self.ground = false;
-            return;
-        }
-        if let Some(k) = sq.key(f, 0) {
-            self.set_ground_key(list, k);
         }
     }
 
@@ -622,8 +612,8 @@ impl AnimationThread {
 
 #[cfg(test)]
 mod tests {
+    use crate::anim_list::Crossing;
     use crate::bench::sample_biped;
-    use crate::model::Crossing;
 
     #[test]
     fn h14_the_crossing_record_of_a_frame_outside_its_sequence_is_missing() {

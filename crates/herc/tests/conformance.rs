@@ -3,6 +3,10 @@
 //! `HERC_BLESS=all` rewrites them — only for scenarios whose expected values were checked
 //! by hand first (docs/herc.md), never for `example` (typed in from the worked example).
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_core::conformance::Suite;
 use retroanim_core::diff::DiffOptions;
 use retroanim_core::Scenario;

@@ -2,12 +2,12 @@
 //! layouts F1–F8 (offsets in the comments), then read, and the writers must give
 //! the same bytes back.
 
+use retroanim_herc::anim_list::SeqClass;
 use retroanim_herc::formats::chassis::{ChassisRecord, Name12, CHASSIS_SIZE};
 use retroanim_herc::formats::dts::{
     BasePart, DtsChunk, DtsFile, PartChunk, TAG_AN_SHAPE, TAG_BASE_PART, TAG_GROUP, TAG_PART_LIST,
 };
 use retroanim_herc::formats::vol::{strip_entry_prefix, with_entry_prefix, VolArchive, VolEntry};
-use retroanim_herc::model::SeqClass;
 use retroanim_herc::transform::Transform3;
 
 /// Little-endian byte builder for hand-assembled files.
@@ -561,6 +561,13 @@ fn f08_bad_chassis_files() {
     assert!(e.message.contains("216"), "{e}");
     let e = ChassisRecord::from_json_str(r#"{"max_turn_rate": 70000}"#, "x.json").unwrap_err();
     assert_eq!(e.at, "max_turn_rate");
+    // Issue 21: a fault of the document as a whole is located at its root.
+    let e = ChassisRecord::from_json_str("[1, 2]", "x.json").unwrap_err();
+    assert_eq!(e.at, "(root)");
+    assert_eq!(e.file, "x.json");
+    let e = ChassisRecord::from_json_str("{}", "x.json").unwrap_err();
+    assert_eq!(e.at, "(root)");
+    assert!(e.message.starts_with("missing field `"), "{e}");
     // A name with bytes after the NUL survives JSON as raw bytes.
     let mut rec = sample_chassis();
     rec.name = Name12(*b"AB\0C\0\0\0\0\0\0\0\0");

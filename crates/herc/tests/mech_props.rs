@@ -1,13 +1,17 @@
 //! Property tests: no throttle / steer / torso / block input sequence panics or overflows
 //! (the test profile has overflow checks on), and the throttle stays in range.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use proptest::prelude::*;
 use retroanim_core::Simulation;
+use retroanim_herc::anim_list::AnimList;
 use retroanim_herc::chassis::Chassis;
 use retroanim_herc::formats::chassis::ChassisRecord;
 use retroanim_herc::mech::turn_tent;
-use retroanim_herc::mech_sim::{MechSim, MechStep};
-use retroanim_herc::model::AnimList;
+use retroanim_herc::mech_scenario::{MechSim, MechStep};
 use retroanim_herc::object::SimObject;
 use retroanim_herc::throttle::Throttle;
 

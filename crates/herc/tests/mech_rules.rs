@@ -4,11 +4,15 @@
 //! Tiny chassis: raw speeds −100 / 300, thresholds 150 / −60, stride 3 / 1000, so
 //! scale = Q16Div(1200, 1000) = 78643 and the runtime values are 359 / −120 / 179 / −72.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
+use retroanim_herc::anim_list::AnimList;
 use retroanim_herc::chassis::{Chassis, ChassisRuntime};
 use retroanim_herc::formats::chassis::ChassisRecord;
 use retroanim_herc::gait::{gait_tick, GaitRow, GaitTick};
 use retroanim_herc::mech::{turn_tent, Blocked, Mech, TorsoAxis, TorsoLimits, TwistMode};
-use retroanim_herc::model::AnimList;
 use retroanim_herc::object::SimObject;
 use retroanim_herc::thread::IN_TRANSITION;
 use retroanim_herc::throttle::Throttle;

@@ -3,6 +3,10 @@
 //! box-shaped TSGroup per part). Expected bytes and values are worked out by hand from the
 //! layout (docs/herc-formats.md, "TSGroup geometry").
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_herc::formats::dts::{
     AnimListChunk, BasePart, DtsChunk, DtsFile, PartChunk, TAG_AN_SHAPE, TAG_CELL_ANIM_PART,
     TAG_GROUP, TAG_PART_LIST,

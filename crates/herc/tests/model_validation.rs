@@ -2,7 +2,7 @@
 //! fault, and never panics (D1).
 
 use retroanim_core::Scenario;
-use retroanim_herc::model::AnimList;
+use retroanim_herc::anim_list::AnimList;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -177,8 +177,14 @@ fn d1_inline_and_file_assets_in_scenarios() {
         dir.clone(),
     )
     .unwrap();
+    // A file the asset field names is refused at that field (issue 21), naming the file.
     let e = retroanim_herc::run(&s).unwrap_err();
-    assert!(e.file.ends_with("missing.json"), "{e}");
+    assert_eq!((e.file.as_str(), e.at.as_str()), ("s.json", "asset"));
+    assert!(
+        e.message
+            .ends_with("missing.json: no such file or directory"),
+        "{e}"
+    );
     // Setup and step faults name their paths.
     let s = Scenario::from_str(
         r#"{"engine":"herc","asset":"example.json","setup":{"threads":[{"seq":2}]}}"#,

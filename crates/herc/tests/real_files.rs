@@ -4,6 +4,10 @@
 //! game data can ever be in CI (so `RETROANIM_NO_SKIP` does not turn missing data into a
 //! failure). A variable pointing at a folder without SIMVOL0.VOL is a failure.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_herc::formats::chassis::{ChassisRecord, CHASSIS_SIZE};
 use retroanim_herc::formats::dts::{DtsChunk, DtsFile, ShapeChunk};
 use retroanim_herc::formats::group::{shape_meshes, GroupGeometry};

@@ -2,7 +2,7 @@
 //! overflows; the test profile has overflow checks on, so an accidental overflow would panic).
 
 use proptest::prelude::*;
-use retroanim_herc::model::{AnimList, Frame, Node, SeqClass, Sequence, Transition};
+use retroanim_herc::anim_list::{AnimList, Frame, Node, SeqClass, Sequence, Transition};
 use retroanim_herc::object::SimObject;
 use retroanim_herc::scenario::{HercSim, Step};
 use retroanim_herc::thread::AnimationThread;

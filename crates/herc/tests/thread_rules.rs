@@ -3,9 +3,9 @@
 //! is in the comments) or copied from the worked example (the `example` conformance scenario).
 
 use retroanim_core::Scenario;
-use retroanim_herc::model::{AnimList, SeqClass};
+use retroanim_herc::anim_list::{AnimList, SeqClass};
 use retroanim_herc::scenario::{HercSim, Step};
-use retroanim_herc::shape::{ShapeError, ShapeInstance};
+use retroanim_herc::shape_instance::{ShapeError, ShapeInstance};
 use retroanim_herc::thread::AnimationThread;
 use retroanim_herc::transform::Transform3;
 use serde_json::{json, Value};

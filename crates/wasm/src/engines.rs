@@ -4,7 +4,7 @@
 //! The JSON assets (a HERC model, an actor set) are handed to the engines inline, which
 //! their scenario formats allow. The HERC mech extension's files (chassis, VOL, DTS;
 //! binary or JSON) are read from the built-in assets through
-//! [`MechSim::load_with`](retroanim_herc::mech_sim::MechSim::load_with). The AC records
+//! [`MechSim::load_with`](retroanim_herc::mech_scenario::MechSim::load_with). The AC records
 //! folder becomes an in-memory record store.
 
 use crate::embedded;
@@ -154,8 +154,8 @@ fn built_in_file(path: &str) -> Result<(Vec<u8>, String), String> {
 /// What `retroanim run` does for herc: a `mech` setup is the mech extension (its
 /// chassis, VOL and DTS files read from the built-in assets).
 fn load_herc(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
-    if retroanim_herc::mech_sim::is_mech_scenario(s) {
-        Ok(Box::new(retroanim_herc::mech_sim::MechSim::load_with(
+    if retroanim_herc::mech_scenario::is_mech_scenario(s) {
+        Ok(Box::new(retroanim_herc::mech_scenario::MechSim::load_with(
             s,
             &built_in_file,
         )?))

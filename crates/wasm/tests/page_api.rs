@@ -2,6 +2,10 @@
 //! through a session of the wasm dispatcher (natively here), exports the trace the
 //! engine's own runner writes for the same file.
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_core::Scenario;
 use retroanim_wasm::{Answer, Api};
 use serde_json::{json, Value};
@@ -24,7 +28,9 @@ fn native_trace(file: &Path) -> String {
     let lines = match s.engine.as_str() {
         "ac" => retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s),
         "actor" => retroanim_actor::scenario::run_scenario(&s),
-        _ if retroanim_herc::mech_sim::is_mech_scenario(&s) => retroanim_herc::mech_sim::run(&s),
+        _ if retroanim_herc::mech_scenario::is_mech_scenario(&s) => {
+            retroanim_herc::mech_scenario::run(&s)
+        }
         _ => retroanim_herc::scenario::run(&s),
     };
     retroanim_core::trace::to_jsonl(&lines.unwrap())
@@ -326,7 +332,7 @@ fn a_mech_scenario_on_the_binary_chassis_and_dts_runs_as_retroanim_run() {
         panic!("the trace is a download");
     };
     let s = Scenario::from_value(doc, "binary mech", assets().join("herc/scenarios")).unwrap();
-    let native = retroanim_herc::mech_sim::run(&s).unwrap();
+    let native = retroanim_herc::mech_scenario::run(&s).unwrap();
     assert_eq!(text, retroanim_core::trace::to_jsonl(&native));
     // The session draws the DTS it animates.
     let r = json_of(api.handle("GET", &format!("/sessions/{id}/meshes"), None));

@@ -207,6 +207,8 @@ pub fn figure(
 }
 
 #[cfg(test)]
+// The test reads the repository's own sample records.
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

@@ -7,6 +7,7 @@
 //! tests and tools (the project ships no game data).
 
 use super::error::RecordError;
+use retroanim_core::input::{self, FileKind};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -142,10 +143,13 @@ impl DatFile {
     /// Open a container, tell its layout by where the magic sits, and check its header.
     pub fn open(path: &Path) -> Result<DatFile, RecordError> {
         let name = path.display().to_string();
-        let file = File::open(path).map_err(|e| RecordError::Container {
-            file: name.clone(),
-            message: format!("cannot open: {e}"),
-        })?;
+        // Read by offset, never whole: the handle passed the regular-file, non-blocking
+        // open and the container cap.
+        let file =
+            input::open_kind(path, FileKind::Container).map_err(|e| RecordError::Container {
+                file: name.clone(),
+                message: format!("cannot open: {}", e.reason()),
+            })?;
         let len = file
             .metadata()
             .map_err(|e| RecordError::Container {
@@ -275,6 +279,12 @@ impl DatFile {
                 self.len
             )));
         }
+        if u64::from(size) > input::MAX_RECORD_BYTES {
+            return Err(self.err(format!(
+                "object at 0x{offset:x}: size {size} is over the {} bytes a record may have",
+                input::MAX_RECORD_BYTES
+            )));
+        }
         let payload = (self.header.block_size - 4) as usize;
         let mut buf = vec![0u8; size as usize];
         let mut pos = 0usize;
@@ -363,7 +373,12 @@ impl DatFile {
     /// The directory entry of `id`: the on-demand B-tree search of `DatDirectory`.
     pub fn find(&mut self, id: u32) -> Result<Option<DatEntry>, RecordError> {
         let mut node = self.header.btree;
-        for _ in 0..MAX_DEPTH {
+        let mut path: Vec<u32> = Vec::with_capacity(MAX_DEPTH);
+        loop {
+            if path.len() >= MAX_DEPTH {
+                return Err(self.too_deep(node, path.last().copied()));
+            }
+            path.push(node);
             let (branches, entries) = self.read_node(node)?;
             if let Some(e) = entries.iter().find(|e| e.object_id == id) {
                 return Ok(Some(*e));
@@ -372,41 +387,64 @@ impl DatFile {
                 return Ok(None);
             }
             let i = entries.iter().filter(|e| e.object_id < id).count();
-            node = branches[i];
-            if node == 0 {
+            let child = branches[i];
+            if child == 0 {
                 return Ok(None);
             }
+            if path.contains(&child) {
+                return Err(self.cycle(node, i, child));
+            }
+            node = child;
         }
-        Err(self.err(format!(
-            "directory deeper than {MAX_DEPTH} levels (a cycle?)"
-        )))
+    }
+
+    /// A branch that leads back to a node already visited.
+    fn cycle(&self, node: u32, branch: usize, child: u32) -> RecordError {
+        self.err(format!(
+            "directory node at 0x{node:x}: branch {branch} leads back to node 0x{child:x}, already visited (a cycle)"
+        ))
+    }
+
+    /// A node past the depth limit, with the node whose branch led to it.
+    fn too_deep(&self, node: u32, parent: Option<u32>) -> RecordError {
+        let from = parent.map_or(String::new(), |p| format!(" (a branch of node 0x{p:x})"));
+        self.err(format!(
+            "directory node at 0x{node:x}{from} is deeper than {MAX_DEPTH} levels"
+        ))
     }
 
     /// Every entry of the directory, in key order (a depth-first walk).
     pub fn entries(&mut self) -> Result<Vec<DatEntry>, RecordError> {
         let mut out = Vec::new();
         let root = self.header.btree;
-        self.walk(root, 0, &mut out)?;
+        let mut seen = std::collections::HashSet::new();
+        seen.insert(root);
+        self.walk(root, None, 0, &mut seen, &mut out)?;
         out.sort_by_key(|e| e.object_id);
         Ok(out)
     }
 
+    // A B-tree reaches each node once: a node met a second time (a cycle, or two
+    // branches sharing a subtree, which would make the walk exponential) is refused.
     fn walk(
         &mut self,
         node: u32,
+        parent: Option<u32>,
         depth: usize,
+        seen: &mut std::collections::HashSet<u32>,
         out: &mut Vec<DatEntry>,
     ) -> Result<(), RecordError> {
         if depth >= MAX_DEPTH {
-            return Err(self.err(format!(
-                "directory deeper than {MAX_DEPTH} levels (a cycle?)"
-            )));
+            return Err(self.too_deep(node, parent));
         }
         let (branches, entries) = self.read_node(node)?;
         if branches[0] != 0 {
-            for &child in &branches[..=entries.len()] {
+            for (i, &child) in branches[..=entries.len()].iter().enumerate() {
                 if child != 0 {
-                    self.walk(child, depth + 1, out)?;
+                    if !seen.insert(child) {
+                        return Err(self.cycle(node, i, child));
+                    }
+                    self.walk(child, Some(node), depth + 1, seen, out)?;
                 }
             }
         }

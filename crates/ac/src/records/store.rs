@@ -8,6 +8,7 @@ use super::dat::DatFile;
 use super::error::RecordError;
 use super::reader::{read_animation, read_motion_table};
 use super::types::{Animation, MotionTable};
+use retroanim_core::input::{self, FileKind};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,6 +26,10 @@ pub struct RecordStore {
     source: Source,
     tables: HashMap<u32, Arc<MotionTable>>,
     anims: HashMap<u32, Arc<Animation>>,
+    /// The last record file the guarded reader refused: its id, the file name its
+    /// error carries and why (naming the path), so that a scenario can report it at
+    /// the field that named the folder.
+    unreadable: Option<(u32, String, String)>,
 }
 
 /// The file name a record has in a record directory: `09000e00.bin`.
@@ -75,6 +80,7 @@ impl RecordStore {
             source,
             tables: HashMap::new(),
             anims: HashMap::new(),
+            unreadable: None,
         }
     }
 
@@ -84,15 +90,17 @@ impl RecordStore {
             Source::Dir(dir) => {
                 let path = dir.join(record_file_name(id));
                 let file = path.display().to_string();
-                match std::fs::read(&path) {
+                match input::read_kind(&path, FileKind::Record) {
                     Ok(bytes) => Ok((bytes, file)),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                        Err(RecordError::NotFound { file, id })
+                    Err(e) if e.is_not_found() => Err(RecordError::NotFound { file, id }),
+                    Err(e) => {
+                        let file = input::printable(&file);
+                        self.unreadable = Some((id, file.clone(), e.naming(&path)));
+                        Err(RecordError::Container {
+                            file,
+                            message: e.to_string(),
+                        })
                     }
-                    Err(e) => Err(RecordError::Container {
-                        file,
-                        message: format!("cannot read: {e}"),
-                    }),
                 }
             }
             Source::Memory => Err(RecordError::NotFound {
@@ -111,6 +119,16 @@ impl RecordStore {
                 Ok((bytes, dat.name().to_string()))
             }
         }
+    }
+
+    /// The record file the last refused read could not read (a FIFO, a device, a
+    /// directory, a file over [`input::MAX_RECORD_BYTES`]...): its id, the file name
+    /// its error carries, and the reason naming the path. A scenario reports it at
+    /// `asset_dir`.
+    pub fn unreadable(&self) -> Option<(u32, &str, &str)> {
+        self.unreadable
+            .as_ref()
+            .map(|(id, file, why)| (*id, file.as_str(), why.as_str()))
     }
 
     /// MotionTable `id`; an unknown id is [`RecordError::NotFound`].

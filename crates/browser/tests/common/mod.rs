@@ -2,6 +2,9 @@
 //! plain sockets (so that tests can also misbehave: wrong Host, slow heads, slow
 //! bodies, unread downloads).
 
+// Tests read the repository's own fixtures directly; only library code must go
+// through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
 #![allow(dead_code)]
 
 use retroanim_browser::Options;

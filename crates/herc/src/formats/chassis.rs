@@ -410,6 +410,7 @@ impl ChassisRecord {
 
     /// Parse the readable JSON form; errors name the file and JSON path.
     pub fn from_json_str(text: &str, file: &str) -> Result<ChassisRecord, ScenarioError> {
+        const ROOT: &str = "(root)";
         let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| {
             ScenarioError::new(
                 file,
@@ -417,6 +418,13 @@ impl ChassisRecord {
                 format!("malformed JSON: {e}"),
             )
         })?;
-        retroanim_core::scenario::from_value_at(&doc, file, "")
+        // A fault of the document as a whole (not an object, a missing field) has no
+        // path of its own: it is located at `(root)`.
+        retroanim_core::scenario::from_value_at(&doc, file, "").map_err(|mut e| {
+            if e.at.is_empty() {
+                e.at = ROOT.to_string();
+            }
+            e
+        })
     }
 }

@@ -9,7 +9,7 @@
 use retroanim_core::ScenarioError;
 
 use super::{ByteReader, ByteWriter};
-use crate::model::{AnimList, Frame, Keyframe, Node, SeqClass, Sequence, Transition};
+use crate::anim_list::{AnimList, Frame, Keyframe, Node, SeqClass, Sequence, Transition};
 
 /// Supertype of the 3Space part chunks.
 pub const SUPER_TS: u16 = 0x14;

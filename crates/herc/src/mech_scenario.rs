@@ -7,15 +7,17 @@ use retroanim_core::{Scenario, ScenarioError, Simulation};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::anim_list::AnimList;
 use crate::chassis::{Chassis, ChassisRuntime};
 use crate::clock::{clock_for, Clock};
 use crate::formats::chassis::ChassisRecord;
 use crate::formats::dts::DtsFile;
 use crate::formats::vol::VolArchive;
 use crate::mech::{Blocked, Mech, TorsoAxis, TwistMode};
-use crate::model::AnimList;
 use crate::object::SimObject;
 use crate::scenario::{load_asset, Line, MAX_STEP_MS};
+use crate::shape_engine::ShapeEngine;
+use crate::shape_instance::ShapeInstance;
 use crate::transform::Transform3;
 
 /// Run a scenario whose setup has a `mech` block.
@@ -181,12 +183,13 @@ pub struct MechTraceLine {
     pub mech: MechLine,
 }
 
-/// The mech simulation.
+/// The mech simulation. `S` is the shape instance's implementation: the fast
+/// [`ShapeInstance`], or the reference's plain algorithm (`reference::MechRefSim`).
 #[derive(Clone, Debug)]
-pub struct MechSim {
+pub struct MechSim<S = ShapeInstance> {
     file: String,
     list: AnimList,
-    pub mech: Mech,
+    pub mech: Mech<S>,
     pub inputs: MechInputs,
 }
 
@@ -199,10 +202,16 @@ pub type MechFiles<'a> = &'a dyn Fn(&str) -> Result<(Vec<u8>, String), String>;
 /// The file system, relative paths read against the scenario's folder (what
 /// `retroanim run` does).
 pub fn disk_files(scenario: &Scenario, rel: &str) -> Result<(Vec<u8>, String), String> {
+    use retroanim_core::input::{read_kind, FileKind};
     let path = scenario.resolve(rel);
-    match std::fs::read(&path) {
+    let kind = if rel.to_ascii_lowercase().ends_with(".json") {
+        FileKind::JsonAsset
+    } else {
+        FileKind::Binary
+    };
+    match read_kind(&path, kind) {
         Ok(bytes) => Ok((bytes, path.display().to_string())),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => Err(e.naming(&path)),
     }
 }
 
@@ -214,7 +223,25 @@ impl MechSim {
         object: SimObject,
         camera_node: Option<usize>,
     ) -> Result<MechSim, crate::mech::MechError> {
-        let mech = Mech::new(&list, chassis, object, camera_node)?;
+        MechSim::new_in(list, chassis, object, camera_node)
+    }
+
+    /// [`Simulation::load`] with the scenario's files read through `files` (the same
+    /// checks and the same setup).
+    pub fn load_with(scenario: &Scenario, files: MechFiles) -> Result<MechSim, ScenarioError> {
+        MechSim::load_with_in(scenario, files)
+    }
+}
+
+impl<S: ShapeEngine> MechSim<S> {
+    /// [`MechSim::new`] on the shape implementation `S`.
+    pub fn new_in(
+        list: AnimList,
+        chassis: Chassis,
+        object: SimObject,
+        camera_node: Option<usize>,
+    ) -> Result<MechSim<S>, crate::mech::MechError> {
+        let mech = Mech::<S>::new_in(&list, chassis, object, camera_node)?;
         Ok(MechSim {
             file: String::new(),
             list,
@@ -284,9 +311,11 @@ impl MechSim {
         self.mech.shape.evaluate(&self.list, &read);
     }
 
-    /// [`Simulation::load`] with the scenario's files read through `files` (the same
-    /// checks and the same setup).
-    pub fn load_with(scenario: &Scenario, files: MechFiles) -> Result<MechSim, ScenarioError> {
+    /// [`MechSim::load_with`] on the shape implementation `S`.
+    pub fn load_with_in(
+        scenario: &Scenario,
+        files: MechFiles,
+    ) -> Result<MechSim<S>, ScenarioError> {
         let setup_v = scenario
             .raw("setup")
             .ok_or_else(|| scenario.error("setup", "missing field"))?;
@@ -353,7 +382,7 @@ impl MechSim {
             euler: setup.object.euler,
             position: setup.object.position,
         };
-        let mut sim = MechSim::new(list, Chassis::new(raw), object, camera_node)
+        let mut sim = MechSim::<S>::new_in(list, Chassis::new(raw), object, camera_node)
             .map_err(|e| scenario.error("setup.mech.chassis", e.to_string()))?;
         sim.file = scenario.file.clone();
         sim.mech.throttle.throttle = setup.throttle;
@@ -404,12 +433,12 @@ impl MechSim {
     }
 }
 
-impl Simulation for MechSim {
+impl<S: ShapeEngine> Simulation for MechSim<S> {
     type Step = MechStep;
     type Line = MechTraceLine;
 
-    fn load(scenario: &Scenario) -> Result<MechSim, ScenarioError> {
-        MechSim::load_with(scenario, &|rel| disk_files(scenario, rel))
+    fn load(scenario: &Scenario) -> Result<MechSim<S>, ScenarioError> {
+        MechSim::<S>::load_with_in(scenario, &|rel| disk_files(scenario, rel))
     }
 
     fn snapshot(&self) -> MechTraceLine {

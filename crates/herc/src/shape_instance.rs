@@ -5,10 +5,19 @@
 //! it. Locals and world transforms live in buffers sized once at construction, so a steady
 //! state step allocates nothing.
 
-use crate::model::{AnimList, Keyframe, NO_PARENT};
-use crate::pose::{blend, blend_by, fraction, key_at, write_thread_locals};
+use crate::anim_list::{AnimList, Keyframe, NO_PARENT};
+use crate::pose::{blend, blend_by, fraction, key_at};
 use crate::thread::AnimationThread;
 use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z};
+
+/// 0, except with the test-only feature `planted-bug`, which makes the twist's blend round
+/// where DBSIM floors it, so that `tests/differential.rs` can show the differential check
+/// catching a wrong fast path. A constant, so the ordinary build has no trace of it.
+const PLANTED_ROUNDING: i32 = if cfg!(feature = "planted-bug") {
+    512
+} else {
+    0
+};
 
 /// Thread slots per shape instance (H17).
 pub const MAX_SLOTS: usize = 10;
@@ -23,8 +32,16 @@ pub enum ShapeError {
 }
 
 /// `ShapeInstance`: threads by id, their slot order, and the evaluated pose.
+///
+/// Its caches (the key rows, the cover, the node states, the slot-sort and seed memos) are
+/// built for one model: the instance keeps that model's id, and every method that takes a
+/// model checks it first. Given another model (a caller that mixed two), the caches are
+/// dropped and rebuilt for it before anything is computed, so they can
+/// never describe another model than the one passed.
 #[derive(Clone, Debug)]
 pub struct ShapeInstance {
+    /// The id of the model the caches below were built for ([`AnimList`]'s id).
+    model: u64,
     threads: Vec<AnimationThread>,
     /// Thread ids, first slot first.
     slots: Vec<usize>,
@@ -37,8 +54,6 @@ pub struct ShapeInstance {
     nodes: Vec<NodeState>,
     /// Per slot, [`Self::evaluate`]'s key rows (see [`Rows`]).
     rows: [Rows; MAX_SLOTS],
-    /// Scratch of [`Self::evaluate`] for a pose the cover cannot give (see [`Cover`]).
-    scratch: Vec<Keyframe>,
     /// Which thread writes which node, for the current slot order and sequences.
     cover: Cover,
     /// No evaluation yet: every world transform must be built.
@@ -52,10 +67,10 @@ pub struct ShapeInstance {
     root_has_children: bool,
     /// The thread the last identity seed of [`Self::tick`] left holding exactly what a seed
     /// of identity would store (a ground thread: the inverse of its partial P), while nothing
-    /// has touched that thread since: every method that can change a thread (`thread_mut`
-    /// of that id, `seed_root`, `step_all`, `add_thread`) clears it. A seed onto it would
-    /// store the same root again, so it is skipped, without comparing the thread's G, acc,
-    /// dur and root with a kept copy.
+    /// has touched that thread since. A seed onto it would store the same root again, so it
+    /// is skipped, without comparing the thread's G, acc, dur and root with a kept copy.
+    /// Only [`Self::touch`] and [`Self::touch_all`] hand out threads to change, and they
+    /// clear it; the debug build checks every skip against the plain seed.
     seeded: Option<usize>,
     /// Per slot, the playing sequence of its thread when [`Self::sort`] last left the slots in
     /// order (`sorted_len` of them). The slot order depends only on those sequences'
@@ -212,7 +227,7 @@ impl Rows {
 
 /// Where a node's local comes from: the slot (index into `slots`) of the thread that writes
 /// it last (the first slot wins, H17) and its columns, or its rest record.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Source {
     /// Index into `slots`; [`REST`] for the rest record.
     slot: u8,
@@ -237,7 +252,7 @@ impl Source {
 const REST: u8 = u8::MAX;
 const REST_COLUMN: u16 = u16::MAX;
 
-/// The per-node sources of [`write_thread_locals`] for one slot order and one (sequence,
+/// The per-node sources of [`crate::pose::thread_local`] for one slot order and one (sequence,
 /// next sequence) per thread. Which nodes a thread writes depends only on those, as long as
 /// each thread's key rows exist (checked on every evaluation); the pose is then built node
 /// by node without the rest pass and the overwrites.
@@ -305,14 +320,6 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
     }
 }
 
-/// [`world_into`] as a value (the general loop, whose parent and node share one buffer).
-#[inline(always)]
-fn world_of_parent(st: &NodeState, parent: Option<&Transform3>) -> Transform3 {
-    let mut out = Transform3::IDENTITY;
-    world_into(st, parent, &mut out);
-    out
-}
-
 /// The new local of a state: stored and its transform rebuilt when it changed. Returns
 /// whether it changed (or may have). `x_only`: the local's y and z are known to be 0.
 #[inline(always)]
@@ -333,45 +340,16 @@ fn take_local(st: &mut NodeState, old: &mut Keyframe, (local, x_only): (Keyframe
     if changed {
         *old = local;
         // Passed where it was just stored, so no copy is made for the call.
-        if x_only {
-            st.set_local_x(old);
-        } else {
-            st.set_local(old);
-        }
+        st.set_local(old);
     }
     changed
 }
 
-/// The pose loop after node 0: per state in build order, the node's new local from
-/// `local_of`, its memoised transform rebuilt when the local changed, and its world rebuilt
-/// when the local or the parent's world changed (or on the first evaluation).
-#[inline(always)]
-fn pose_loop(
-    states: &mut [NodeState],
-    locals: &mut [Keyframe],
-    worlds: &mut [Transform3],
-    fresh: bool,
-    mut local_of: impl FnMut(&NodeState) -> (Keyframe, bool),
-) {
-    for k in 1..states.len() {
-        let parent_moved = match states.get(usize::from(states[k].parent_at)) {
-            Some(p) => p.moved,
-            None => false,
-        };
-        let st = &mut states[k];
-        let local = local_of(st);
-        let changed = take_local(st, &mut locals[usize::from(st.node)], local);
-        let moved = fresh | parent_moved | changed;
-        st.moved = moved;
-        if moved {
-            let world = world_of_parent(st, worlds.get(usize::from(st.parent)));
-            worlds[usize::from(st.node)] = world;
-        }
-    }
-}
-
-/// [`pose_loop`] for states in node order (`states[k].node == k`, every model that numbers
-/// parents before children, and `fresh` false): the state, local and world of node `k` are
+/// The pose loop after node 0, for states in node order (`states[k].node == k`, every
+/// model that numbers parents before children) after the first evaluation: per node, its
+/// new local from `local_of` (`None`: unchanged), its memoised transform rebuilt when the
+/// local changed, and its world rebuilt when the local or the parent's world changed. The
+/// state, local and world of node `k` are
 /// entry `k` of their buffers and a parent's are among the entries before it, so the
 /// buffers are walked with one index and split at it, without per-node bounds checks.
 #[inline(always)]
@@ -430,13 +408,13 @@ impl ShapeInstance {
     pub fn new(list: &AnimList) -> ShapeInstance {
         let n = list.nodes().len();
         let mut s = ShapeInstance {
+            model: list.id(),
             threads: Vec::with_capacity(MAX_SLOTS),
             slots: Vec::with_capacity(MAX_SLOTS),
             locals: vec![[0; 6]; n],
             world: vec![Transform3::IDENTITY; n],
             nodes: node_states(list),
             rows: [Rows::EMPTY; MAX_SLOTS],
-            scratch: vec![[0; 6]; n],
             cover: Cover {
                 by_node: Vec::with_capacity(n),
                 ..Cover::default()
@@ -448,14 +426,68 @@ impl ShapeInstance {
             sorted: [0; MAX_SLOTS],
             sorted_len: usize::MAX,
         };
-        s.in_node_order = s.nodes.len() == n
-            && s.nodes
-                .iter()
-                .enumerate()
-                .all(|(k, st)| usize::from(st.node) == k);
-        s.root_has_children = s.nodes.iter().skip(1).any(|st| st.parent_at == 0);
+        s.note_node_order();
         s.evaluate(list, &Transform3::IDENTITY);
         s
+    }
+
+    /// The flags [`Self::evaluate`] reads of the node states' order.
+    fn note_node_order(&mut self) {
+        self.in_node_order = self
+            .nodes
+            .iter()
+            .enumerate()
+            .all(|(k, st)| usize::from(st.node) == k);
+        self.root_has_children = self.nodes.iter().skip(1).any(|st| st.parent_at == 0);
+    }
+
+    /// Every method that takes a model calls this first: for another model than the caches
+    /// were built for, drop them and size the buffers for it. The threads stay (their ids
+    /// are the caller's); every cache is then rebuilt from the threads and this model.
+    #[inline(always)]
+    fn bind(&mut self, list: &AnimList) {
+        if self.model != list.id() {
+            self.rebind(list);
+        }
+    }
+
+    #[inline(never)]
+    fn rebind(&mut self, list: &AnimList) {
+        let n = list.nodes().len();
+        self.model = list.id();
+        self.locals = vec![[0; 6]; n];
+        self.world = vec![Transform3::IDENTITY; n];
+        self.nodes = node_states(list);
+        self.rows = [Rows::EMPTY; MAX_SLOTS];
+        self.cover = Cover {
+            by_node: Vec::with_capacity(n),
+            ..Cover::default()
+        };
+        self.fresh = true;
+        self.sorted_len = usize::MAX;
+        Self::touch_all(&mut self.seeded, &mut self.threads);
+        self.note_node_order();
+    }
+
+    /// The one door to changing a thread: a seed skipped for it ([`Self::seeded`]) would no
+    /// longer be what a seed stores, so the mark goes.
+    #[inline(always)]
+    fn touch(&mut self, id: usize) -> Option<&mut AnimationThread> {
+        if self.seeded == Some(id) {
+            self.seeded = None;
+        }
+        self.threads.get_mut(id)
+    }
+
+    /// [`Self::touch`] of every thread; on the two fields, so that the slots can be read
+    /// while the threads change.
+    #[inline(always)]
+    fn touch_all<'a>(
+        seeded: &mut Option<usize>,
+        threads: &'a mut Vec<AnimationThread>,
+    ) -> &'a mut Vec<AnimationThread> {
+        *seeded = None;
+        threads
     }
 
     /// ShapeInst_AddThread: construct a thread (H4d), SetSequence(seq, 0, 0), append it as the
@@ -467,11 +499,11 @@ impl ShapeInstance {
         if list.sequence(seq).is_none() {
             return Err(ShapeError::NoSuchSequence(seq));
         }
+        self.bind(list);
         let mut th = AnimationThread::new(list);
         th.set_sequence(list, seq, 0, 0);
         let id = self.threads.len();
-        self.seeded = None;
-        self.threads.push(th);
+        Self::touch_all(&mut self.seeded, &mut self.threads).push(th);
         self.slots.push(id);
         self.sort(list);
         Ok(id)
@@ -486,11 +518,7 @@ impl ShapeInstance {
     }
 
     pub fn thread_mut(&mut self, id: usize) -> Option<&mut AnimationThread> {
-        // The caller may change the thread: a seed onto it must be made again.
-        if self.seeded == Some(id) {
-            self.seeded = None;
-        }
-        self.threads.get_mut(id)
+        self.touch(id)
     }
 
     /// Thread ids in slot order.
@@ -511,6 +539,7 @@ impl ShapeInstance {
     /// The slot sort (0x478930; H18): a bubble sort that swaps neighbours only when the earlier
     /// priority is strictly greater, so equal priorities keep their current order.
     pub fn sort(&mut self, list: &AnimList) {
+        self.bind(list);
         // The same sequences as when the slots were last left in order (every benchmark
         // step): they still are, and no priority needs to be looked up.
         if self.sorted_len == self.slots.len()
@@ -520,9 +549,18 @@ impl ShapeInstance {
                 .zip(&self.sorted)
                 .all(|(&id, &seq)| self.threads[id].seq == seq)
         {
+            debug_assert!(self.slots_in_order(list));
             return;
         }
         self.sort_and_note(list);
+    }
+
+    /// The slot order a sort leaves: priorities never fall from one slot to the next (the
+    /// debug build's check of the sort memo's hits).
+    fn slots_in_order(&self, list: &AnimList) -> bool {
+        let mut slots = self.slots.clone();
+        crate::reference::sort(list, &self.threads, &mut slots);
+        slots == self.slots
     }
 
     /// [`Self::sort`] when a sequence changed: the bubble sort, and the sequences noted.
@@ -568,9 +606,10 @@ impl ShapeInstance {
 
     /// ShapeInst_SeedRootTransform (0x478a70): write `value` into the first slot's thread.
     pub fn seed_root(&mut self, value: &Transform3) {
-        self.seeded = None;
         if let Some(&id) = self.slots.first() {
-            self.threads[id].write_root(value);
+            if let Some(th) = self.touch(id) {
+                th.write_root(value);
+            }
         }
     }
 
@@ -583,20 +622,35 @@ impl ShapeInstance {
 
     /// AnimThread_StepAll (0x4789a0) and the re-sort after it (H28 step 1, D4).
     pub fn step_all(&mut self, list: &AnimList, anim_delta: i16) {
+        self.bind(list);
+        self.step_threads(list, anim_delta);
+    }
+
+    /// [`Self::step_all`] for a bound model.
+    #[inline(always)]
+    fn step_threads(&mut self, list: &AnimList, anim_delta: i16) {
         // The sort's test (every slot's thread on the sequence noted when the slots were last
         // left in order) made as each thread is stepped: a thread's advance changes only
         // that thread, and each slot holds a different thread.
-        self.seeded = None;
         let mut same = self.sorted_len == self.slots.len();
-        for i in 0..self.slots.len() {
-            let id = self.slots[i];
-            let th = &mut self.threads[id];
+        let threads = Self::touch_all(&mut self.seeded, &mut self.threads);
+        for (i, &id) in self.slots.iter().enumerate() {
+            let th = &mut threads[id];
             th.advance(list, anim_delta);
             same &= self.sorted.get(i) == Some(&th.seq);
         }
         if !same {
             self.sort_and_note(list);
         }
+        debug_assert!(self.slots_in_order(list));
+    }
+
+    /// Thread `id` holds what the plain seed of identity would store (the debug build's check
+    /// of a skipped seed).
+    fn seed_is_stored(&self, id: usize) -> bool {
+        let mut th = self.threads[id];
+        crate::reference::write_root(&mut th, &Transform3::IDENTITY);
+        th.root == self.threads[id].root
     }
 
     /// The animation half of one simulation tick (SimObject_ApplyRootMotion, 0x40250c; H16):
@@ -607,18 +661,23 @@ impl ShapeInstance {
         // The first-slot thread untouched since the last tick's second seed already holds
         // what this seed would store. (Without slots both are None and the seed would do
         // nothing.)
+        self.bind(list);
         if self.seeded != self.slots.first().copied() {
             self.seed_root(&Transform3::IDENTITY);
+        } else {
+            debug_assert!(self.seeded.is_none_or(|id| self.seed_is_stored(id)));
         }
-        self.step_all(list, anim_delta);
+        self.step_threads(list, anim_delta);
         // The read and the second seed address the same (first-slot) thread.
         let Some(&id) = self.slots.first() else {
-            self.seeded = None;
             return Transform3::IDENTITY;
         };
-        let th = &mut self.threads[id];
+        let Some(th) = self.touch(id) else {
+            return Transform3::IDENTITY;
+        };
         let read = th.read_then_seed_identity();
-        self.seeded = th.ground.then_some(id);
+        let ground = th.ground;
+        self.seeded = ground.then_some(id);
         read
     }
 
@@ -627,6 +686,7 @@ impl ShapeInstance {
     /// (H17); uncovered nodes and node 0 take their rest record (D6, H12). World transforms
     /// are built parent-first with `world[0] = root_read` (H13, H28, D7).
     pub fn evaluate(&mut self, list: &AnimList, root_read: &Transform3) {
+        self.bind(list);
         // Per slot: where the key rows of the current and the next cursor start in the
         // model's flat key pool, and the Q10 fraction. Slots the cover gives no node keep
         // stale entries, which are never read. The same pass checks the cover's key (the
@@ -640,6 +700,10 @@ impl ShapeInstance {
             same &= *k == (id, th.seq, th.next_seq);
             if r.are_for(th) {
                 // The same cursor as when the rows were looked up: the same rows.
+                debug_assert_eq!(
+                    list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame),
+                    Some((r.row, r.next_row, r.natural))
+                );
                 r.q = fraction(th.acc, th.dur);
                 continue;
             }
@@ -654,7 +718,7 @@ impl ShapeInstance {
                         cursor: [th.seq, th.frame, th.next_seq, th.next_frame],
                     }
                 }
-                // A thread without a sequence writes nothing, as in write_thread_locals; the
+                // A thread without a sequence writes nothing, as in the plain evaluate; the
                 // cover gives it no node.
                 _ if list.sequence(th.seq).is_none() => {}
                 _ => covered = false,
@@ -662,6 +726,8 @@ impl ShapeInstance {
         }
         if !same {
             self.rebuild_cover(list);
+        } else {
+            debug_assert!(self.cover_is_current(list));
         }
         let keyframes = list.keyframes();
         let rest_keys = list.rest_keys();
@@ -676,7 +742,7 @@ impl ShapeInstance {
         if !covered || fresh || !self.in_node_order {
             // The general pass gives the same locals as the cover; the first evaluation
             // (every world built) goes there too, so the common loop has no `fresh` term.
-            self.evaluate_uncovered(list, fresh);
+            self.evaluate_uncovered(list, root_read);
             return;
         }
         let rows = &self.rows;
@@ -720,7 +786,12 @@ impl ShapeInstance {
                     if sg.z_only {
                         // Every other difference is 0: those components are a's.
                         let [_, _, z, tx, ty, tz] = sg.a;
-                        let z = z.wrapping_add((i32::from(sg.d[2]).wrapping_mul(q) >> 10) as i16);
+                        let z = z.wrapping_add(
+                            (i32::from(sg.d[2])
+                                .wrapping_mul(q)
+                                .wrapping_add(PLANTED_ROUNDING)
+                                >> 10) as i16,
+                        );
                         return Some(([0, 0, z, tx, ty, tz], false));
                     }
                     return Some((blend_by(&sg.a, &sg.d, q), false));
@@ -737,65 +808,53 @@ impl ShapeInstance {
         );
     }
 
-    /// The pose for a cursor outside its sequence (rare): the general per-thread pass
-    /// decides every local, kept out of [`Self::evaluate`]'s loop.
+    /// The pose the cover cannot give (a cursor outside its sequence, a model that numbers a
+    /// child before its parent) and the first evaluation: the reference's plain evaluate
+    /// ([`crate::reference::evaluate`]), then every node state's memoised local transform
+    /// taken from the new locals, so that the next evaluation's loop starts from them.
     #[inline(never)]
-    fn evaluate_uncovered(&mut self, list: &AnimList, fresh: bool) {
-        self.scratch.copy_from_slice(list.rest_keys());
-        for &id in self.slots.iter().rev() {
-            write_thread_locals(list, &self.threads[id], &mut self.scratch);
-        }
-        let scratch = &self.scratch[..];
-        pose_loop(
-            &mut self.nodes[..],
-            &mut self.locals[..],
-            &mut self.world[..],
-            fresh,
-            |st| (scratch[usize::from(st.node)], false),
+    fn evaluate_uncovered(&mut self, list: &AnimList, root_read: &Transform3) {
+        crate::reference::evaluate(
+            list,
+            &self.threads,
+            &self.slots,
+            root_read,
+            &mut self.locals,
+            &mut self.world,
         );
+        for st in self.nodes.iter_mut().skip(1) {
+            if let Some(local) = self.locals.get(usize::from(st.node)) {
+                st.set_local(local);
+            }
+            // The locals of rest sources are their rest records: nothing to compare.
+            st.rest_dirty = false;
+        }
+    }
+
+    /// The cover is the one [`Self::rebuild_cover`] would build now (the debug build's
+    /// check of the cover's hits).
+    fn cover_is_current(&self, list: &AnimList) -> bool {
+        let mut by_node = Vec::new();
+        sources(list, &self.threads, &self.slots, &mut by_node);
+        self.nodes
+            .iter()
+            .skip(1)
+            .all(|st| by_node.get(usize::from(st.node)) == Some(&st.src))
     }
 
     /// Rebuild the cover ([`NodeState::src`]) after the slot order or a thread's sequences
-    /// changed: the nodes [`write_thread_locals`] would write for each slot, applied from
-    /// the last slot to the first.
+    /// changed (see [`sources`]).
     #[inline(never)]
     fn rebuild_cover(&mut self, list: &AnimList) {
         let c = &mut self.cover;
         c.built = true;
         c.len = self.slots.len();
-        // Per node first, then laid out in the build order the pose loop walks.
-        c.by_node.clear();
-        c.by_node.extend(list.nodes().iter().map(|node| Source {
-            rest: node.rest,
-            ..Source::REST
-        }));
         for (k, &id) in c.key.iter_mut().zip(&self.slots) {
             let th = &self.threads[id];
             *k = (id, th.seq, th.next_seq);
         }
-        for (slot, &id) in self.slots.iter().enumerate().rev() {
-            let th = &self.threads[id];
-            let Some(seq) = list.sequence(th.seq) else {
-                continue;
-            };
-            for (column, &node) in seq.columns.iter().enumerate() {
-                let node = node as usize;
-                if node == 0 {
-                    continue;
-                }
-                let next_column = if th.next_seq == th.seq {
-                    column as u16
-                } else {
-                    list.column_of(th.next_seq, node)
-                        .map_or(REST_COLUMN, |c| c as u16)
-                };
-                if let Some(s) = c.by_node.get_mut(node) {
-                    s.slot = slot as u8;
-                    s.column = column as u16;
-                    s.next_column = next_column;
-                }
-            }
-        }
+        // Per node first, then laid out in the build order the pose loop walks.
+        sources(list, &self.threads, &self.slots, &mut c.by_node);
         for st in self.nodes.iter_mut().skip(1) {
             st.src = c.by_node[usize::from(st.node)];
             st.rest_dirty = true;
@@ -803,10 +862,50 @@ impl ShapeInstance {
     }
 }
 
+/// Per node, where its local comes from for these slots: the nodes the reference's
+/// evaluate has each slot's thread write ([`crate::pose::thread_local`]), applied from the
+/// last slot to the first, else the rest record. Which nodes a thread writes depends only
+/// on its sequence and next sequence, while its key rows exist.
+fn sources(
+    list: &AnimList,
+    threads: &[AnimationThread],
+    slots: &[usize],
+    by_node: &mut Vec<Source>,
+) {
+    by_node.clear();
+    by_node.extend(list.nodes().iter().map(|node| Source {
+        rest: node.rest,
+        ..Source::REST
+    }));
+    for (slot, &id) in slots.iter().enumerate().rev() {
+        let th = &threads[id];
+        let Some(seq) = list.sequence(th.seq) else {
+            continue;
+        };
+        for (column, &node) in seq.columns.iter().enumerate() {
+            let node = node as usize;
+            if node == 0 {
+                continue;
+            }
+            let next_column = if th.next_seq == th.seq {
+                column as u16
+            } else {
+                list.column_of(th.next_seq, node)
+                    .map_or(REST_COLUMN, |c| c as u16)
+            };
+            if let Some(s) = by_node.get_mut(node) {
+                s.slot = slot as u8;
+                s.column = column as u16;
+                s.next_column = next_column;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Frame, Node, SeqClass, Sequence};
+    use crate::anim_list::{Frame, Node, SeqClass, Sequence};
 
     /// Root node 0, a parent at (10, 0, 0) turned a quarter about Z, and a child whose one
     /// sequence moves it from (100, 0, 0) to (200, 0, 0) over a 10-tick frame. `child` and
@@ -848,6 +947,40 @@ mod tests {
             keys: vec![0, 2, 0, 3],
         };
         AnimList::new(nodes, keyframes, vec![seq], vec![]).expect("valid model")
+    }
+
+    #[test]
+    fn an_instance_given_another_model_rebuilds_its_caches_for_it() {
+        // Built and stepped on the sample biped (15 nodes, the walk in slot 0), then ticked
+        // and posed with the two-node model (3 nodes): every cache is rebuilt for the
+        // second model, so the pose is the plain evaluation of its threads on that model.
+        let biped = crate::bench::sample_biped();
+        let mut s = ShapeInstance::new(&biped);
+        let id = s.add_thread(&biped, 1).expect("walk exists");
+        s.thread_mut(id).expect("thread").set_rate(&biped, 256);
+        s.tick(&biped, 7);
+        s.evaluate(&biped, &Transform3::IDENTITY);
+        assert_eq!(s.locals().len(), 15);
+        let other = two_node_model(2, 1);
+        s.thread_mut(id)
+            .expect("thread")
+            .set_sequence(&other, 0, 0, 0);
+        let read = s.tick(&other, 5);
+        s.evaluate(&other, &read);
+        assert_eq!((s.locals().len(), s.world().len()), (3, 3));
+        // Half-way through frame 0 of the child's sequence: x 100 → 200 at q 512 is 150.
+        assert_eq!(s.locals()[2], [0, 0, 0, 150, 0, 0]);
+        let (mut locals, mut world) = (vec![[0; 6]; 3], vec![Transform3::IDENTITY; 3]);
+        crate::reference::evaluate(
+            &other,
+            s.threads(),
+            s.slots(),
+            &read,
+            &mut locals,
+            &mut world,
+        );
+        assert_eq!(s.locals(), &locals[..]);
+        assert_eq!(s.world(), &world[..]);
     }
 
     #[test]
