@@ -2,6 +2,9 @@
 //! and server updates, entering and leaving the world, hidden, scale, the wire) are
 //! reproduced: within the trace tolerance, and every `wire` string byte for byte.
 
+// Reads the repository's own fixtures.
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_ac::AcSim;
 use retroanim_core::diff::{diff_traces, DiffOptions};
 use retroanim_core::{run_scenario, Scenario};
