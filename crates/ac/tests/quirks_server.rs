@@ -323,6 +323,12 @@ fn fresh() -> AcSim {
     AcSim::load(&Scenario::from_str(&doc.to_string(), "fresh", dir).unwrap()).unwrap()
 }
 
+/// The interpreted state of `sim`'s object, as its trace line shows it.
+fn interpreted(sim: &AcSim) -> Value {
+    use retroanim_core::Simulation;
+    serde_json::to_value(sim.snapshot()).unwrap()["interp"]["interpreted"].clone()
+}
+
 /// `is_standing_still` needs walkable ground, Ready and no sidestep or turn;
 /// `motions_pending` (the interpreter's list) empties once the animations complete.
 #[test]
@@ -353,14 +359,14 @@ fn move_to_state_client_method_presses_and_releases_keys() {
         ..RawMotionState::default()
     };
     o.on_move_to_state_client(&held, None);
-    assert_eq!(o.minterp.interpreted.forward_command, 0x4400_0007);
+    assert_eq!(interpreted(&sim)["forward_command"], "0x44000007");
     let released = RawMotionState {
         flags: 0x1,
         current_hold_key: 2,
         ..RawMotionState::default()
     };
-    o.on_move_to_state_client(&released, Some(&held));
-    assert_eq!(o.minterp.interpreted.forward_command, 0x4100_0003);
+    sim.obj.on_move_to_state_client(&released, Some(&held));
+    assert_eq!(interpreted(&sim)["forward_command"], "0x41000003");
 }
 
 /// `ReportExhaustion` re-applies the raw state of a creature that moved on its own:
@@ -375,9 +381,9 @@ fn report_exhaustion_reapplies_the_raw_state() {
         ..MovementParameters::default()
     };
     o.do_motion(WALK_FORWARD, &run);
-    assert_eq!(o.minterp.interpreted.forward_command, 0x4400_0007);
-    o.mi_report_exhaustion();
-    assert_eq!(o.minterp.interpreted.forward_command, WALK_FORWARD);
+    assert_eq!(interpreted(&sim)["forward_command"], "0x44000007");
+    sim.obj.mi_report_exhaustion();
+    assert_eq!(interpreted(&sim)["forward_command"], "0x45000005");
 }
 
 /// A remote copy that applies an object's broadcast reaches its interpreted state:
@@ -403,19 +409,17 @@ fn a_remote_copy_applying_the_broadcast_reaches_the_same_state() {
         b.obj.apply_movement_data(&got),
         retroanim_ac::commands::WeenieError::None
     );
-    let (x, y) = (&a.obj.minterp.interpreted, &b.obj.minterp.interpreted);
-    assert_eq!(y.current_style, 0x8000_003d);
-    assert_eq!(y.forward_command, 0x4400_0007);
-    assert_eq!((y.turn_command, y.turn_speed), (0x6500_000d, -1.5));
+    let (x, y) = (interpreted(&a), interpreted(&b));
+    assert_eq!(y["current_style"], "0x8000003d");
+    assert_eq!(y["forward_command"], "0x44000007");
     assert_eq!(
-        (x.forward_speed, x.turn_speed),
-        (y.forward_speed, y.turn_speed)
+        (&y["turn_command"], &y["turn_speed"]),
+        (&json!("0x6500000d"), &json!(-1.5))
     );
-    // The Wave arrived numbered 2 and was performed (newer than the copy's stamp 0),
-    // which records 2 as the newest stamp; the action itself keeps its params' stamp 0.
-    assert_eq!(y.actions.len(), 1);
-    assert_eq!((y.actions[0].action, y.actions[0].stamp), (0x1300_0087, 0));
-    assert_eq!(b.obj.minterp.server_action_stamp, 2);
+    assert_eq!(x["forward_speed"], y["forward_speed"]);
+    // The Wave arrived numbered 2, newer than the copy's last stamp 0, so it was
+    // performed (with its params' stamp 0, as ACE passes it on).
+    assert_eq!(y["actions"], json!([["0x13000087", 1.0, 0, false]]));
 }
 
 /// A move to a position applied to a copy starts the same move.
@@ -445,15 +449,11 @@ fn a_remote_copy_starts_the_broadcast_move() {
     };
     let mut b = fresh();
     b.obj.apply_movement_data(&data);
-    let m = &b.obj.moveto;
-    assert_eq!(
-        m.movement_type,
-        retroanim_ac::commands::MovementType::MoveToPosition
-    );
-    assert_eq!(m.sought_position.frame.origin.x, 70.0);
-    assert_eq!(m.movement_params.walk_run_threshold, 15.0);
+    // The copy now broadcasts the same move (a MoveToPosition to (70, 60) with the
+    // sent parameters and the copy's run rate).
+    assert_eq!(b.obj.movement_data(false).body, data.body);
     // Target due east (heading 90): the move begins with a right turn.
-    assert_eq!(b.obj.minterp.interpreted.turn_command, 0x6500_000d);
+    assert_eq!(interpreted(&b)["turn_command"], "0x6500000d");
 }
 
 /// A truncated message in a scenario is an input error naming the step and the byte
