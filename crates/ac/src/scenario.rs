@@ -580,6 +580,17 @@ pub fn load_table(
     crate::loader::load_parts(store, id, missing).map_err(ScenarioError::from)
 }
 
+/// Which tick a runner plays its `tick` steps with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum TickPath {
+    /// The engine's tick ([`PhysicsObj::update_object_internal`], [`crate::world::tick`]).
+    #[default]
+    Fast,
+    /// The plain twin in [`crate::reference`].
+    #[cfg(feature = "reference")]
+    Reference,
+}
+
 /// The scenario driver: one object (plus, with `setup.objects`, the others).
 pub struct AcSim {
     pub obj: PhysicsObj,
@@ -588,6 +599,7 @@ pub struct AcSim {
     pub ext: Option<crate::scenario_world::Extension>,
     /// The server-loop extension's state (None unless a step uses one of its ops).
     pub server: Option<crate::scenario_server::ServerLoop>,
+    pub(crate) path: TickPath,
 }
 
 impl AcSim {
@@ -628,6 +640,7 @@ impl AcSim {
             file: String::new(),
             ext: None,
             server: None,
+            path: TickPath::Fast,
         }
     }
 
@@ -924,12 +937,19 @@ impl AcSim {
         step: &Step,
         at: &str,
     ) -> Result<Line, ScenarioError> {
+        let path = self.path;
         let obj = &mut self.obj;
         obj.hook_log.clear();
         obj.motions_done.clear();
         let (op, result): (&str, String) = match step {
             Step::Tick { dt, .. } => {
-                obj.update_object_internal(dt.0);
+                match path {
+                    TickPath::Fast => obj.update_object_internal(dt.0),
+                    #[cfg(feature = "reference")]
+                    TickPath::Reference => {
+                        crate::reference::physics_obj::update_object_internal(obj, dt.0)
+                    }
+                }
                 ("tick", "None".into())
             }
             Step::DoMotion(a) => {

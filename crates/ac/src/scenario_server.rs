@@ -177,6 +177,7 @@ fn clock(sim: &AcSim) -> f64 {
 /// there are other objects).
 fn run_quanta(sim: &mut AcSim, i: usize, full: u32, rest: Option<f64>) {
     let qs = std::iter::repeat_n(MAX_QUANTUM, full as usize).chain(rest);
+    let path = sim.path;
     match sim.ext.as_mut() {
         Some(ext) => {
             let mut w = MainAndOthers {
@@ -184,12 +185,24 @@ fn run_quanta(sim: &mut AcSim, i: usize, full: u32, rest: Option<f64>) {
                 others: &mut ext.others,
             };
             for q in qs {
-                world::update_object(&mut w, i, q);
+                match path {
+                    crate::scenario::TickPath::Fast => world::update_object(&mut w, i, q),
+                    #[cfg(feature = "reference")]
+                    crate::scenario::TickPath::Reference => {
+                        crate::reference::world::update_object(&mut w, i, q)
+                    }
+                }
             }
         }
         None => {
             for q in qs {
-                sim.obj.update_object_internal(q);
+                match path {
+                    crate::scenario::TickPath::Fast => sim.obj.update_object_internal(q),
+                    #[cfg(feature = "reference")]
+                    crate::scenario::TickPath::Reference => {
+                        crate::reference::physics_obj::update_object_internal(&mut sim.obj, q)
+                    }
+                }
             }
         }
     }

@@ -353,6 +353,7 @@ pub fn apply(
     at: &str,
 ) -> Result<crate::scenario::Line, ScenarioError> {
     let file = sim.file.clone();
+    let path = sim.path;
     let Some(ext) = sim.ext.as_mut() else {
         return Err(ScenarioError::new(file, at, "no several-object extension"));
     };
@@ -380,7 +381,13 @@ pub fn apply(
     let op = op_name(step);
     let result: String = match step {
         Step::Tick { dt, .. } => {
-            world::tick(&mut w, &mut ext.clock, dt.0);
+            match path {
+                crate::scenario::TickPath::Fast => world::tick(&mut w, &mut ext.clock, dt.0),
+                #[cfg(feature = "reference")]
+                crate::scenario::TickPath::Reference => {
+                    crate::reference::world::tick(&mut w, &mut ext.clock, dt.0)
+                }
+            }
             "None".into()
         }
         Step::DoMotion(a) => w.at_mut(i).do_motion(a.motion.0, &a.params()).name().into(),
