@@ -73,11 +73,14 @@ pub mod records;
 #[cfg(feature = "reference")]
 pub mod reference;
 pub mod scenario;
+pub mod scenario_server;
 pub mod scenario_world;
 pub mod sequence;
+pub mod server_loop;
 pub mod sticky_manager;
 pub mod table_manager;
 pub mod target_manager;
+pub mod wire;
 pub mod world;
 
 pub use creature::{Creature, CreatureBuilder};

@@ -104,6 +104,8 @@ pub struct PhysicsObj {
     /// The last combine of the tick's offset into the frame, with the physics step's
     /// rotation of its result.
     pub(crate) offset_memo: OffsetMemo,
+    /// The server side: collision-report flags, the requested position, jump answers.
+    pub server: crate::server_loop::ServerSide,
 }
 
 impl PhysicsObj {
@@ -159,6 +161,7 @@ impl PhysicsObj {
             sticky_live: None,
             sticky_object: 0,
             offset_memo: OffsetMemo::default(),
+            server: crate::server_loop::ServerSide::default(),
         }
     }
 
@@ -188,8 +191,11 @@ impl PhysicsObj {
         }
     }
 
-    /// `set_active`.
+    /// `set_active`: becoming active stamps the update time with the clock.
     pub fn set_active(&mut self, active: bool) {
+        if active && !self.active {
+            self.update_time = self.now;
+        }
         self.active = active;
     }
 
@@ -269,7 +275,7 @@ impl PhysicsObj {
                 self.velocity = self.velocity.scale(MAX_VELOCITY);
             }
         }
-        self.active = true;
+        self.set_active(true);
     }
 
     /// `set_local_velocity`.
@@ -326,39 +332,6 @@ impl PhysicsObj {
             }
             self.calc_acceleration();
         }
-    }
-
-    /// `update_object` (Q46): ACE's quantum rules for a caller that drives the object by
-    /// wall-clock time. Returns the number of quanta simulated. (The conformance runner
-    /// calls [`PhysicsObj::update_object_internal`] directly, one quantum per tick.)
-    pub fn update_object(&mut self, now: f64) -> u32 {
-        if !self.in_cell {
-            self.active = false;
-            return 0;
-        }
-        let mut current = self.update_time;
-        let mut dt = now - self.update_time;
-        if dt < TICK_RATE {
-            return 0;
-        }
-        if dt > HUGE_QUANTUM {
-            self.update_time = now;
-            return 0;
-        }
-        let mut n = 0;
-        while dt > MAX_QUANTUM {
-            current += MAX_QUANTUM;
-            self.update_object_internal(MAX_QUANTUM);
-            dt -= MAX_QUANTUM;
-            n += 1;
-        }
-        if dt > MIN_QUANTUM {
-            current += dt;
-            self.update_object_internal(dt);
-            n += 1;
-        }
-        self.update_time = current;
-        n
     }
 
     /// `UpdateObjectInternal(q)` as the conformance tick fixes it (no collision world; docs/ac.md "Tick").
@@ -692,7 +665,7 @@ copy_fields! {
     /// `PhysicsState.Gravity`.
     gravity, set_gravity: bool;
     /// `PhysicsState.Hidden`: a hidden object neither animates nor moves by physics.
-    hidden, set_hidden: bool;
+    hidden, set_hidden_raw: bool;
     /// `Velocity` (world axes; set through [`PhysicsObj::set_velocity`] to clamp it).
     velocity, set_velocity_raw: Vec3;
     /// `Acceleration`.

@@ -234,20 +234,20 @@ fn world_setup(n: u32) -> impl Strategy<Value = Value> {
     )
 }
 
-/// The test's own step: `PhysicsObj::set_hidden` on the addressed object.
+/// The test's own step: `PhysicsObj::set_hidden_raw` (the flag alone) on the addressed object.
 const HIDE: &str = "test_set_hidden";
 
 /// Hide or show object `id` (0: the main object) of `sim`.
 fn set_hidden(sim: &mut AcSim, id: Option<u32>, hidden: bool) {
     if id.is_none_or(|id| id == sim.obj.id()) {
-        sim.obj.set_hidden(hidden);
+        sim.obj.set_hidden_raw(hidden);
     } else if let Some(o) = sim
         .ext
         .iter_mut()
         .flat_map(|e| e.others.iter_mut())
         .find(|o| Some(o.id()) == id)
     {
-        o.set_hidden(hidden);
+        o.set_hidden_raw(hidden);
     }
 }
 
