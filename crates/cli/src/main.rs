@@ -142,8 +142,9 @@ enum Command {
     ExportSite {
         /// The folder to write (created when absent).
         dir: PathBuf,
-        /// The module (default: target/wasm32-unknown-unknown/release/retroanim_wasm.wasm,
-        /// from `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release`).
+        /// The module (default: wasm32-unknown-unknown/release/retroanim_wasm.wasm under
+        /// $CARGO_TARGET_DIR, or under target/ when it is unset: where
+        /// `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release` puts it).
         #[arg(long, value_name = "FILE")]
         wasm: Option<PathBuf>,
     },

@@ -61,15 +61,16 @@ export async function api(method, path, body) {
   return a.json;
 }
 
-// The page's export buttons follow links to `/api/sessions/ID/trace|scenario`: with
-// no server behind them, answer those clicks here with a download of the same file.
+// The page's export buttons follow links to `api/sessions/ID/trace|scenario` (relative to
+// the page, so the site works under any sub-path): with no server behind them, answer
+// those clicks here with a download of the same file.
 if (typeof document !== 'undefined') {
   document.addEventListener('click', (ev) => {
-    const a = ev.target && ev.target.closest ? ev.target.closest('a[href^="/api/"]') : null;
+    const a = ev.target && ev.target.closest ? ev.target.closest('a[href^="api/"]') : null;
     if (!a) return;
     ev.preventDefault();
     ev.stopPropagation();
-    api('GET', a.getAttribute('href').slice(4)).then((f) => {
+    api('GET', a.getAttribute('href').slice(3)).then((f) => {
       const blob = new Blob([f.text], { type: f.mime });
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);
