@@ -36,7 +36,8 @@ export async function call(method, path, body) {
   const w = await load();
   const req = enc.encode(JSON.stringify({ method, path, body: body === undefined ? null : body }));
   const ptr = w.retroanim_input(req.length);
-  if (ptr === 0) return { status: 413, json: { error: 'request too large', at: '' } };
+  // The server's words for the same limit (retroanim_session::body_too_large).
+  if (ptr === 0) return { status: 413, json: { error: 'request body too large: the limit is 1 MiB (1048576 bytes)', at: '' } };
   // Views of memory go stale when it grows: take them fresh after every call.
   new Uint8Array(w.memory.buffer, ptr, req.length).set(req);
   const len = w.retroanim_call(req.length);
