@@ -105,7 +105,7 @@ fn dat_use_lru_is_one_byte_and_three_padding_bytes() {
 
 #[test]
 fn dat_free_blocks_have_bit_31_and_a_chain_into_them_is_a_located_error() {
-    let recs = [DatRecord::new(0x0300_0001, vec![5; 100])];
+    let recs = [DatRecord::new(0x0300_0001, vec![5; 130])];
     let bytes = write_dat_with(
         &recs,
         &DatWriteOptions {
@@ -114,30 +114,99 @@ fn dat_free_blocks_have_bit_31_and_a_chain_into_them_is_a_located_error() {
             ..DatWriteOptions::default()
         },
     );
-    // Layout: record at 0x400 (100 bytes = 2 blocks of 60), root node 0x480 (1716 bytes =
-    // 29 blocks, up to 0xBC0), free blocks at 0xBC0, 0xC00, 0xC40.
-    assert_eq!(u32_at(&bytes, 0x154), 0xBC0); // free head
-    assert_eq!(u32_at(&bytes, 0x158), 0xC40); // free tail
+    // Layout: record at 0x400 (130 bytes = 3 blocks of 60: 0x400, 0x440, 0x480), root node
+    // 0x4C0 (1716 bytes = 29 blocks, up to 0xC00), free blocks at 0xC00, 0xC40, 0xC80.
+    assert_eq!(u32_at(&bytes, 0x154), 0xC00); // free head
+    assert_eq!(u32_at(&bytes, 0x158), 0xC80); // free tail
     assert_eq!(u32_at(&bytes, 0x15C), 3); // free count
-    assert_eq!(u32_at(&bytes, 0xBC0), 0x8000_0C00);
     assert_eq!(u32_at(&bytes, 0xC00), 0x8000_0C40);
-    assert_eq!(u32_at(&bytes, 0xC40), 0x8000_0000);
+    assert_eq!(u32_at(&bytes, 0xC40), 0x8000_0C80);
+    assert_eq!(u32_at(&bytes, 0xC80), 0x8000_0000);
     let t = TempDat::new(&bytes);
     let mut dat = DatFile::open(&t.path).unwrap();
-    assert_eq!(dat.free_blocks().unwrap(), [0xBC0, 0xC00, 0xC40]);
-    assert_eq!(dat.read_record(0x0300_0001).unwrap(), vec![5; 100]);
+    assert_eq!(dat.free_blocks().unwrap(), [0xC00, 0xC40, 0xC80]);
+    assert_eq!(dat.read_record(0x0300_0001).unwrap(), vec![5; 130]);
 
-    // The record's first block now links into the free list.
+    // The record's first block now links into the free list, and 70 bytes need more
+    // than the free block's 60: its link would be followed.
     let mut broken = bytes.clone();
-    broken[0x400..0x404].copy_from_slice(&0xBC0u32.to_le_bytes());
+    broken[0x400..0x404].copy_from_slice(&0xC00u32.to_le_bytes());
     let t = TempDat::new(&broken);
     let mut dat = DatFile::open(&t.path).unwrap();
     let e = dat.read_record(0x0300_0001).unwrap_err().to_string();
     assert!(
-        e.ends_with("object at 0x400: block 0xbc0 is a free block (link 0x80000c00 has bit 31 set), 40 of 100 bytes still unread"),
+        e.ends_with("object at 0x400: block 0xc00 is a free block (link 0x80000c40 has bit 31 set), 70 of 130 bytes still unread"),
         "{e}"
     );
     assert_eq!(FREE_BIT, 0x8000_0000);
+}
+
+#[test]
+fn dat_final_block_link_is_never_followed_so_bit_31_there_is_read() {
+    // 130 bytes in blocks of 64 (60 payload): 0x400 -> 0x440 -> 0x480, the last holding
+    // 10 bytes. Its link is never followed, so bit 31 there does not refuse the record.
+    let plain: Vec<u8> = (0..130u8).collect();
+    let bytes = write_dat_with(
+        &[DatRecord::new(0x0300_0001, plain.clone())],
+        &DatWriteOptions {
+            block_size: 64,
+            ..DatWriteOptions::default()
+        },
+    );
+    assert_eq!(u32_at(&bytes, 0x400), 0x440);
+    assert_eq!(u32_at(&bytes, 0x440), 0x480);
+    assert_eq!(u32_at(&bytes, 0x480), 0);
+    for link in [0x8000_0000u32, 0x8000_0C40, 0xFFFF_FFFF] {
+        let mut marked = bytes.clone();
+        marked[0x480..0x484].copy_from_slice(&link.to_le_bytes());
+        let t = TempDat::new(&marked);
+        let mut dat = DatFile::open(&t.path).unwrap();
+        assert_eq!(
+            dat.read_record(0x0300_0001).unwrap(),
+            plain,
+            "link 0x{link:08x}"
+        );
+    }
+    // The same bit on the middle block, whose link is followed, is still refused.
+    let mut marked = bytes.clone();
+    marked[0x440..0x444].copy_from_slice(&0x8000_0480u32.to_le_bytes());
+    let t = TempDat::new(&marked);
+    let mut dat = DatFile::open(&t.path).unwrap();
+    let e = dat.read_record(0x0300_0001).unwrap_err().to_string();
+    assert!(
+        e.ends_with("object at 0x400: block 0x440 is a free block (link 0x80000480 has bit 31 set), 70 of 130 bytes still unread"),
+        "{e}"
+    );
+}
+
+#[test]
+fn write_dat_writes_pack_version_2_and_the_retail_transaction_bytes() {
+    // One 4-byte record in 1024-byte blocks: record at 0x400, root node at 0x800. The
+    // node's first entry follows its link (4), 62 branches (248) and the count (4): its
+    // flags word is at 0x800 + 256 = 0x900, pack version 2 in bits 16-31, not compressed.
+    let bytes = write_dat(&[(0x0300_0001, vec![1, 2, 3, 4])], 1024, 61);
+    assert_eq!(bytes[0x100..0x104], [0x00, 0x50, 0x4C, 0x00]);
+    assert!(bytes[..0x100].iter().all(|&b| b == 0));
+    assert!(bytes[0x104..0x140].iter().all(|&b| b == 0));
+    assert_eq!(u32_at(&bytes, 0x160), 0x800); // B-tree root
+    assert_eq!(u32_at(&bytes, 0x904), 0x0300_0001);
+    assert_eq!(u32_at(&bytes, 0x900), 0x0002_0000);
+    let t = TempDat::new(&bytes);
+    let mut dat = DatFile::open(&t.path).unwrap();
+    let e = dat.find(0x0300_0001).unwrap().unwrap();
+    assert_eq!(e.pack_version(), 2);
+    assert!(!e.is_compressed());
+    assert_eq!(dat.read_record(0x0300_0001).unwrap(), [1, 2, 3, 4]);
+    // The pre-2005 layout gets the same transaction bytes (its header starts at 0x12C).
+    let old = write_dat_with(
+        &[DatRecord::new(0x0300_0001, vec![1])],
+        &DatWriteOptions {
+            layout: DatLayout::PreTod,
+            ..DatWriteOptions::default()
+        },
+    );
+    assert_eq!(old[0x100..0x104], [0x00, 0x50, 0x4C, 0x00]);
+    assert_eq!(u32_at(&old, 0x12C), 0x5442);
 }
 
 #[test]

@@ -68,9 +68,9 @@ let base = url;
 async function api(path) {
   // A page exported by `retroanim export-site` has no server: ask its in-page engines.
   if (process.env.RETROANIM_E2E_WASM === '1') {
-    return page.evaluate((p) => import('/static/wasm-api.js').then((m) => m.api('GET', p)), path);
+    return page.evaluate((p) => import(new URL('static/wasm-api.js', document.baseURI).href).then((m) => m.api('GET', p)), path);
   }
-  const r = await page.request.get(new URL('/api' + path, base).toString());
+  const r = await page.request.get(new URL('api' + path, base).toString());
   return r.json();
 }
 
@@ -613,7 +613,7 @@ async function saveExports(dir) {
 
 // The `retroanim bench ac` workload (10,000 creatures) through the in-page module.
 async function benchInPage(ticks) {
-  const r = await page.evaluate((t) => import('/static/wasm-api.js').then((m) => m.benchAc(10000, t)), Number(ticks));
+  const r = await page.evaluate((t) => import(new URL('static/wasm-api.js', document.baseURI).href).then((m) => m.benchAc(10000, t)), Number(ticks));
   console.log(`     wasm bench ac: ${r.entities} entities x ${r.ticks} ticks in ${r.seconds.toFixed(3)} s = ${Math.round(r.rate)} entity-ticks/s (checksum ${r.checksum})`);
 }
 

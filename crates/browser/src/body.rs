@@ -26,10 +26,7 @@ where
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             let status = e.status();
             let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                format!(
-                    "request body too large (limit {} bytes)",
-                    crate::limits::BODY_LIMIT
-                )
+                retroanim_session::body_too_large(crate::limits::BODY_LIMIT)
             } else {
                 e.body_text()
             };

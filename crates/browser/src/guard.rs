@@ -194,7 +194,7 @@ pub async fn read_body(State(timeout): State<Duration>, req: Request, next: Next
                 ApiError::new(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     "",
-                    format!("request body too large (limit {BODY_LIMIT} bytes)"),
+                    retroanim_session::body_too_large(BODY_LIMIT),
                 )
             } else {
                 ApiError::bad_request("", format!("cannot read the request body: {e}"))

@@ -9,15 +9,19 @@
 
 use std::time::Duration;
 
-/// Largest request body accepted (an uploaded scenario with an inline asset fits).
-pub const BODY_LIMIT: usize = 1 << 20;
+/// Largest request body accepted (an uploaded scenario with an inline asset fits); the
+/// page's limit too.
+pub const BODY_LIMIT: usize = retroanim_session::MAX_BODY_BYTES;
 /// Largest request head (request line and headers) hyper buffers.
 pub const HEAD_LIMIT: usize = 64 << 10;
 /// Listen backlog asked of the kernel (it may cap it at `net.core.somaxconn`).
 pub const BACKLOG: i32 = 1024;
 /// Trace text a single request may make the engine produce by default (the step
-/// whose line crosses it is kept, the next ones are refused).
-pub const REQUEST_OUTPUT_BYTES: usize = 32 << 20;
+/// whose line crosses it is kept, the next ones are refused): the most one session may
+/// hold ([`retroanim_session::MAX_TRACE_BYTES`]), so the one documented budget decides
+/// and an upload of up to `MAX_STEPS` steps is not cut short by a second, smaller one.
+/// Tests shorten it through [`Options::output_bytes`].
+pub const REQUEST_OUTPUT_BYTES: usize = retroanim_session::MAX_TRACE_BYTES;
 /// Largest chunk a trace download sends at once (a longer line goes whole).
 pub const DOWNLOAD_CHUNK: usize = 64 << 10;
 /// A connection waiting this long for a request head (a new one that has sent none,

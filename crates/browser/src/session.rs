@@ -132,8 +132,8 @@ impl retroanim_session::Pace for Budget {
     fn refusal(&mut self) -> Option<String> {
         if self.bytes_left == 0 {
             Some(format!(
-                "this request's output budget ({} bytes of trace text) is spent: send the remaining steps in another request",
-                self.bytes
+                "this request's output budget ({} of trace text) is spent: send the remaining steps in another request",
+                retroanim_session::plain_bytes(self.bytes)
             ))
         } else if Instant::now() >= self.deadline {
             Some(format!(

@@ -21,7 +21,9 @@ export async function api(method, path, body) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body === undefined ? {} : body);
   }
-  const resp = await fetch('/api' + path, init);
+  // Relative to the page, so a server (or proxy) that mounts the browser under a
+  // sub-path works as it does at /.
+  const resp = await fetch('api' + path, init);
   if (resp.status === 204) return null;
   let data = null;
   try {

@@ -104,7 +104,7 @@ export class EngineSession {
 
   download(kind) {
     if (!this.id) return;
-    const a = el('a', { href: `/api/sessions/${this.id}/${kind}`, download: '' });
+    const a = el('a', { href: `api/sessions/${this.id}/${kind}`, download: '' });
     document.body.append(a);
     a.click();
     a.remove();

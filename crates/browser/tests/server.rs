@@ -475,3 +475,52 @@ fn connections_serving_a_request_are_not_closed_for_a_newcomer() {
     assert_eq!(r.status, 503);
     assert_eq!(r.json()["error"], "too many open connections; try again");
 }
+
+/// `walk_25hz.json` with its steps replaced by `n` 40 ms steps.
+fn long_walk(n: usize) -> String {
+    let mut doc: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../assets/herc/scenarios/walk_25hz.json"
+    ))
+    .unwrap();
+    doc["steps"] =
+        serde_json::Value::Array(vec![serde_json::json!({"op": "step_ms", "ms": 40}); n]);
+    serde_json::json!({"engine": "herc", "scenario": doc, "replay": true}).to_string()
+}
+
+#[test]
+fn a_29000_step_upload_is_accepted_under_the_30000_step_limit() {
+    // The upload was refused at step 16,610 by a 32 MiB per-request budget. Only
+    // engine time is lifted here (a debug build is slow); the output budget is the default.
+    let addr = start(Options {
+        work_time: std::time::Duration::from_secs(600),
+        queue_wait: std::time::Duration::from_secs(600),
+        ..Options::default()
+    });
+    let body = long_walk(29_000);
+    assert!(body.len() < 1 << 20, "the upload fits the 1 MiB body limit");
+    let r = post_json(addr, "/api/sessions", &body);
+    assert_eq!(
+        r.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&r.body[..r.body.len().min(600)])
+    );
+    let v = r.json();
+    assert_eq!(v["step_count"], 29_000);
+    // Trace text per step (the step and its line) stays near 2 KB, so the 64 MiB session
+    // budget leaves room for the whole 30,000 steps.
+    let id = v["id"].as_str().unwrap();
+    let s = get(addr, &format!("/api/sessions/{id}")).json();
+    assert_eq!(s["step_count"], 29_000);
+}
+
+#[test]
+fn the_body_limit_is_named_in_plain_words() {
+    let addr = start(Options::default());
+    let r = post_json(addr, "/api/sessions", &long_walk(45_000));
+    assert_eq!(r.status, 413);
+    assert_eq!(
+        r.json()["error"],
+        "request body too large: the limit is 1 MiB (1048576 bytes)"
+    );
+}

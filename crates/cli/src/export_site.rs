@@ -10,8 +10,17 @@ use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
 /// Where `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release`
-/// leaves the module, relative to the workspace root.
-pub const DEFAULT_WASM: &str = "target/wasm32-unknown-unknown/release/retroanim_wasm.wasm";
+/// leaves the module inside cargo's target folder.
+pub const WASM_IN_TARGET: &str = "wasm32-unknown-unknown/release/retroanim_wasm.wasm";
+
+/// The module cargo built: under `$CARGO_TARGET_DIR` when that is set (as cargo
+/// itself places it), else under `target/` of the current folder (a checkout's root).
+pub fn default_wasm() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+        .join(WASM_IN_TARGET)
+}
 
 const BUILD_HINT: &str = "build it first with `rustup target add wasm32-unknown-unknown && \
 cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release` from the workspace \
@@ -23,7 +32,7 @@ const FLAG: &str = "<script>globalThis.RETROANIM_WASM = true;</script>\n";
 /// Write the site into `dir` (created when absent; files of an earlier export are
 /// replaced). Returns the number of files written.
 pub fn export(dir: &Path, wasm: Option<&Path>) -> anyhow::Result<usize> {
-    let wasm_path = wasm.map_or_else(|| PathBuf::from(DEFAULT_WASM), Path::to_path_buf);
+    let wasm_path = wasm.map_or_else(default_wasm, Path::to_path_buf);
     let module =
         retroanim_core::input::read_kind(&wasm_path, retroanim_core::input::FileKind::Binary)
             .map_err(|e| {

@@ -15,14 +15,20 @@ use std::path::Path;
 
 /// Every kind `inspect` reads, for `--help` and for the "not a file" message.
 pub const KINDS: &str = "\
-AC MotionTable (0x09......) and Animation (0x03......) records (.bin), an AC DAT \
+AC MotionTable (0x09......), Animation (0x03......), Setup (0x02......) and GfxObj \
+(0x01......) records (.bin), an AC DAT \
 container such as client_portal.dat (a listing, or one record with --id), a HERC \
 asset (.json with keyframes and sequences), a DTS shape (.dts), a VOL archive (a \
-listing, or one entry with --id), a chassis record (.dat or .bin of 216 or 226 bytes, \
+listing, or one entry with --id), a chassis record (.dat or .bin of 216, 225 or 226 bytes, \
 or .json), and an actor set (.json with map and actors)";
 
-/// Chassis records are 216 bytes, 226 with the VOL entry prefix and trailer.
-const CHASSIS_SIZES: [u64; 2] = [216, 226];
+/// Whether a `.dat`/`.bin` file of `size` bytes is taken for a chassis record: 216 bytes
+/// loose, 225 with the VOL entry prefix, 226 with prefix and trailer.
+fn chassis_size(size: u64) -> bool {
+    retroanim_herc::formats::chassis::CHASSIS_FILE_SIZES
+        .iter()
+        .any(|&s| s as u64 == size)
+}
 
 /// Describe `path` as text, or as JSON with `json`.
 /// `limit` is the user's cap; without one, files read whole may have
@@ -43,7 +49,7 @@ pub fn inspect(
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     // A DAT container is read record by record, never whole.
-    if ext == "dat" && !CHASSIS_SIZES.contains(&size) && !starts_with_vol(path, container_limit)? {
+    if ext == "dat" && !chassis_size(size) && !starts_with_vol(path, container_limit)? {
         return Ok(retroanim_ac::inspect::inspect_file(path, id, json)?);
     }
     let bytes = input::read_regular(path, limit).map_err(|e| input_error(&e, &file))?;
@@ -62,7 +68,7 @@ pub fn inspect(
             no_id(id, &file, "a DTS shape")?;
             Ok(retroanim_herc::inspect::inspect_bytes(&bytes, &file, json)?)
         }
-        "dat" | "bin" if CHASSIS_SIZES.contains(&size) => {
+        "dat" | "bin" if chassis_size(size) => {
             no_id(id, &file, "a chassis record")?;
             Ok(retroanim_herc::inspect::inspect_bytes(&bytes, &file, json)?)
         }
@@ -100,8 +106,9 @@ fn starts_with_vol(path: &Path, limit: u64) -> anyhow::Result<bool> {
     Ok(head == b"VOLN")
 }
 
-/// An AC record: the id's high byte is 0x09 or 0x03, and the file is named like a
-/// record (`09000001.bin`, so a malformed one gets its located error) or parses.
+/// An AC record: the id's high byte is 0x09, 0x03, 0x02 or 0x01 (the four kinds the
+/// library renders), and the file is named like a record (`09000001.bin`, so a malformed
+/// one gets its located error) or parses.
 fn is_ac_record(path: &Path, bytes: &[u8]) -> bool {
     let named_as_record = path.file_stem().is_some_and(|s| {
         let s = s.to_string_lossy();
@@ -112,6 +119,8 @@ fn is_ac_record(path: &Path, bytes: &[u8]) -> bool {
             named_as_record || retroanim_ac::records::read_motion_table(bytes, "").is_ok()
         }
         Some(0x03) => named_as_record || retroanim_ac::records::read_animation(bytes, "").is_ok(),
+        Some(0x02) => named_as_record || retroanim_ac::records::read_setup(bytes, "").is_ok(),
+        Some(0x01) => named_as_record || retroanim_ac::records::read_gfxobj(bytes, "").is_ok(),
         _ => false,
     }
 }

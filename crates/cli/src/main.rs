@@ -84,11 +84,12 @@ enum Command {
     },
     /// Print an asset in readable form (or as JSON with --json).
     ///
-    /// Reads AC MotionTable (0x09......) and Animation (0x03......) records (.bin); an
+    /// Reads AC MotionTable (0x09......), Animation (0x03......), Setup (0x02......) and
+    /// GfxObj (0x01......) records (.bin); an
     /// AC DAT container such as client_portal.dat (its listing, or one record with
     /// --id 0x09000001); a HERC asset (.json with keyframes and sequences); a DTS shape
     /// (.dts); a VOL archive (its listing, or one entry with --id "dat\BIPED.DAT" or
-    /// --id BIPED.DTS); a chassis record (.dat or .bin of 216 or 226 bytes, or .json);
+    /// --id BIPED.DTS); a chassis record (.dat or .bin of 216, 225 or 226 bytes, or .json);
     /// and an actor set (.json with map and actors).
     Inspect {
         /// The asset file.
@@ -147,8 +148,9 @@ enum Command {
     ExportSite {
         /// The folder to write (created when absent).
         dir: PathBuf,
-        /// The module (default: target/wasm32-unknown-unknown/release/retroanim_wasm.wasm,
-        /// from `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release`).
+        /// The module (default: wasm32-unknown-unknown/release/retroanim_wasm.wasm under
+        /// $CARGO_TARGET_DIR, or under target/ when it is unset: where
+        /// `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release` puts it).
         #[arg(long, value_name = "FILE")]
         wasm: Option<PathBuf>,
     },

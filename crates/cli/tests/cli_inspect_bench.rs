@@ -200,3 +200,29 @@ fn bench_with_zero_entities_or_ticks_is_refused() {
         assert!(err.contains("must be at least 1"), "{flag}: {err}");
     }
 }
+
+#[test]
+fn a_chassis_record_extracted_without_its_trailer_is_inspected() {
+    // A VOL entry's 9-byte prefix (compression 2 = stored, size 216, DOS date and time) and
+    // the 216 content bytes, no trailer: 225 bytes, as some extraction tools write it.
+    let content = std::fs::read(herc_assets().join("biped.chassis.bin")).unwrap();
+    assert_eq!(content.len(), 216);
+    let mut extracted = vec![2u8, 216, 0, 0, 0, 0x21, 0x2c, 0x00, 0x60];
+    extracted.extend_from_slice(&content);
+    assert_eq!(extracted.len(), 225);
+    let d = std::env::temp_dir().join(format!("retroanim-chassis-225-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let p = d.join("BIPED.DAT");
+    std::fs::write(&p, &extracted).unwrap();
+    let loose = ok_stdout(&[
+        "inspect",
+        herc_assets().join("biped.chassis.bin").to_str().unwrap(),
+    ]);
+    assert!(loose.starts_with("chassis record "), "{loose}");
+    assert_eq!(ok_stdout(&["inspect", p.to_str().unwrap()]), loose);
+    // With the trailer (226 bytes) the same.
+    extracted.push(*content.last().unwrap());
+    let p226 = d.join("BIPED2.DAT");
+    std::fs::write(&p226, &extracted).unwrap();
+    assert_eq!(ok_stdout(&["inspect", p226.to_str().unwrap()]), loose);
+}

@@ -1,6 +1,7 @@
 //! The static site in a real (headless) Chromium: builds `retroanim-wasm` for
-//! `wasm32-unknown-unknown`, runs `retroanim export-site`, serves the folder with a
-//! plain static file server (no API behind it), and runs the browser's own e2e
+//! `wasm32-unknown-unknown`, runs `retroanim export-site`, serves the folder under the
+//! sub-path `/retroanim/` (as a GitHub Pages project site is) with a plain static file
+//! server (no API behind it, nothing at `/`), and runs the browser's own e2e
 //! checks (`crates/browser/e2e/e2e.mjs`) against it with the wasm transport. Each
 //! view's exported trace must then equal `retroanim run` on its exported scenario.
 //!
@@ -18,7 +19,12 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Where the test serves the site: a sub-path, so an absolute URL in the page misses.
+const SUB_PATH: &str = "/retroanim/";
 
 const TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -30,15 +36,17 @@ fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_retroanim")
 }
 
-/// A plain file server: GET of a path under `dir`, nothing else.
-fn serve(listener: TcpListener, dir: PathBuf) {
+/// A plain file server: GET of a path under [`SUB_PATH`] from `dir`, nothing else;
+/// requests outside the sub-path are answered 404 and counted in `outside`.
+fn serve(listener: TcpListener, dir: PathBuf, outside: Arc<AtomicUsize>) {
     for stream in listener.incoming().flatten() {
         let dir = dir.clone();
-        std::thread::spawn(move || answer(stream, &dir));
+        let outside = outside.clone();
+        std::thread::spawn(move || answer(stream, &dir, &outside));
     }
 }
 
-fn answer(mut stream: TcpStream, dir: &Path) {
+fn answer(mut stream: TcpStream, dir: &Path, outside: &AtomicUsize) {
     let Ok(read_half) = stream.try_clone() else {
         return;
     };
@@ -53,11 +61,15 @@ fn answer(mut stream: TcpStream, dir: &Path) {
     }
     let path = first.split_whitespace().nth(1).unwrap_or("/");
     let path = path.split(['?', '#']).next().unwrap_or("/");
-    let rel = if path == "/" {
-        "index.html"
-    } else {
-        path.trim_start_matches('/')
+    let Some(rel) = path.strip_prefix(SUB_PATH) else {
+        eprintln!("request outside {SUB_PATH}: {path}");
+        outside.fetch_add(1, Ordering::SeqCst);
+        let _ = stream.write_all(
+            b"HTTP/1.1 404 Not Found\r\ncontent-type: text/plain\r\ncontent-length: 9\r\nconnection: close\r\n\r\nnot found",
+        );
+        return;
     };
+    let rel = if rel.is_empty() { "index.html" } else { rel };
     let file = if rel.contains("..") {
         None
     } else {
@@ -138,9 +150,11 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
     );
 
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
-    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let url = format!("http://{}{SUB_PATH}", listener.local_addr().unwrap());
     let served = site.clone();
-    std::thread::spawn(move || serve(listener, served));
+    let outside = Arc::new(AtomicUsize::new(0));
+    let counted = outside.clone();
+    std::thread::spawn(move || serve(listener, served, counted));
 
     let mut child = Command::new("node")
         .arg(e2e.join("e2e.mjs"))
@@ -166,6 +180,11 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
     assert!(
         status.success(),
         "the browser checks failed on the static site (see the output above)"
+    );
+    assert_eq!(
+        outside.load(Ordering::SeqCst),
+        0,
+        "the page asked for files outside {SUB_PATH} (an absolute URL; see the output above)"
     );
 
     // The exported scenarios name their assets as if they sat in the engine folder's
@@ -250,4 +269,81 @@ fn export_site_refuses_a_file_that_is_not_webassembly() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not a WebAssembly module"), "{err}");
+}
+
+#[test]
+fn export_site_finds_the_module_under_cargo_target_dir_by_default() {
+    // A folder that is not a checkout: the module exists only under $CARGO_TARGET_DIR.
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-site-target-dir");
+    let _ = std::fs::remove_dir_all(&work);
+    let target = work.join("elsewhere-target");
+    let module_dir = target.join("wasm32-unknown-unknown/release");
+    std::fs::create_dir_all(&module_dir).unwrap();
+    // The smallest WebAssembly module: the magic and version 1.
+    let module = b"\0asm\x01\0\0\0";
+    std::fs::write(module_dir.join("retroanim_wasm.wasm"), module).unwrap();
+    let out = Command::new(bin())
+        .arg("export-site")
+        .arg("site")
+        .env("CARGO_TARGET_DIR", &target)
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "export-site: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(work.join("site/static/retroanim.wasm")).unwrap(),
+        module
+    );
+    // Without the variable the default is target/ of the current folder, and the
+    // message names that path.
+    let out = Command::new(bin())
+        .arg("export-site")
+        .arg("site2")
+        .env_remove("CARGO_TARGET_DIR")
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "cannot read the wasm module target/wasm32-unknown-unknown/release/retroanim_wasm.wasm"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_page_names_its_files_and_the_api_relative_to_itself() {
+    // Under a sub-path an absolute `/static/...` or `/api/...` misses the site.
+    let page = retroanim_browser::INDEX_HTML;
+    for attr in ["href=\"/", "src=\"/", "\": \"/"] {
+        assert!(
+            !page.contains(attr),
+            "index.html has an absolute URL ({attr})"
+        );
+    }
+    assert!(page.contains("<script type=\"module\" src=\"static/app.js\">"));
+    for (path, _, bytes) in retroanim_browser::STATIC_FILES {
+        if !path.ends_with(".js") || path.starts_with("vendor") {
+            continue;
+        }
+        let text = std::str::from_utf8(bytes).unwrap();
+        for absolute in [
+            "'/api",
+            "`/api",
+            "\"/api",
+            "'/static",
+            "`/static",
+            "\"/static",
+        ] {
+            assert!(!text.contains(absolute), "{path} has {absolute}");
+        }
+    }
+    // The glue answers the export links the page now writes relative to itself.
+    assert!(retroanim_wasm::GLUE_JS.contains("a[href^=\"api/\"]"));
 }

@@ -186,3 +186,51 @@ fn other_bin_files_are_left_to_other_engines() {
     assert!(stdout(&inspect(&[], &renamed)).starts_with("Animation 0x03000102\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn standalone_setup_and_gfxobj_records_are_inspected_like_the_other_kinds() {
+    // 02000001.bin starts 01 00 00 02 | 03 00 00 00 | 08 00 00 00 | 01 01 00 01 | ... | ff ff ff ff:
+    // id 0x02000001, flags 3 (parent indices and default scales), 8 parts, part 0 is
+    // GfxObj 0x01000101 with no parent.
+    let setup = stdout(&inspect(&[], &records().join("02000001.bin")));
+    let lines: Vec<&str> = setup.lines().collect();
+    assert_eq!(lines[0], "Setup 0x02000001");
+    assert_eq!(
+        lines[1],
+        "flags 0x00000003 (parent indices, default scales), 8 parts"
+    );
+    assert!(
+        lines[2].starts_with("  part 0: GfxObj 0x01000101 parent none"),
+        "{setup}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&inspect(
+        &["--json"],
+        &records().join("02000001.bin"),
+    )))
+    .unwrap();
+    assert_eq!(v["kind"], "setup");
+    assert_eq!(v["parts"][7], "0x01000108");
+    // 01000101.bin: id 0x01000101, flags 2 (drawing), one surface 0x08000001, vertex type 1,
+    // 0x18 = 24 vertices.
+    let gfx = stdout(&inspect(&[], &records().join("01000101.bin")));
+    let lines: Vec<&str> = gfx.lines().collect();
+    assert_eq!(lines[0], "GfxObj 0x01000101");
+    assert_eq!(
+        lines[1],
+        "flags 0x00000002 (drawing), surfaces [0x08000001]"
+    );
+    assert_eq!(lines[2], "vertex type 1, 24 vertices");
+    // Not named like a record: recognised because it parses.
+    let d = temp_dir("setup-renamed");
+    let renamed = d.join("figure.bin");
+    std::fs::copy(records().join("02000001.bin"), &renamed).unwrap();
+    assert!(stdout(&inspect(&[], &renamed)).starts_with("Setup 0x02000001\n"));
+    // Named like a record but malformed: the located error, not "not a file".
+    let bad = d.join("01000999.bin");
+    std::fs::write(&bad, [0x99, 0x09, 0x00, 0x01, 0x02]).unwrap();
+    let o = inspect(&[], &bad);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("not a file retroanim inspects"), "{err}");
+    assert!(err.contains("01000999.bin"), "{err}");
+}

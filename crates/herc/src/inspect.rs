@@ -14,8 +14,7 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Content size of a chassis record, without and with the VOL entry prefix and trailer.
-const CHASSIS_SIZES: [usize; 2] = [216, 226];
+use crate::formats::chassis::CHASSIS_FILE_SIZES;
 
 /// What kind of herc file `path` holds, judged by content (and the extension only to tell a
 /// chassis record from other 216-byte files).
@@ -59,7 +58,9 @@ pub fn recognise_bytes(bytes: &[u8], name: &str) -> Option<HercFile> {
         let tag = u32::from_le_bytes(body.get(..4)?.try_into().ok()?);
         return matches!(tag >> 16, 0x14 | 0x1e).then_some(HercFile::Dts);
     }
-    if matches!(ext.as_deref(), Some("dat") | Some("bin")) && CHASSIS_SIZES.contains(&bytes.len()) {
+    if matches!(ext.as_deref(), Some("dat") | Some("bin"))
+        && CHASSIS_FILE_SIZES.contains(&bytes.len())
+    {
         return Some(HercFile::ChassisBinary);
     }
     None

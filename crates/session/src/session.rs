@@ -15,6 +15,46 @@ pub const MAX_SESSIONS: usize = 32;
 pub const MAX_STEPS: usize = 30_000;
 /// Steps one request may carry.
 pub const MAX_STEPS_PER_CALL: usize = 1_000;
+/// Trace and step text (compact JSON) one session may hold, on both sites: 64 MiB. It is
+/// sized so that the step limit can be reached: a step of the sample HERC with its line
+/// takes about 2,020 bytes, so [`MAX_STEPS`] of them take about 60.6 MB, under the
+/// 67,108,864 bytes here. The step whose line crosses it is kept; the next is refused.
+pub const MAX_TRACE_BYTES: usize = 64 << 20;
+// The step limit stays reachable: 30,000 steps of the sample HERC's 2,020 bytes fit.
+const _: () = assert!(MAX_STEPS * 2_020 < MAX_TRACE_BYTES);
+/// Largest request body (an uploaded scenario with an inline asset fits), on both sites.
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+
+/// A byte count in plain words: `64 MiB (67108864 bytes)`, `1 MiB (1048576 bytes)`,
+/// `10000 bytes`.
+pub fn plain_bytes(n: usize) -> String {
+    const MIB: usize = 1 << 20;
+    const KIB: usize = 1 << 10;
+    if n >= MIB && n.is_multiple_of(MIB) {
+        format!("{} MiB ({n} bytes)", n / MIB)
+    } else if n >= KIB && n.is_multiple_of(KIB) {
+        format!("{} KiB ({n} bytes)", n / KIB)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// The refusal of a request body over [`MAX_BODY_BYTES`] (or a shorter test limit),
+/// worded the same by the server and the page.
+pub fn body_too_large(limit: usize) -> String {
+    format!(
+        "request body too large: the limit is {}",
+        plain_bytes(limit)
+    )
+}
+
+/// The refusal of a step once a session holds [`MAX_TRACE_BYTES`] of trace text.
+pub fn trace_full() -> String {
+    format!(
+        "this session's trace is full: it holds {} of trace text, the most one session may hold; export the trace, then reset",
+        plain_bytes(MAX_TRACE_BYTES)
+    )
+}
 
 /// Builds a live simulation from a scenario whose assets the engine can reach.
 pub type LoadFn = fn(&Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError>;
@@ -112,6 +152,12 @@ impl<E> Session<E> {
         }
         for (i, step) in steps.iter().enumerate() {
             let at = format!("steps[{i}]");
+            if self.bytes >= MAX_TRACE_BYTES {
+                return Err(ApiError::unprocessable(
+                    retroanim_core::scenario::join_path(prefix, &at),
+                    trace_full(),
+                ));
+            }
             if let Some(why) = pace.refusal() {
                 return Err(ApiError::unprocessable(
                     retroanim_core::scenario::join_path(prefix, &at),
@@ -263,5 +309,67 @@ impl<E> Session<E> {
     /// The scenario as given, without steps.
     pub fn doc(&self) -> &Value {
         &self.doc
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A stand-in engine whose every trace line is one MiB of text.
+    struct Wide;
+
+    impl DynSimulation for Wide {
+        fn snapshot_json(&self) -> Value {
+            json!({ "step": 0 })
+        }
+        fn apply_json(&mut self, index: usize, _: &Value, _: &str) -> Result<Value, ScenarioError> {
+            Ok(json!({ "step": index, "pad": "x".repeat(1 << 20) }))
+        }
+    }
+
+    fn load(_: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
+        Ok(Box::new(Wide))
+    }
+
+    #[test]
+    fn byte_counts_are_said_in_plain_words() {
+        assert_eq!(plain_bytes(64 << 20), "64 MiB (67108864 bytes)");
+        assert_eq!(plain_bytes(1 << 20), "1 MiB (1048576 bytes)");
+        assert_eq!(plain_bytes(4096), "4 KiB (4096 bytes)");
+        assert_eq!(plain_bytes(10_000), "10000 bytes");
+        assert_eq!(
+            body_too_large(MAX_BODY_BYTES),
+            "request body too large: the limit is 1 MiB (1048576 bytes)"
+        );
+    }
+
+    #[test]
+    fn the_trace_budget_is_64_mib() {
+        assert_eq!(plain_bytes(MAX_TRACE_BYTES), "64 MiB (67108864 bytes)");
+    }
+
+    #[test]
+    fn a_session_refuses_the_step_after_its_trace_reaches_64_mib() {
+        let scenario = Scenario::from_value(
+            json!({ "engine": "wide", "steps": [] }),
+            "wide.json",
+            std::path::PathBuf::from("."),
+        )
+        .unwrap();
+        let mut s: Session<()> =
+            Session::start(&(), load, json!({ "engine": "wide" }), scenario).unwrap();
+        // Each step holds its text `{}` (2 bytes) and a line of 1 MiB plus
+        // `{"pad":"…","step":N}` (20 to 21 bytes): after 63 steps under 64 MiB, after 64 over.
+        let steps = vec![json!({}); 70];
+        let e = s.apply(&steps, "", &mut ()).unwrap_err();
+        assert_eq!(e.status, 422);
+        assert_eq!(e.at, "steps[64]");
+        assert_eq!(
+            e.message,
+            "this session's trace is full: it holds 64 MiB (67108864 bytes) of trace text, the most one session may hold; export the trace, then reset"
+        );
+        assert_eq!(s.step_count(), 64);
     }
 }

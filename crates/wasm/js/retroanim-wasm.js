@@ -36,7 +36,8 @@ export async function call(method, path, body) {
   const w = await load();
   const req = enc.encode(JSON.stringify({ method, path, body: body === undefined ? null : body }));
   const ptr = w.retroanim_input(req.length);
-  if (ptr === 0) return { status: 413, json: { error: 'request too large', at: '' } };
+  // The server's words for the same limit (retroanim_session::body_too_large).
+  if (ptr === 0) return { status: 413, json: { error: 'request body too large: the limit is 1 MiB (1048576 bytes)', at: '' } };
   // Views of memory go stale when it grows: take them fresh after every call.
   new Uint8Array(w.memory.buffer, ptr, req.length).set(req);
   const len = w.retroanim_call(req.length);
@@ -61,15 +62,16 @@ export async function api(method, path, body) {
   return a.json;
 }
 
-// The page's export buttons follow links to `/api/sessions/ID/trace|scenario`: with
-// no server behind them, answer those clicks here with a download of the same file.
+// The page's export buttons follow links to `api/sessions/ID/trace|scenario` (relative to
+// the page, so the site works under any sub-path): with no server behind them, answer
+// those clicks here with a download of the same file.
 if (typeof document !== 'undefined') {
   document.addEventListener('click', (ev) => {
-    const a = ev.target && ev.target.closest ? ev.target.closest('a[href^="/api/"]') : null;
+    const a = ev.target && ev.target.closest ? ev.target.closest('a[href^="api/"]') : null;
     if (!a) return;
     ev.preventDefault();
     ev.stopPropagation();
-    api('GET', a.getAttribute('href').slice(4)).then((f) => {
+    api('GET', a.getAttribute('href').slice(3)).then((f) => {
       const blob = new Blob([f.text], { type: f.mime });
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);

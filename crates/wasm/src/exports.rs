@@ -33,7 +33,7 @@ thread_local! {
 }
 
 /// Largest request accepted (the server's body limit).
-pub const MAX_REQUEST: usize = 1 << 20;
+pub const MAX_REQUEST: usize = retroanim_session::MAX_BODY_BYTES;
 
 /// A buffer of `len` bytes (at most [`MAX_REQUEST`]) for the next request; null when
 /// `len` is larger.

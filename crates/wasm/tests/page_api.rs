@@ -374,3 +374,28 @@ fn herc_files_not_built_in_are_refused_with_their_field() {
         "'biped.dts' is not a JSON file; this field takes a JSON asset (or the asset inline)"
     );
 }
+
+#[test]
+fn the_page_applies_the_servers_trace_budget_and_body_limit_words() {
+    // The same 29,000-step upload the server takes: accepted here too, under the same
+    // 64 MiB session budget (retroanim_session::MAX_TRACE_BYTES).
+    let mut doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(assets().join("herc/scenarios/walk_25hz.json")).unwrap(),
+    )
+    .unwrap();
+    doc["steps"] = Value::Array(vec![json!({"op": "step_ms", "ms": 40}); 29_000]);
+    let mut api = Api::default();
+    let created = json_of(api.handle(
+        "POST",
+        "/sessions",
+        Some(json!({ "engine": "herc", "scenario": doc, "replay": true })),
+    ));
+    assert_eq!(created["step_count"], 29_000);
+    // A request over the 1 MiB body limit gets the server's words, limit included.
+    assert!(retroanim_wasm::GLUE_JS
+        .contains("'request body too large: the limit is 1 MiB (1048576 bytes)'"));
+    assert_eq!(
+        retroanim_session::body_too_large(retroanim_wasm::exports::MAX_REQUEST),
+        "request body too large: the limit is 1 MiB (1048576 bytes)"
+    );
+}

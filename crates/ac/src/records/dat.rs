@@ -22,6 +22,12 @@ pub const PRE_TOD_HEADER_OFFSET: u64 = 0x12C;
 pub const HEADER_SIZE: usize = 0x50;
 /// Bytes of the pre-June-2005 header (magic through three trailing zero words).
 pub const PRE_TOD_HEADER_SIZE: usize = 0x2C;
+/// Where the transaction record (`DiskTransactInfo`) starts: after the 256-byte version
+/// string, before the header.
+pub const TRANSACTION_OFFSET: usize = 0x100;
+/// The first bytes of the transaction record in retail files (the writer puts them in
+/// either layout; the reader ignores them).
+pub const RETAIL_TRANSACTION: [u8; 4] = [0x00, 0x50, 0x4C, 0x00];
 /// Where the data area (the first block) starts in shipped files.
 pub const FIRST_BLOCK: usize = 0x400;
 /// Children per directory node.
@@ -271,7 +277,9 @@ impl DatFile {
 
     /// `DatReader.ReadDat`: the `size` payload bytes of the object whose first block is
     /// at `offset`, following the block chain, bounded by the chain and the file. A link
-    /// with bit 31 set means the chain walked into the free list: an error naming the block.
+    /// with bit 31 set that would be followed (bytes remain) means the chain walked into
+    /// the free list: an error naming the block. The final block's link is never followed,
+    /// so whatever it holds is ignored, as ACE and DatReaderWriter do.
     pub fn read_object(&mut self, offset: u32, size: u32) -> Result<Vec<u8>, RecordError> {
         if u64::from(size) > self.len {
             return Err(self.err(format!(
@@ -293,14 +301,15 @@ impl DatFile {
             let mut next = [0u8; 4];
             self.read_at(block, &mut next)?;
             let next = u32::from_le_bytes(next);
-            if next & FREE_BIT != 0 {
+            let want = (buf.len() - pos).min(payload);
+            let more = want < buf.len() - pos;
+            if more && next & FREE_BIT != 0 {
                 return Err(self.err(format!(
                     "object at 0x{offset:x}: block 0x{block:x} is a free block (link 0x{next:08x} has bit 31 set), {} of {size} bytes still unread",
                     buf.len() - pos
                 )));
             }
-            let want = (buf.len() - pos).min(payload);
-            if next == 0 && want < buf.len() - pos {
+            if more && next == 0 {
                 return Err(self.err(format!(
                     "object at 0x{offset:x}: block chain ends at 0x{block:x} with {} of {size} bytes still unread",
                     buf.len() - pos
@@ -578,14 +587,12 @@ impl Default for DatWriteOptions {
 
 /// Builds a current-layout DAT container holding `records` (id, bytes) with blocks of
 /// `block_size` bytes (at least 8) and directory nodes of at most `max_entries` entries
-/// (1..=61). Duplicate ids keep the last bytes given.
+/// (1..=61), every entry plain with pack version 2 as in a retail file never patched.
+/// Duplicate ids keep the last bytes given.
 pub fn write_dat(records: &[(u32, Vec<u8>)], block_size: u32, max_entries: usize) -> Vec<u8> {
     let recs: Vec<DatRecord> = records
         .iter()
-        .map(|(id, b)| DatRecord {
-            pack_version: 0,
-            ..DatRecord::new(*id, b.clone())
-        })
+        .map(|(id, b)| DatRecord::new(*id, b.clone()))
         .collect();
     write_dat_with(
         &recs,
@@ -597,7 +604,8 @@ pub fn write_dat(records: &[(u32, Vec<u8>)], block_size: u32, max_entries: usize
     )
 }
 
-/// Builds a container of either layout: the prologue, the header at 0x140 (or 0x12C), the
+/// Builds a container of either layout: the prologue (zero but for the retail transaction
+/// bytes `00 50 4C 00` at 0x100), the header at 0x140 (or 0x12C), the
 /// data area from 0x400 (records as block chains, then a balanced B-tree written children
 /// first, then the free blocks). Compressed records are stored deflated with flag bit 0.
 /// Compression is only representable in the current layout; the pre-2005 writer stores
@@ -648,6 +656,7 @@ pub fn write_dat_with(records: &[DatRecord], opts: &DatWriteOptions) -> Vec<u8> 
         w.out[b as usize..b as usize + 4].copy_from_slice(&next.to_le_bytes());
     }
     let file_size = w.out.len() as u32;
+    w.out[TRANSACTION_OFFSET..TRANSACTION_OFFSET + 4].copy_from_slice(&RETAIL_TRANSACTION);
     let h = opts.layout.header_offset() as usize;
     let put = |out: &mut Vec<u8>, at: usize, v: u32| {
         out[h + at..h + at + 4].copy_from_slice(&v.to_le_bytes())

@@ -11,6 +11,9 @@ use super::{padded_name, ByteReader, ByteWriter};
 
 /// Content size of a chassis record.
 pub const CHASSIS_SIZE: usize = 216;
+/// The file sizes a chassis record comes in: loose (216), extracted from a VOL with the
+/// 9-byte entry prefix but no trailer (225), and with prefix and trailer (226).
+pub const CHASSIS_FILE_SIZES: [usize; 3] = [CHASSIS_SIZE, CHASSIS_SIZE + 9, CHASSIS_SIZE + 10];
 
 /// A 12-byte NUL-padded name field. Serialized as a string when it is plain text padded
 /// with zeros, otherwise as the 12 raw bytes, so every record round-trips through JSON.
@@ -177,7 +180,8 @@ impl ChassisRecord {
             return Err(r.error_at(
                 0,
                 format!(
-                    "a chassis record has {CHASSIS_SIZE} bytes of content ({} with the VOL prefix), this file has {}",
+                    "a chassis record has {CHASSIS_SIZE} bytes of content ({} or {} with the VOL prefix), this file has {}",
+                    CHASSIS_SIZE + 9,
                     CHASSIS_SIZE + 10,
                     bytes.len()
                 ),
