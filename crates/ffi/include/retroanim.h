@@ -4,8 +4,10 @@
  * HANDLES. Every object (RaSession, RaAcWorld, RaHercShape, RaActorStage) is a 64-bit
  * number, never a pointer. 0 is the null handle. A handle carries its kind and a
  * generation: a freed, forged or other-kind handle is refused with
- * RA_STATUS_BAD_HANDLE, never dereferenced. Calls on objects of one kind are
- * serialised by a lock, so handles may be used from any thread.
+ * RA_STATUS_BAD_HANDLE, never dereferenced. Handles may be used from any thread.
+ * Each RaAcWorld has its own lock: calls on one world run one at a time, calls on
+ * different worlds never wait for each other. Calls on HERC shapes, actor stages
+ * and sessions are serialised by one lock per kind.
  *
  * AC CREATURES live inside their RaAcWorld: calls name one by its index (0, 1, 2, ...
  * in the order added); each also has an object id (index + 1 unless the
@@ -78,7 +80,8 @@ typedef enum {
   RA_ACTOR_OUTCOME_KEPT = 5,
 } RaActorOutcome;
 
-// An AC world. 0 is the null handle. Creatures inside it are numbered 0, 1, 2, ...
+// An AC world, with its own lock (calls on different worlds run in parallel). 0 is the
+// null handle. Creatures inside it are numbered 0, 1, 2, ...
 // in the order they were added and live as long as the world; each also has an object
 // id (by default its index + 1), which is how move-to calls name their target.
 typedef uint64_t RaAcWorld;

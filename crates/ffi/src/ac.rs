@@ -2,7 +2,7 @@
 //! move to each other by id (the `World` of retroanim-ac).
 
 use crate::args;
-use crate::handle::{self, Table};
+use crate::handle::{self, Own, Table};
 use crate::status::{guard, Error, RaStatus, Result};
 use retroanim_ac::commands::{HoldKey, MovementParameters, WeenieError, NON_COMBAT, READY};
 use retroanim_ac::math::{AFrame, Quat, Vec3};
@@ -13,9 +13,10 @@ use retroanim_ac::target_manager::TargetStatus;
 use retroanim_ac::world::{self, Registry};
 use retroanim_ac::{Creature, Loader, MotionError, MotionSet, World};
 use std::ffi::c_char;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-/// An AC world. 0 is the null handle. Creatures inside it are numbered 0, 1, 2, ...
+/// An AC world, with its own lock (calls on different worlds run in parallel). 0 is the
+/// null handle. Creatures inside it are numbered 0, 1, 2, ...
 /// in the order they were added and live as long as the world; each also has an object
 /// id (by default its index + 1), which is how move-to calls name their target.
 pub type RaAcWorld = u64;
@@ -212,7 +213,9 @@ pub struct RaAcState {
 }
 
 struct AcWorld {
-    loader: Loader,
+    /// Behind its own lock, so that reading records for a new creature holds up no
+    /// call on the world.
+    loader: Arc<Mutex<Loader>>,
     tables: Vec<MotionSet>,
     /// Creature `i` is `world.objects[i]` (a world never removes objects).
     world: World,
@@ -240,7 +243,8 @@ impl AcWorld {
     }
 }
 
-static WORLDS: Mutex<Table<AcWorld>> = Mutex::new(Table::new(2, "AC world"));
+/// Each world has its own lock; this table's lock is held only to look a handle up.
+static WORLDS: Mutex<Table<Own<AcWorld>>> = Mutex::new(Table::new(2, "AC world"));
 
 fn v3(v: Vec3) -> RaVec3 {
     RaVec3 {
@@ -319,7 +323,7 @@ fn params(p: Option<&RaAcMotionParams>) -> Result<MovementParameters> {
 }
 
 fn on(world: RaAcWorld, f: impl FnOnce(&mut AcWorld) -> Result<()>) -> RaStatus {
-    guard(|| handle::with(&WORLDS, world, f))
+    guard(|| handle::with_own(&WORLDS, world, f))
 }
 
 /// Run `f` on creature `c` (its logs cleared first, so they tell what this call did),
@@ -342,10 +346,10 @@ fn on_creature(
 }
 
 fn create(loader: Loader, out: *mut RaAcWorld) -> Result<()> {
-    let h = handle::insert(
+    let h = handle::insert_own(
         &WORLDS,
         AcWorld {
-            loader,
+            loader: Arc::new(Mutex::new(loader)),
             tables: Vec::new(),
             world: World::new(DEFAULT_CLOCK),
         },
@@ -433,7 +437,7 @@ pub unsafe extern "C" fn ra_ac_world_new_records(
 /// Free a world and its creatures. 0 is accepted and does nothing.
 #[no_mangle]
 pub extern "C" fn ra_ac_world_free(world: RaAcWorld) -> RaStatus {
-    guard(|| handle::free(&WORLDS, world))
+    guard(|| handle::free_own(&WORLDS, world))
 }
 
 /// The defaults of a new creature: cell 0x7D640013, at the origin, identity
@@ -495,20 +499,9 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
     desc: *const RaAcCreatureDesc,
     out: *mut u32,
 ) -> RaStatus {
-    on(world, |w| {
+    guard(|| {
         // SAFETY: the caller's guarantee for `desc`.
         let desc = unsafe { args::optional(desc) };
-        let index = u32::try_from(w.world.objects.len())
-            .ok()
-            .filter(|i| *i < u32::MAX)
-            .ok_or_else(|| Error::invalid("the world holds too many creatures"))?;
-        let id = desc.map_or(0, |d| d.id);
-        let id = if id == 0 { index + 1 } else { id };
-        if w.world.objects.find(id).is_some() {
-            return Err(Error::invalid(format!(
-                "id {id:#x} is already taken in this world"
-            )));
-        }
         let (radius, height) = match desc {
             Some(d) => (
                 finite(d.radius, "desc.radius")?,
@@ -516,13 +509,19 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
             ),
             None => (0.0, 0.0),
         };
-        let set = match w.tables.iter().find(|t| t.table_id() == table_id) {
-            Some(t) => t.clone(),
-            None => {
-                let t = w.loader.load(table_id).map_err(Error::load)?;
-                w.tables.push(t.clone());
-                t
-            }
+        // Records are read with the world unlocked: a slow folder or DAT holds up
+        // nothing but this call.
+        let (cached, loader) = handle::with_own(&WORLDS, world, |w| {
+            let cached = w.tables.iter().find(|t| t.table_id() == table_id).cloned();
+            Ok((cached, Arc::clone(&w.loader)))
+        })?;
+        let set = match cached {
+            Some(t) => t,
+            None => loader
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .load(table_id)
+                .map_err(Error::load)?,
         };
         let mut b = Creature::builder(&set);
         if let Some(d) = desc {
@@ -539,7 +538,25 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
                 b = b.outside_cell();
             }
         }
-        w.world.add_creature(id, radius, height, b.build());
+        let creature = b.build();
+        let index = handle::with_own(&WORLDS, world, |w| {
+            let index = u32::try_from(w.world.objects.len())
+                .ok()
+                .filter(|i| *i < u32::MAX)
+                .ok_or_else(|| Error::invalid("the world holds too many creatures"))?;
+            let id = desc.map_or(0, |d| d.id);
+            let id = if id == 0 { index + 1 } else { id };
+            if w.world.objects.find(id).is_some() {
+                return Err(Error::invalid(format!(
+                    "id {id:#x} is already taken in this world"
+                )));
+            }
+            if !w.tables.iter().any(|t| t.table_id() == table_id) {
+                w.tables.push(set.clone());
+            }
+            w.world.add_creature(id, radius, height, creature);
+            Ok(index)
+        })?;
         // SAFETY: the caller's guarantee for `out`.
         unsafe { args::put_optional(out, index) };
         Ok(())
