@@ -64,6 +64,21 @@ namespace Retroanim
         /// <summary>The index of the creature with object id id.</summary>
         public uint Find(uint id) { uint i; Native.Check(Native.ra_ac_world_find(h.Value, id, out i)); return i; }
 
+        /// <summary>Remove a creature. Its index is retired: never given to another
+        /// creature, refused (InvalidArgument) from then on. Its id is free again.</summary>
+        public void Remove(uint creature) { Native.Check(Native.ra_ac_world_remove(h.Value, creature)); }
+
+        /// <summary>Move a creature, with its whole state and its id, to world to; its
+        /// index there. Its index here is retired as by Remove. Refused, nothing
+        /// changed, when to holds its id or is this world.</summary>
+        public uint Transfer(uint creature, AcWorld to)
+        {
+            if (to == null) throw new ArgumentNullException("to");
+            uint i;
+            Native.Check(Native.ra_ac_world_transfer(h.Value, creature, to.h.Value, out i));
+            return i;
+        }
+
         // Move-to: the mover by index, the target by object id (as ACE names it).
         public void MoveToObject(uint creature, uint targetId, AcMoveParams p) { Native.Check(Native.ra_ac_move_to_object(h.Value, creature, targetId, ref p)); }
         public void MoveToPosition(uint creature, AcFrame frame, AcMoveParams p) { Native.Check(Native.ra_ac_move_to_position(h.Value, creature, ref frame, ref p)); }

@@ -12,13 +12,15 @@ use retroanim_ac::scenario_world::DEFAULT_CLOCK;
 use retroanim_ac::target_manager::TargetStatus;
 use retroanim_ac::world::{self, Registry};
 use retroanim_ac::{Creature, Loader, MotionError, MotionSet, World};
+use std::collections::HashMap;
 use std::ffi::c_char;
 use std::sync::{Arc, Mutex};
 
 /// An AC world, with its own lock (calls on different worlds run in parallel). 0 is the
-/// null handle. Creatures inside it are numbered 0, 1, 2, ...
-/// in the order they were added and live as long as the world; each also has an object
-/// id (by default its index + 1), which is how move-to calls name their target.
+/// null handle. Creatures inside it are numbered 0, 1, 2, ... in the order they were
+/// added (or moved in) and live until removed, moved away or the world is freed; an
+/// index is never reused. Each also has an object id (by default its index + 1), which
+/// is how move-to calls name their target.
 pub type RaAcWorld = u64;
 
 /// A vector (units, or units per second).
@@ -217,20 +219,37 @@ struct AcWorld {
     /// call on the world.
     loader: Arc<Mutex<Loader>>,
     tables: Vec<MotionSet>,
-    /// Creature `i` is `world.objects[i]` (a world never removes objects).
     world: World,
+    /// Creature index `i` is the object with id `slots[i]`; 0 marks a creature removed
+    /// or moved to another world. Indices are never reused, so an index a host still
+    /// holds never names another creature.
+    slots: Vec<u32>,
+    /// The index of each creature in the world, by id.
+    index_of: HashMap<u32, u32>,
 }
 
 impl AcWorld {
-    fn index(&self, i: u32) -> Result<usize> {
-        let n = self.world.objects.len();
-        if (i as usize) < n {
-            Ok(i as usize)
-        } else {
-            Err(Error::invalid(format!(
+    /// The id of creature index `i`.
+    fn id(&self, i: u32) -> Result<u32> {
+        let n = self.slots.len();
+        match self.slots.get(i as usize) {
+            None => Err(Error::invalid(format!(
                 "creature {i} does not exist (the world has {n})"
-            )))
+            ))),
+            Some(0) => Err(Error::invalid(format!(
+                "creature {i} was removed from this world or moved to another"
+            ))),
+            Some(&id) => Ok(id),
         }
+    }
+
+    /// Where creature index `i` sits in the world's update order.
+    fn index(&self, i: u32) -> Result<usize> {
+        let id = self.id(i)?;
+        self.world
+            .objects
+            .find(id)
+            .ok_or_else(|| Error::new(RaStatus::Internal, format!("creature {i} is lost")))
     }
 
     fn creature(&mut self, i: u32) -> Result<&mut PhysicsObj> {
@@ -238,8 +257,32 @@ impl AcWorld {
         Ok(&mut self.world.objects[i])
     }
 
-    fn id(&self, i: u32) -> Result<u32> {
-        Ok(self.world.objects[self.index(i)?].id)
+    /// Register an object already in `world` under the next index.
+    fn push_slot(&mut self, id: u32) -> u32 {
+        let index = self.slots.len() as u32;
+        self.slots.push(id);
+        self.index_of.insert(id, index);
+        index
+    }
+
+    /// The next index, refused once indices have run out.
+    fn next_index(&self) -> Result<u32> {
+        u32::try_from(self.slots.len())
+            .ok()
+            .filter(|i| *i < u32::MAX)
+            .ok_or_else(|| Error::invalid("the world has issued every creature index"))
+    }
+
+    /// Take creature index `i` out of the world; its index stays retired.
+    fn take(&mut self, i: u32) -> Result<Box<PhysicsObj>> {
+        let id = self.id(i)?;
+        let obj = self
+            .world
+            .take(id)
+            .ok_or_else(|| Error::new(RaStatus::Internal, format!("creature {i} is lost")))?;
+        self.slots[i as usize] = 0;
+        self.index_of.remove(&id);
+        Ok(obj)
     }
 }
 
@@ -352,6 +395,8 @@ fn create(loader: Loader, out: *mut RaAcWorld) -> Result<()> {
             loader: Arc::new(Mutex::new(loader)),
             tables: Vec::new(),
             world: World::new(DEFAULT_CLOCK),
+            slots: Vec::new(),
+            index_of: HashMap::new(),
         },
     )?;
     // SAFETY: every caller passes its own caller's `out`, under the same guarantee.
@@ -540,10 +585,7 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
         }
         let creature = b.build();
         let index = handle::with_own(&WORLDS, world, |w| {
-            let index = u32::try_from(w.world.objects.len())
-                .ok()
-                .filter(|i| *i < u32::MAX)
-                .ok_or_else(|| Error::invalid("the world holds too many creatures"))?;
+            let index = w.next_index()?;
             let id = desc.map_or(0, |d| d.id);
             let id = if id == 0 { index + 1 } else { id };
             if w.world.objects.find(id).is_some() {
@@ -555,7 +597,7 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
                 w.tables.push(set.clone());
             }
             w.world.add_creature(id, radius, height, creature);
-            Ok(index)
+            Ok(w.push_slot(id))
         })?;
         // SAFETY: the caller's guarantee for `out`.
         unsafe { args::put_optional(out, index) };
@@ -563,7 +605,8 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
     })
 }
 
-/// How many creatures the world holds.
+/// How many creature indices the world has issued: the creatures added or moved in,
+/// those since removed or moved away included (their indices stay retired).
 ///
 /// # Safety
 /// `out` is writable.
@@ -571,7 +614,7 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
 pub unsafe extern "C" fn ra_ac_world_creature_count(world: RaAcWorld, out: *mut u32) -> RaStatus {
     on(world, |w| {
         // SAFETY: the caller's guarantee for `out`.
-        unsafe { args::put(out, w.world.objects.len() as u32, "out") }
+        unsafe { args::put(out, w.slots.len() as u32, "out") }
     })
 }
 
@@ -866,7 +909,8 @@ pub unsafe extern "C" fn ra_ac_state(
 
 /// The batch read: every creature's position into the caller's array `out` of `cap`
 /// entries, in index order; `*count` receives the creature count (see
-/// `RA_STATUS_BUFFER_TOO_SMALL`).
+/// `RA_STATUS_BUFFER_TOO_SMALL`). A removed or moved-away creature's entry is all
+/// zeros (cell 0).
 ///
 /// # Safety
 /// `out` points to `cap` writable entries (or is null with `cap == 0`); `count` is
@@ -879,15 +923,28 @@ pub unsafe extern "C" fn ra_ac_world_positions(
     count: *mut usize,
 ) -> RaStatus {
     on(world, |w| {
-        let items = w.world.objects.iter().map(|c| {
+        let at = |c: &PhysicsObj| {
             let p = c.position();
             RaAcPosition {
                 cell: p.cell,
                 frame: frame_out(&p.frame),
             }
-        });
-        // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
-        unsafe { args::fill(out, cap, count, w.world.objects.len(), items) }
+        };
+        let n = w.slots.len();
+        if n == w.world.objects.len() {
+            // Nothing ever left: the update order is the index order.
+            let items = w.world.objects.iter().map(at);
+            // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
+            unsafe { args::fill(out, cap, count, n, items) }
+        } else {
+            let world = &w.world;
+            let items = w
+                .slots
+                .iter()
+                .map(|&id| world.get(id).map_or(RaAcPosition::default(), at));
+            // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
+            unsafe { args::fill(out, cap, count, n, items) }
+        }
     })
 }
 
@@ -1272,13 +1329,66 @@ pub extern "C" fn ra_ac_notify_voyeurs(world: RaAcWorld, creature: u32, status: 
 #[no_mangle]
 pub unsafe extern "C" fn ra_ac_world_find(world: RaAcWorld, id: u32, out: *mut u32) -> RaStatus {
     on(world, |w| {
-        let i = w
-            .world
-            .objects
-            .find(id)
+        let i = *w
+            .index_of
+            .get(&id)
             .ok_or_else(|| Error::invalid(format!("no creature has id {id:#x}")))?;
         // SAFETY: the caller's guarantee for `out`.
-        unsafe { args::put(out, i as u32, "out") }
+        unsafe { args::put(out, i, "out") }
+    })
+}
+
+/// Remove creature `creature` and free its state. Its index is retired: every later
+/// call naming it returns `RA_STATUS_INVALID_ARGUMENT` ("was removed"), and no other
+/// creature ever gets it. Its id is free again. The most recently added creature
+/// takes its place in the update order; nothing is reported to other creatures (a
+/// move-to or watcher aiming at its id waits for it, as for any id not in the world).
+#[no_mangle]
+pub extern "C" fn ra_ac_world_remove(world: RaAcWorld, creature: u32) -> RaStatus {
+    guard(|| {
+        let obj = handle::with_own(&WORLDS, world, |w| w.take(creature))?;
+        // Freed after the world is unlocked.
+        drop(obj);
+        Ok(())
+    })
+}
+
+/// Move creature `creature` of world `from`, with its whole state (motion, move-to,
+/// sticky and target managers), to world `to`, where it gets a new index (`*out`,
+/// nullable) and keeps its id and everything else; its index in `from` is retired as
+/// by `ra_ac_world_remove`. Its clock reads `to`'s from then on. Refused with
+/// `RA_STATUS_INVALID_ARGUMENT`, nothing changed, when its id is taken in `to` or both
+/// handles name one world. The two worlds are locked together, in an order that two
+/// threads transferring in opposite directions cannot deadlock on.
+///
+/// # Safety
+/// `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_world_transfer(
+    from: RaAcWorld,
+    creature: u32,
+    to: RaAcWorld,
+    out: *mut u32,
+) -> RaStatus {
+    guard(|| {
+        let index = handle::with_two_own(&WORLDS, from, to, |src, dst| {
+            let id = src.id(creature)?;
+            let index = dst.next_index()?;
+            if dst.world.get(id).is_some() {
+                return Err(Error::invalid(format!(
+                    "id {id:#x} is already taken in the destination world"
+                )));
+            }
+            let obj = src.take(creature)?;
+            if dst.world.insert(obj).is_err() {
+                return Err(Error::new(RaStatus::Internal, "the transfer was refused"));
+            }
+            debug_assert_eq!(dst.next_index().ok(), Some(index));
+            Ok(dst.push_slot(id))
+        })?;
+        // SAFETY: the caller's guarantee for `out`.
+        unsafe { args::put_optional(out, index) };
+        Ok(())
     })
 }
 

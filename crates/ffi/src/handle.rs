@@ -168,6 +168,35 @@ pub(crate) fn with_own<T, R>(
     f(guard.as_mut().ok_or_else(|| freed(name))?)
 }
 
+/// Run `f` on the objects behind two different handles, locked in a fixed order (by
+/// address) so that two threads working on the same pair in opposite roles cannot
+/// deadlock.
+pub(crate) fn with_two_own<T, R>(
+    table: &Mutex<Table<Own<T>>>,
+    a: u64,
+    b: u64,
+    f: impl FnOnce(&mut T, &mut T) -> Result<R>,
+) -> Result<R> {
+    let (oa, name) = find_own(table, a)?;
+    let (ob, _) = find_own(table, b)?;
+    if Arc::ptr_eq(&oa, &ob) {
+        return Err(Error::invalid(format!(
+            "both handles name the same {name} ({a:#x})"
+        )));
+    }
+    let (mut ga, mut gb) = if Arc::as_ptr(&oa) < Arc::as_ptr(&ob) {
+        let ga = lock_own(&oa);
+        (ga, lock_own(&ob))
+    } else {
+        let gb = lock_own(&ob);
+        (lock_own(&oa), gb)
+    };
+    match (ga.as_mut(), gb.as_mut()) {
+        (Some(x), Some(y)) => f(x, y),
+        _ => Err(freed(name)),
+    }
+}
+
 pub(crate) fn insert_own<T>(table: &Mutex<Table<Own<T>>>, value: T) -> Result<u64> {
     lock(table).insert(Arc::new(Mutex::new(Some(value))))
 }
