@@ -8,6 +8,7 @@ use retroanim_ac::commands::{HoldKey, MovementParameters, WeenieError, NON_COMBA
 use retroanim_ac::math::{AFrame, Quat, Vec3};
 use retroanim_ac::motion_interp::motion_allows_jump;
 use retroanim_ac::physics_obj::{PhysicsObj, DEFAULT_CELL};
+use retroanim_ac::scenario::{MAX_DT, MIN_ORIENTATION_LENGTH_SQ};
 use retroanim_ac::scenario_world::DEFAULT_CLOCK;
 use retroanim_ac::target_manager::TargetStatus;
 use retroanim_ac::world::{self, Registry};
@@ -319,6 +320,15 @@ fn frame_in(f: &RaAcFrame, what: &str) -> Result<AFrame> {
     {
         return Err(Error::invalid(format!("{what}: NaN or infinite component")));
     }
+    // Accepted as given (the engine normalises where ACE does), as the scenario runner
+    // does; only a length normalising cannot divide by is refused.
+    let len_sq = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+    if len_sq < MIN_ORIENTATION_LENGTH_SQ {
+        return Err(Error::invalid(format!(
+            "{what}.orientation: [{}, {}, {}, {}] is too close to zero length to be an orientation (its squared length must be at least 1e-12)",
+            q.w, q.x, q.y, q.z
+        )));
+    }
     Ok(AFrame {
         origin: Vec3::new(o.x, o.y, o.z),
         orientation: Quat::new(q.w, q.x, q.y, q.z),
@@ -333,6 +343,30 @@ fn hold_key(v: u32, what: &str) -> Result<HoldKey> {
         _ => Err(Error::invalid(format!(
             "{what}: hold key {v} (expected 0, 1 or 2)"
         ))),
+    }
+}
+
+/// A C flag: 0 or 1, anything else refused (a host passing 7 most likely passed the
+/// wrong argument).
+fn flag(v: u8, what: &str) -> Result<bool> {
+    match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(Error::invalid(format!("{what}: {v} (expected 0 or 1)"))),
+    }
+}
+
+/// A move-to, turn-to or stick target: neither the mover itself nor id 0, which no
+/// object has (such a move would wait forever).
+fn target_of(mover: u32, target: u32) -> Result<u32> {
+    if target == 0 {
+        Err(Error::invalid("target: id 0 names no object"))
+    } else if target == mover {
+        Err(Error::invalid(format!(
+            "target: {target:#x} is the creature itself"
+        )))
+    } else {
+        Ok(target)
     }
 }
 
@@ -358,8 +392,8 @@ fn params(p: Option<&RaAcMotionParams>) -> Result<MovementParameters> {
     Ok(MovementParameters {
         speed: finite(p.speed, "params.speed")?,
         hold_key_to_apply: hold_key(p.hold_key_to_apply, "params.hold_key_to_apply")?,
-        set_hold_key: p.set_hold_key != 0,
-        autonomous: p.autonomous != 0,
+        set_hold_key: flag(p.set_hold_key, "params.set_hold_key")?,
+        autonomous: flag(p.autonomous, "params.autonomous")?,
         action_stamp: p.action_stamp,
         ..d
     })
@@ -575,11 +609,11 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
                 .origin(frame_in(&d.frame, "desc.frame")?.origin)
                 .orientation(frame_in(&d.frame, "desc.frame")?.orientation)
                 .run_rate(finite(d.run_rate, "desc.run_rate")?)
-                .creature_weenie(d.creature_weenie != 0);
-            if d.airborne != 0 {
+                .creature_weenie(flag(d.creature_weenie, "desc.creature_weenie")?);
+            if flag(d.airborne, "desc.airborne")? {
                 b = b.airborne();
             }
-            if d.outside_cell != 0 {
+            if flag(d.outside_cell, "desc.outside_cell")? {
                 b = b.outside_cell();
             }
         }
@@ -672,7 +706,7 @@ pub extern "C" fn ra_ac_stop_completely(world: RaAcWorld, creature: u32) -> RaSt
 #[no_mangle]
 pub extern "C" fn ra_ac_set_hold_run(world: RaAcWorld, creature: u32, run: u8) -> RaStatus {
     on_creature(world, creature, |c| {
-        c.mi_set_hold_run(i32::from(run != 0), true);
+        c.mi_set_hold_run(i32::from(flag(run, "run")?), true);
         Ok(())
     })
 }
@@ -719,7 +753,7 @@ pub unsafe extern "C" fn ra_ac_move_to_state(
         r.turn_command = raw.turn_command;
         r.turn_hold_key = keys[3];
         r.turn_speed = ts;
-        if standing_long_jump != 0 {
+        if flag(standing_long_jump, "standing_long_jump")? {
             r.forward_command = READY;
             r.sidestep_command = 0;
         }
@@ -779,7 +813,7 @@ pub unsafe extern "C" fn ra_ac_interpolate_to(
     let frame = unsafe { args::optional(frame) }.copied();
     on_creature(world, creature, |c| {
         let f = frame_in(&frame.ok_or_else(|| Error::null("frame"))?, "frame")?;
-        c.interpolate_to(f, keep_heading != 0);
+        c.interpolate_to(f, flag(keep_heading, "keep_heading")?);
         Ok(())
     })
 }
@@ -809,7 +843,7 @@ pub unsafe extern "C" fn ra_ac_move_or_teleport(
         } else {
             f32::MAX
         };
-        let ok = obj.move_or_teleport(f, timestamp, contact != 0);
+        let ok = obj.move_or_teleport(f, timestamp, flag(contact, "contact")?);
         // SAFETY: the caller's guarantee for `moved`.
         unsafe { args::put_optional(moved, u8::from(ok)) };
         Ok(())
@@ -842,18 +876,22 @@ pub extern "C" fn ra_ac_tick(world: RaAcWorld, creature: u32, quantum: f64) -> R
     })
 }
 
+/// A quantum: finite, 0 to `MAX_DT` (2 s, ACE's `HugeQuantum`), the scenario runner's
+/// limit; a negative quantum, which the runner's `tick` allows, is refused here.
 fn check_quantum(q: f64) -> Result<()> {
-    if q.is_finite() && q >= 0.0 {
+    if q.is_finite() && (0.0..=MAX_DT).contains(&q) {
         Ok(())
     } else {
         Err(Error::invalid(format!(
-            "quantum {q} is not a finite, non-negative number of seconds"
+            "quantum {q} is out of range: a tick's quantum lies within 0 to 2 s (ACE's HugeQuantum)"
         )))
     }
 }
 
 /// The batch call: the world clock advances by `quantum` seconds, then every creature
 /// moves one quantum, in index order, its move-to, target and sticky managers included.
+/// `quantum` lies within 0 to 2 s (ACE's `HugeQuantum`); outside, or NaN, it is refused
+/// with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this door).
 #[no_mangle]
 pub extern "C" fn ra_ac_world_tick(world: RaAcWorld, quantum: f64) -> RaStatus {
     on(world, |w| {
@@ -1116,7 +1154,7 @@ pub unsafe extern "C" fn ra_ac_move_to_object(
     let p = unsafe { args::optional(params) }.copied();
     on_mover(world, creature, |w, id| {
         let p = move_params(p.as_ref())?;
-        moved(w.move_to_object(id, target, p))
+        moved(w.move_to_object(id, target_of(id, target)?, p))
     })
 }
 
@@ -1161,7 +1199,7 @@ pub unsafe extern "C" fn ra_ac_turn_to_object(
     let p = unsafe { args::optional(params) }.copied();
     on_mover(world, creature, |w, id| {
         let p = move_params(p.as_ref())?;
-        moved(w.turn_to_object(id, target, p))
+        moved(w.turn_to_object(id, target_of(id, target)?, p))
     })
 }
 
@@ -1204,7 +1242,7 @@ pub extern "C" fn ra_ac_cancel_moveto(world: RaAcWorld, creature: u32, error: u3
 #[no_mangle]
 pub extern "C" fn ra_ac_stick_to(world: RaAcWorld, creature: u32, target: u32) -> RaStatus {
     on_mover(world, creature, |w, id| {
-        w.stick_to(id, target);
+        w.stick_to(id, target_of(id, target)?);
         Ok(())
     })
 }
