@@ -2,7 +2,10 @@ using System;
 
 namespace Retroanim
 {
-    /// <summary>An AC world: motion tables from a record source and creatures on them.</summary>
+    /// <summary>An AC world: motion tables from a record source and creatures on them.
+    /// Thread safety: any thread may call any method. Each world has its own native
+    /// lock, so calls on one world run one at a time and calls on different worlds run
+    /// in parallel (give each landblock thread its own world).</summary>
     public sealed class AcWorld : IDisposable
     {
         readonly AcWorldHandle h = new AcWorldHandle();
