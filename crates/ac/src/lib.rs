@@ -47,6 +47,9 @@
 //!   [`constraint_manager`].
 //! * [`scenario`]: the conformance runner behind `retroanim run` ([`AcSim`]);
 //!   [`mod@bench`]: the benchmark world.
+//! * `reference` (feature `reference`): the tick path once more, plainly, in the shape
+//!   of ACE's methods, with `AcRefSim`, the runner that plays scenarios through it; a
+//!   differential test keeps the engine's tick bit for bit equal to it.
 
 pub mod bench;
 pub mod commands;
@@ -67,12 +70,17 @@ pub mod physics_obj;
 pub mod position_helpers;
 pub mod position_manager;
 pub mod records;
+#[cfg(feature = "reference")]
+pub mod reference;
 pub mod scenario;
+pub mod scenario_server;
 pub mod scenario_world;
 pub mod sequence;
+pub mod server_loop;
 pub mod sticky_manager;
 pub mod table_manager;
 pub mod target_manager;
+pub mod wire;
 pub mod world;
 
 pub use creature::{Creature, CreatureBuilder};

@@ -243,38 +243,6 @@ fn sin_cos(x: f32) -> (f32, f32) {
     }
 }
 
-/// The memoised rotation built from three step angles: `Quat::from_ypr(v.x, v.y, v.z)`
-/// keyed by the angles' bits. A turning object asks for the same angles every tick
-/// while its orientation moves, so the sines and cosines are computed once per change
-/// of the angles. A new memo holds the entry of the zero angles (the identity).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct YprMemo {
-    key: [u32; 3],
-    value: Quat,
-}
-
-impl Default for YprMemo {
-    fn default() -> Self {
-        Self {
-            key: [0; 3],
-            value: Quat::from_ypr(0.0, 0.0, 0.0),
-        }
-    }
-}
-
-impl YprMemo {
-    /// `Quat::from_ypr(v.x, v.y, v.z)`, from the memo when the angles are unchanged.
-    #[inline]
-    fn rotation(&mut self, v: Vec3) -> Quat {
-        let key = vec_bits(v);
-        if key != self.key {
-            self.value = Quat::from_ypr(v.x, v.y, v.z);
-            self.key = key;
-        }
-        self.value
-    }
-}
-
 /// One remembered rotation step: the bits of the orientation, of `omega` and of `q`
 /// (the step vector is `omega · q`, a function of them, so it is only computed on a
 /// miss) and the orientation the step gave.
@@ -300,18 +268,12 @@ const ZERO_QUAT: Quat = Quat {
     z: 0.0,
 };
 
-/// `AFrame.GRotate(v)`'s new orientation: `o ⊗ CreateFromYawPitchRoll(v)`, normalised.
-#[inline]
-fn grotate_step(ypr: &mut YprMemo, o: Quat, v: Vec3) -> Quat {
-    Quat::mul(o, ypr.rotation(v)).normalize()
-}
-
 /// `AFrame.Rotate(Vector3)`'s new orientation: the vector taken in local axes, then
-/// [`grotate_step`].
+/// `GRotate`: `o ⊗ CreateFromYawPitchRoll(g)`, normalised.
 #[inline]
-fn rotate_vec_step(ypr: &mut YprMemo, o: Quat, w: Vec3) -> Quat {
+fn rotate_vec_step(o: Quat, w: Vec3) -> Quat {
     let g = Quat::rotate(o, w);
-    grotate_step(ypr, o, g)
+    Quat::mul(o, Quat::from_ypr(g.x, g.y, g.z)).normalize()
 }
 
 /// A two-entry memo of the sequence's `Rotate(Vector3)` (`apply_physics`). Within a
@@ -324,54 +286,29 @@ fn rotate_vec_step(ypr: &mut YprMemo, o: Quat, w: Vec3) -> Quat {
 pub struct RotateVecMemo {
     first: StepEntry,
     second: StepEntry,
-    ypr: YprMemo,
 }
 
 impl Default for RotateVecMemo {
     fn default() -> Self {
-        let mut ypr = YprMemo::default();
         let first = StepEntry {
             key: [0; 8],
-            value: rotate_vec_step(&mut ypr, ZERO_QUAT, Vec3::ZERO),
+            value: rotate_vec_step(ZERO_QUAT, Vec3::ZERO),
         };
         Self {
             first,
             second: first,
-            ypr,
         }
     }
 }
 
 impl RotateVecMemo {
-    /// [`AFrame::rotate_vec`]'s new orientation (same bits).
-    #[inline(always)]
-    fn get(&mut self, o: Quat, omega: &Vec3, q: f32) -> Quat {
-        let key = step_key(o, omega, q);
-        if key == self.first.key {
-            self.first.value
-        } else if key == self.second.key {
-            self.second.value
-        } else {
-            self.miss(o, omega.scale(q), &key)
-        }
-    }
-
-    /// The step on a miss of both entries. Out of line: a crossing of a cycle nearly
-    /// always hits, and the miss's product and normalisation would otherwise give the
-    /// tick register saves.
-    #[cold]
-    #[inline(never)]
-    fn miss(&mut self, o: Quat, w: Vec3, key: &[u32; 8]) -> Quat {
-        let value = rotate_vec_step(&mut self.ypr, o, w);
-        self.second = self.first;
-        self.first = StepEntry { key: *key, value };
-        value
-    }
-
-    /// [`RotateVecMemo::get`] on an orientation in place: a hit copies the entry's
-    /// value straight into it, a miss (out of line) writes it there itself.
+    /// [`AFrame::rotate_vec`]`(omega · q)`'s new orientation, in place (same bits): a
+    /// hit copies the entry's value straight into it, a miss (out of line) writes it
+    /// there itself.
     #[inline(always)]
     fn step_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
+        #[cfg(debug_assertions)]
+        let before = *o;
         let key = step_key(*o, omega, q);
         if key == self.first.key {
             *o = self.first.value;
@@ -380,12 +317,21 @@ impl RotateVecMemo {
         } else {
             self.miss_in_place(o, omega, q);
         }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            quat_bits(*o),
+            quat_bits(plain_rotate_vec(before, omega, q)),
+            "RotateVecMemo differs from AFrame.Rotate"
+        );
     }
 
+    /// The step on a miss of both entries. Out of line: a crossing of a cycle nearly
+    /// always hits, and the miss's product and normalisation would otherwise give the
+    /// tick register saves.
     #[cold]
     #[inline(never)]
     fn miss_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
-        let value = rotate_vec_step(&mut self.ypr, *o, omega.scale(q));
+        let value = rotate_vec_step(*o, omega.scale(q));
         self.second = self.first;
         self.first = StepEntry {
             key: step_key(*o, omega, q),
@@ -395,11 +341,44 @@ impl RotateVecMemo {
     }
 }
 
+/// `AFrame.Rotate(omega · q)`'s new orientation from `o`, computed plainly (what every
+/// rotation memo's hit is checked against in debug builds).
+#[cfg(debug_assertions)]
+fn plain_rotate_vec(o: Quat, omega: &Vec3, q: f32) -> Quat {
+    let mut f = AFrame::new(Vec3::ZERO, o);
+    f.rotate_vec(omega.scale(q));
+    f.orientation
+}
+
+/// `AFrame.GRotate(omega · q)`'s new orientation from `o`, computed plainly.
+#[cfg(debug_assertions)]
+fn plain_grotate(o: Quat, omega: &Vec3, q: f32) -> Quat {
+    let mut f = AFrame::new(Vec3::ZERO, o);
+    f.grotate(omega.scale(q));
+    f.orientation
+}
+
+/// Debug builds: `got` has the bits of the plain `AFrame.Combine(a, b)`.
+#[inline(always)]
+fn check_combine(got: &AFrame, a: &AFrame, b: &AFrame) {
+    #[cfg(debug_assertions)]
+    {
+        let want = AFrame::combine(a, b);
+        debug_assert_eq!(
+            (quat_bits(got.orientation), vec_bits(got.origin)),
+            (quat_bits(want.orientation), vec_bits(want.origin)),
+            "combine memo differs from AFrame.Combine"
+        );
+    }
+    let _ = (got, a, b);
+}
+
 #[inline]
 fn quat_bits(q: Quat) -> [u32; 4] {
     [q.w.to_bits(), q.x.to_bits(), q.y.to_bits(), q.z.to_bits()]
 }
 
+#[cfg(any(debug_assertions, test))]
 #[inline]
 fn vec_bits(v: Vec3) -> [u32; 3] {
     [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
@@ -454,24 +433,53 @@ impl Default for CombineMemo {
     }
 }
 
+/// The key of a combine memo: the bits of both orientations (the only inputs of the
+/// rows and the product it keeps).
+#[inline(always)]
+fn combine_key(a: &AFrame, b: &AFrame) -> [u32; 8] {
+    let p = quat_bits(a.orientation);
+    let q = quat_bits(b.orientation);
+    [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]]
+}
+
 impl CombineMemo {
     /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
     // Inlined at both call sites: the result is written straight into the caller's
     // frame instead of through a returned copy.
     #[inline(always)]
     pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
-        let p = quat_bits(a.orientation);
-        let q = quat_bits(b.orientation);
-        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
-        if key != self.key {
-            self.rows = Quat::rotation_rows(a.orientation);
-            self.product = Quat::mul(a.orientation, b.orientation);
-            self.key = key;
+        self.refresh(a, b);
+        self.apply(a, b)
+    }
+
+    /// Makes the entry the one of `a` and `b`; true when it had to be refilled.
+    #[inline(always)]
+    fn refresh(&mut self, a: &AFrame, b: &AFrame) -> bool {
+        let key = combine_key(a, b);
+        if key == self.key {
+            return false;
         }
-        AFrame {
+        self.fill(a, b, key);
+        true
+    }
+
+    /// The entry of `a` and `b`, whose key is `key`.
+    #[inline(always)]
+    fn fill(&mut self, a: &AFrame, b: &AFrame, key: [u32; 8]) {
+        self.rows = Quat::rotation_rows(a.orientation);
+        self.product = Quat::mul(a.orientation, b.orientation);
+        self.key = key;
+    }
+
+    /// `AFrame.Combine(a, b)` from the entry, which must be `a` and `b`'s.
+    #[inline(always)]
+    fn apply(&self, a: &AFrame, b: &AFrame) -> AFrame {
+        let f = AFrame {
             origin: a.origin.add(self.rows.apply(b.origin)),
             orientation: self.product,
-        }
+        };
+        check_combine(&f, a, b);
+        f
     }
 }
 
@@ -481,31 +489,31 @@ impl CombineMemo {
 /// `v` repeats, its result is the one remembered here: one compare of four words (the
 /// bits of `v` and a constant zero) instead of a second memo's eight.
 ///
-/// `stepped` is always `GRotate(omega · q)` of the entry's product for the `omega` and
-/// `q` whose bits are in `step_key`: a combine miss recomputes it for the last step (a
-/// turning object's orientation moves every tick while its step stays), a new step
-/// recomputes it out of line. A new memo holds the all-zero key's entries (`+0 · +0` is
-/// the zero vector), computed by the same functions. The angle memo `ypr` is only ever
-/// asked for the vector `omega · q` of `step_key`, so it always holds that vector's
-/// rotation.
+/// Keyed by all its inputs, by construction: `rotation` is
+/// `CreateFromYawPitchRoll(omega · q)` for the `omega` and `q` whose bits are in
+/// `step_key` (a new step recomputes both, out of line), and `stepped` is always
+/// `normalize(product ⊗ rotation)` of the combine entry's product, recomputed whenever
+/// either changes (a combine miss recomputes it from the kept rotation: a turning
+/// object's orientation moves every tick while its step stays, so no trig is redone).
+/// A new memo holds the all-zero key's entries (`+0 · +0` is the zero vector), computed
+/// by the same functions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetMemo {
     combine: CombineMemo,
     step_key: [u32; 4],
+    rotation: Quat,
     stepped: Quat,
-    ypr: YprMemo,
 }
 
 impl Default for OffsetMemo {
     fn default() -> Self {
         let combine = CombineMemo::default();
-        let mut ypr = YprMemo::default();
-        let stepped = grotate_step(&mut ypr, combine.product, Vec3::ZERO);
+        let rotation = Quat::from_ypr(0.0, 0.0, 0.0);
         Self {
             combine,
             step_key: [0; 4],
-            stepped,
-            ypr,
+            rotation,
+            stepped: Quat::mul(combine.product, rotation).normalize(),
         }
     }
 }
@@ -527,20 +535,12 @@ impl OffsetMemo {
     // after the hooks, so it is not carried through the update in a returned frame.
     #[inline(always)]
     pub fn combine_origin(&mut self, a: &AFrame, b: &AFrame) -> Vec3 {
-        let p = quat_bits(a.orientation);
-        let q = quat_bits(b.orientation);
-        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
-        let m = &mut self.combine;
-        if key != m.key {
-            m.rows = Quat::rotation_rows(a.orientation);
-            m.product = Quat::mul(a.orientation, b.orientation);
-            m.key = key;
-            // `grotate_step` for the remembered vector, whose rotation the angle memo
-            // holds (it is keyed by the same bits as `step_key`), so its key check is
-            // skipped.
-            self.stepped = Quat::mul(m.product, self.ypr.value).normalize();
+        if self.combine.refresh(a, b) {
+            // The remembered step from the new product (debug builds check the result
+            // in `step_combined`).
+            self.stepped = Quat::mul(self.combine.product, self.rotation).normalize();
         }
-        a.origin.add(m.rows.apply(b.origin))
+        self.combine.apply(a, b).origin
     }
 
     /// The orientation [`AFrame::grotate`]`(omega · q)` gives a frame whose orientation
@@ -561,6 +561,12 @@ impl OffsetMemo {
         if step_inputs_key(omega, q) != self.step_key {
             self.restep(omega, q);
         }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            quat_bits(self.stepped),
+            quat_bits(plain_grotate(self.combine.product, omega, q)),
+            "OffsetMemo's step differs from AFrame.GRotate"
+        );
     }
 
     /// The last combine's orientation, after [`OffsetMemo::step_combined`]'s step
@@ -577,7 +583,9 @@ impl OffsetMemo {
     #[cold]
     #[inline(never)]
     fn restep(&mut self, omega: &Vec3, q: f32) {
-        self.stepped = grotate_step(&mut self.ypr, self.combine.product, omega.scale(q));
+        let v = omega.scale(q);
+        self.rotation = Quat::from_ypr(v.x, v.y, v.z);
+        self.stepped = Quat::mul(self.combine.product, self.rotation).normalize();
         self.step_key = step_inputs_key(omega, q);
     }
 }
@@ -600,9 +608,9 @@ fn step_inputs_key(omega: &Vec3, q: f32) -> [u32; 4] {
 ///
 /// Each entry also keeps the `Rotate(omega·q)` step `apply_physics` takes right after
 /// the combine (the velocity step moves only the origin before it), keyed by the bits
-/// of `omega` and `q`; a new or refilled entry has a key no step of the sequence's
-/// forward crossings has (`omega = +0` with `q = 2⁻¹⁴⁹`), so its first step is
-/// computed.
+/// of `omega` and `q`; a new or refilled entry has a key no step can have (a NaN `q`:
+/// a forward crossing's `q = 1 / fr` with `fr · t > 0` is never NaN, and
+/// `combine_then_step_in_place` asserts it), so its first step is computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CombineMemo2 {
     first: Combine2Entry,
@@ -616,11 +624,9 @@ struct Combine2Entry {
     stepped: Quat,
 }
 
-/// The step key of an entry whose step is not computed yet: `omega = +0` with `q` the
-/// smallest positive subnormal, which no step of a forward crossing has (its `q` is
-/// `1 / fr` for a framerate of at most `f32::MAX` in magnitude, so at least 2⁻¹²⁸ in
-/// magnitude, or ±0 for an infinite one).
-const NO_STEP: [u32; 4] = [0, 0, 0, 1];
+/// The step key of an entry whose step is not computed yet: `q` a NaN, which no step
+/// has (see [`CombineMemo2`]).
+const NO_STEP: [u32; 4] = [0, 0, 0, 0x7fc0_0000];
 
 impl Default for Combine2Entry {
     fn default() -> Self {
@@ -637,7 +643,9 @@ impl Combine2Entry {
     #[cold]
     #[inline(never)]
     fn restep(&mut self, omega: &Vec3, q: f32, memo: &mut RotateVecMemo) {
-        self.stepped = memo.get(self.m.product, omega, q);
+        let mut o = self.m.product;
+        memo.step_in_place(&mut o, omega, q);
+        self.stepped = o;
         self.step_key = step_inputs_key(omega, q);
     }
 }
@@ -646,9 +654,7 @@ impl CombineMemo2 {
     /// The entry for combining `b` into `a`, filled on a miss.
     #[inline(always)]
     fn entry(&mut self, a: &AFrame, b: &AFrame) -> &mut Combine2Entry {
-        let p = quat_bits(a.orientation);
-        let q = quat_bits(b.orientation);
-        let key = [p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]];
+        let key = combine_key(a, b);
         if key == self.first.m.key {
             &mut self.first
         } else if key == self.second.m.key {
@@ -656,9 +662,7 @@ impl CombineMemo2 {
         } else {
             // The newest entry stays checked first; the older one is replaced.
             self.second = self.first;
-            self.first.m.rows = Quat::rotation_rows(a.orientation);
-            self.first.m.product = Quat::mul(a.orientation, b.orientation);
-            self.first.m.key = key;
+            self.first.m.fill(a, b, key);
             self.first.step_key = NO_STEP;
             &mut self.first
         }
@@ -667,16 +671,12 @@ impl CombineMemo2 {
     /// `AFrame.Combine(a, b)` (same bits as [`AFrame::combine`]).
     #[inline(always)]
     pub fn combine(&mut self, a: &AFrame, b: &AFrame) -> AFrame {
-        let e = self.entry(a, b);
-        AFrame {
-            origin: a.origin.add(e.m.rows.apply(b.origin)),
-            orientation: e.m.product,
-        }
+        self.entry(a, b).m.apply(a, b)
     }
 
     /// `AFrame.Combine(a, b)`, then `apply_physics`' step: the origin plus
     /// `velocity · q` and [`AFrame::rotate_vec`]`(omega · q)` through `memo`; the same
-    /// bits as those three in turn. `q` is never 2⁻¹⁴⁹ (the key of a step not computed
+    /// bits as those three in turn. `q` is never NaN (the key of a step not computed
     /// yet; a forward crossing's `1 / fr` is not).
     #[cfg(test)]
     fn combine_then_step(
@@ -694,7 +694,7 @@ impl CombineMemo2 {
     }
 
     /// `combine_then_step` with `f` as `a`, the result written into `f` (`q` is never
-    /// 2⁻¹⁴⁹, as there).
+    /// NaN, as there).
     #[inline(always)]
     pub(crate) fn combine_then_step_in_place(
         &mut self,
@@ -705,6 +705,9 @@ impl CombineMemo2 {
         q: f32,
         memo: &mut RotateVecMemo,
     ) {
+        debug_assert!(!q.is_nan(), "a NaN step would read the no-step sentinel");
+        #[cfg(debug_assertions)]
+        let before = *f;
         let e = self.entry(f, b);
         f.origin = f
             .origin
@@ -714,6 +717,17 @@ impl CombineMemo2 {
             e.restep(omega, q, memo);
         }
         f.orientation = e.stepped;
+        #[cfg(debug_assertions)]
+        {
+            let mut want = AFrame::combine(&before, b);
+            want.origin = want.origin.add(velocity.scale(q));
+            want.rotate_vec(omega.scale(q));
+            debug_assert_eq!(
+                (quat_bits(f.orientation), vec_bits(f.origin)),
+                (quat_bits(want.orientation), vec_bits(want.origin)),
+                "pos-frame memo differs from Combine then apply_physics"
+            );
+        }
     }
 }
 
@@ -993,8 +1007,11 @@ mod tests {
         memo_frame.rotate_vec_memo(&Vec3::ZERO, 0.0, &mut RotateVecMemo::default());
         assert_eq!(bits(&memo_frame), bits(&plain));
         assert!(plain.orientation.w.is_nan());
-        // The angle memo's zero entry is the identity with +0 parts.
-        assert_eq!(quat_bits(YprMemo::default().value), [0x3f80_0000, 0, 0, 0]);
+        // The zero angles' rotation is the identity with +0 parts.
+        assert_eq!(
+            quat_bits(Quat::from_ypr(0.0, 0.0, 0.0)),
+            [0x3f80_0000, 0, 0, 0]
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! methods of [`PhysicsObj`] working on the [`MotionInterp`] data it owns.
 
 use crate::commands::*;
-use crate::math::{Vec3, EPSILON};
+use crate::math::Vec3;
 use crate::physics_obj::PhysicsObj;
 use std::collections::VecDeque;
 
@@ -742,14 +742,10 @@ impl PhysicsObj {
         v
     }
 
-    /// `MotionInterp.get_jump_v_z`: the interpreter never jumps in ACE (Q42), so the
-    /// extent is always below EPSILON here; a real extent asks the weenie, which this
-    /// stand-in answers with no jump velocity.
+    /// `MotionInterp.get_jump_v_z`: 0 below an EPSILON extent, else the weenie's
+    /// jump velocity for the extent capped at 1 (0 for a non-player, Q95).
     pub fn mi_get_jump_v_z(&self) -> f32 {
-        if self.minterp.jump_extent < EPSILON {
-            return 0.0;
-        }
-        0.0
+        self.jump_v_z()
     }
 
     /// `MotionInterp.get_leave_ground_velocity` (object-local).

@@ -111,6 +111,12 @@ impl PhysicsObj {
         self.with_manager(|tm, seq, sink| tm.handle_enter_world(seq, sink));
     }
 
+    /// `PartArray.HandleExitWorld`: the table manager's pending animations drained as
+    /// failed.
+    pub fn handle_exit_world_parts(&mut self) {
+        self.with_manager(|tm, _seq, sink| tm.handle_exit_world(sink));
+    }
+
     /// `Hook_AnimDone` → `PartArray.AnimationDone(true)`.
     pub fn animation_done(&mut self, success: bool) {
         self.with_manager(|tm, _seq, sink| tm.animation_done(success, sink));

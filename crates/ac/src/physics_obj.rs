@@ -36,12 +36,12 @@ pub const HUGE_QUANTUM: f64 = 2.0;
 /// `MovementManager`'s `MotionInterp`.
 #[derive(Clone)]
 pub struct PhysicsObj {
-    pub cell: u32,
-    pub frame: AFrame,
+    pub(crate) cell: u32,
+    pub(crate) frame: AFrame,
     /// `PhysicsState.Gravity` (part of `PhysicsGlobals.DefaultState`).
-    pub gravity: bool,
+    pub(crate) gravity: bool,
     /// `PhysicsState.Hidden`.
-    pub hidden: bool,
+    pub(crate) hidden: bool,
     // The four flags below are private because changing one must go through the
     // method that keeps the rest consistent (HitGround/LeaveGround, acceleration,
     // activation): use `apply_contact`, `set_in_cell`, `set_active` and the getters.
@@ -50,51 +50,51 @@ pub struct PhysicsObj {
     pub(crate) active: bool,
     /// `CurCell != null`.
     pub(crate) in_cell: bool,
-    pub velocity: Vec3,
-    pub acceleration: Vec3,
-    pub omega: Vec3,
-    pub cached_velocity: Vec3,
-    pub scale: f32,
-    pub friction: f32,
-    pub contact_normal: Vec3,
-    pub player_distance: f32,
-    pub is_animating: bool,
-    pub last_move_was_autonomous: bool,
-    pub weenie: Weenie,
-    pub sequence: Sequence,
-    pub table_manager: Option<MotionTableManager>,
+    pub(crate) velocity: Vec3,
+    pub(crate) acceleration: Vec3,
+    pub(crate) omega: Vec3,
+    pub(crate) cached_velocity: Vec3,
+    pub(crate) scale: f32,
+    pub(crate) friction: f32,
+    pub(crate) contact_normal: Vec3,
+    pub(crate) player_distance: f32,
+    pub(crate) is_animating: bool,
+    pub(crate) last_move_was_autonomous: bool,
+    pub(crate) weenie: Weenie,
+    pub(crate) sequence: Sequence,
+    pub(crate) table_manager: Option<MotionTableManager>,
     /// Whether the `MovementManager` exists (its `MotionInterp` is `minterp`); only
     /// `set_motion_table` creates it.
     pub(crate) has_movement_manager: bool,
-    pub minterp: MotionInterp,
-    pub anims: Arc<dyn AnimSource + Send + Sync>,
+    pub(crate) minterp: MotionInterp,
+    pub(crate) anims: Arc<dyn AnimSource + Send + Sync>,
     /// `AnimHooks`: hooks queued by the sequence during the current tick.
-    pub anim_hooks: Vec<FiredHook>,
+    pub(crate) anim_hooks: Vec<FiredHook>,
     /// Every hook processed since the log was last cleared (trace `hooks`).
-    pub hook_log: Vec<u32>,
+    pub(crate) hook_log: Vec<u32>,
     /// Every weenie `OnMotionDone` since the log was last cleared (trace `motions_done`).
-    pub motions_done: Vec<(u32, bool)>,
-    pub position_manager: Option<Box<PositionManager>>,
+    pub(crate) motions_done: Vec<(u32, bool)>,
+    pub(crate) position_manager: Option<Box<PositionManager>>,
     /// How an interpolation correction reaches the object (extension; default ACE).
-    pub correction: CorrectionMode,
+    pub(crate) correction: CorrectionMode,
     /// `UpdateTime` (seconds) for [`PhysicsObj::update_object`].
-    pub update_time: f64,
+    pub(crate) update_time: f64,
     /// `PhysicsObj.ID` (0 for a lone object).
-    pub id: u32,
+    pub(crate) id: u32,
     /// The Setup's radius and height (`GetRadius`/`GetHeight` at scale 1).
-    pub radius: f32,
-    pub height: f32,
+    pub(crate) radius: f32,
+    pub(crate) height: f32,
     /// The world clock `PhysicsTimer.CurrentTime` as this object last saw it.
-    pub now: f64,
+    pub(crate) now: f64,
     /// The `MoveToManager` (meaningful only while `has_movement_manager`).
-    pub moveto: MoveToManager,
-    pub target_manager: Option<Box<TargetManager>>,
+    pub(crate) moveto: MoveToManager,
+    pub(crate) target_manager: Option<Box<TargetManager>>,
     /// Requests to other objects, carried out by the world after each call.
-    pub outbox: Vec<Remote>,
+    pub(crate) outbox: Vec<Remote>,
     /// Every weenie `OnMoveComplete` since the log was last cleared (trace `moveto.weenie`).
-    pub move_completions: Vec<WeenieError>,
+    pub(crate) move_completions: Vec<WeenieError>,
     /// The last `OnMoveComplete` status since creation.
-    pub last_move_completion: Option<WeenieError>,
+    pub(crate) last_move_completion: Option<WeenieError>,
     /// An Action completed inside the table manager: unstick once it is released.
     pub(crate) unstick_pending: bool,
     /// The sticky target's live position for this tick (set by the world).
@@ -104,6 +104,8 @@ pub struct PhysicsObj {
     /// The last combine of the tick's offset into the frame, with the physics step's
     /// rotation of its result.
     pub(crate) offset_memo: OffsetMemo,
+    /// The server side: collision-report flags, the requested position, jump answers.
+    pub server: crate::server_loop::ServerSide,
 }
 
 impl PhysicsObj {
@@ -159,6 +161,7 @@ impl PhysicsObj {
             sticky_live: None,
             sticky_object: 0,
             offset_memo: OffsetMemo::default(),
+            server: crate::server_loop::ServerSide::default(),
         }
     }
 
@@ -188,8 +191,11 @@ impl PhysicsObj {
         }
     }
 
-    /// `set_active`.
+    /// `set_active`: becoming active stamps the update time with the clock.
     pub fn set_active(&mut self, active: bool) {
+        if active && !self.active {
+            self.update_time = self.now;
+        }
         self.active = active;
     }
 
@@ -269,7 +275,7 @@ impl PhysicsObj {
                 self.velocity = self.velocity.scale(MAX_VELOCITY);
             }
         }
-        self.active = true;
+        self.set_active(true);
     }
 
     /// `set_local_velocity`.
@@ -328,45 +334,12 @@ impl PhysicsObj {
         }
     }
 
-    /// `update_object` (Q46): ACE's quantum rules for a caller that drives the object by
-    /// wall-clock time. Returns the number of quanta simulated. (The conformance runner
-    /// calls [`PhysicsObj::update_object_internal`] directly, one quantum per tick.)
-    pub fn update_object(&mut self, now: f64) -> u32 {
-        if !self.in_cell {
-            self.active = false;
-            return 0;
-        }
-        let mut current = self.update_time;
-        let mut dt = now - self.update_time;
-        if dt < TICK_RATE {
-            return 0;
-        }
-        if dt > HUGE_QUANTUM {
-            self.update_time = now;
-            return 0;
-        }
-        let mut n = 0;
-        while dt > MAX_QUANTUM {
-            current += MAX_QUANTUM;
-            self.update_object_internal(MAX_QUANTUM);
-            dt -= MAX_QUANTUM;
-            n += 1;
-        }
-        if dt > MIN_QUANTUM {
-            current += dt;
-            self.update_object_internal(dt);
-            n += 1;
-        }
-        self.update_time = current;
-        n
-    }
-
     /// `UpdateObjectInternal(q)` as the conformance tick fixes it (no collision world; docs/ac.md "Tick").
     // Inlined into its callers' loops: the call, its six register saves and restores
     // and its stack frame were paid once per object and tick.
     #[inline(always)]
     pub fn update_object_internal(&mut self, q: f64) {
-        if !self.tick_position_step::<false>(q) {
+        if !self.tick_position_step(q) {
             return;
         }
         // TargetManager.HandleTargetting needs the world (a lone object has no voyeurs).
@@ -381,75 +354,40 @@ impl PhysicsObj {
     /// The first half of `UpdateObjectInternal`: the new position and cached velocity.
     /// False when the object does not move at all (inactive or outside every cell).
     ///
-    /// `LEAN` keeps the update of an object with a position manager or a hidden one out
-    /// of line. The several-object world's tick loop inlines this step among its own
-    /// bookkeeping, and there the two further inlined copies of the update made the loop
-    /// spill more than the common case gained (about 34 instructions per entity-tick
-    /// through the C ABI); the lone object's loop is faster with all three inline.
+    /// The common object (visible, without a position manager) takes the update inline;
+    /// the others take the same steps out of line, so a caller's loop holds one copy of
+    /// the update (two made the world's loop spill, about 34 instructions per
+    /// entity-tick through the C ABI).
     #[inline(always)]
-    pub(crate) fn tick_position_step<const LEAN: bool>(&mut self, q: f64) -> bool {
+    pub(crate) fn tick_position_step(&mut self, q: f64) -> bool {
         // `&`, not `&&`: two flag reads, one test.
         if !(self.active & self.in_cell) {
             return false;
         }
-        if LEAN {
-            if self.position_manager.is_some() || self.hidden {
-                self.tick_position_step_other_out_of_line(q);
-            } else {
-                self.tick_position_step_visible(q);
-            }
-        } else if self.position_manager.is_some() {
-            self.tick_position_step_managed(q);
-        } else if !self.hidden {
-            self.tick_position_step_visible(q);
+        if self.position_manager.is_some() || self.hidden {
+            self.tick_position_step_other(q);
         } else {
-            self.tick_position_step_hidden(q);
+            // Only the position manager's step (none here) can move `frame` during
+            // the update, so the old origin is read in place after it instead of
+            // copied first. Nothing in the update changes `hidden`, so the steps do
+            // not test it again.
+            let origin = self.update_position_steps(q, false, true);
+            let old = self.frame.origin;
+            self.store_origin(origin, &old, q);
+            self.frame.orientation = self.offset_memo.combined_orientation(true);
         }
         true
     }
 
-    /// [`PhysicsObj::tick_position_step`] for a visible object without a position
-    /// manager, the common case.
-    #[inline(always)]
-    fn tick_position_step_visible(&mut self, q: f64) {
-        // Only the position manager's step (none here) can move `frame` during the
-        // update, so the old frame is read in place instead of copied first.
-        // Nothing in the update changes `hidden`, so this branch's steps do not
-        // test it again.
-        let origin = self.update_position_steps::<false, true>(q);
-        let old = self.frame.origin;
-        self.store_origin(origin, &old, q);
-        self.frame.orientation = self.offset_memo.combined_orientation(true);
-    }
-
-    /// The object with a position manager or a hidden one, out of line (see
-    /// [`PhysicsObj::tick_position_step`]).
+    /// [`PhysicsObj::tick_position_step`] for an object with a position manager (whose
+    /// step can move the frame during the update, so the old origin is copied first)
+    /// or a hidden one.
     #[inline(never)]
-    fn tick_position_step_other_out_of_line(&mut self, q: f64) {
-        if self.position_manager.is_some() {
-            self.tick_position_step_managed(q);
-        } else {
-            self.tick_position_step_hidden(q);
-        }
-    }
-
-    /// [`PhysicsObj::tick_position_step`] for an object with a position manager: its
-    /// step can move the frame during the update, so the old frame is copied first.
-    #[inline(always)]
-    fn tick_position_step_managed(&mut self, q: f64) {
-        let old = self.frame;
-        let origin = self.update_position_steps::<true, false>(q);
-        self.store_origin(origin, &old.origin, q);
-        self.frame.orientation = self.new_orientation();
-    }
-
-    /// [`PhysicsObj::tick_position_step`] for a hidden object without a position manager.
-    #[inline(always)]
-    fn tick_position_step_hidden(&mut self, q: f64) {
-        let origin = self.update_position_steps::<false, false>(q);
+    fn tick_position_step_other(&mut self, q: f64) {
         let old = self.frame.origin;
+        let origin = self.update_position_steps(q, self.position_manager.is_some(), false);
         self.store_origin(origin, &old, q);
-        self.frame.orientation = self.new_orientation();
+        self.frame.orientation = self.offset_memo.combined_orientation(!self.hidden);
     }
 
     /// The cached velocity from the old origin to the new one, then the new origin
@@ -468,51 +406,37 @@ impl PhysicsObj {
         self.frame.origin = origin;
     }
 
-    /// `UpdatePositionInternal(q, ref newFrame)`.
-    // Inlined into the tick (its only hot caller): one frame instead of three, and the
-    // offset and new frame stay in registers instead of going through memory.
+    /// `UpdatePositionInternal` up to the new origin (the plain form is
+    /// `reference::physics_obj::update_position_internal`). `has_pm` says whether the
+    /// object has a position manager (the sequence's update cannot create or drop one,
+    /// so the tick tests it once for both steps); `visible` that the caller has found
+    /// the object not hidden (else the steps test `hidden` themselves). Inlined with
+    /// constant flags on the common path, so those tests fold away there. The new
+    /// orientation is then the offset memo's `combined_orientation(!hidden)`: nothing
+    /// but the update changes the memo, and nothing changes `hidden` while the hooks
+    /// run.
     #[inline(always)]
-    pub fn update_position_internal(&mut self, q: f64) -> AFrame {
-        let origin = if self.position_manager.is_some() {
-            self.update_position_steps::<true, false>(q)
-        } else {
-            self.update_position_steps::<false, false>(q)
-        };
-        AFrame::new(origin, self.new_orientation())
-    }
-
-    /// The new frame's orientation after [`PhysicsObj::update_position_steps`]: the
-    /// offset memo's combine, stepped unless the object is hidden. Read from the memo
-    /// (nothing but the update changes it, and nothing changes `hidden` while the
-    /// hooks run), so it is not carried across the hooks.
-    #[inline(always)]
-    fn new_orientation(&self) -> Quat {
-        self.offset_memo.combined_orientation(!self.hidden)
-    }
-
-    /// [`PhysicsObj::update_position_internal`] up to the new origin, for a caller
-    /// that has tested whether the object has a position manager (`HAS_PM`): the
-    /// sequence's update cannot create or drop one, so the tick tests it once for both
-    /// steps. The new orientation is then [`PhysicsObj::new_orientation`].
-    /// `VISIBLE` says the caller has found the object not hidden (else the steps test
-    /// `hidden` themselves).
-    #[inline(always)]
-    fn update_position_steps<const HAS_PM: bool, const VISIBLE: bool>(&mut self, q: f64) -> Vec3 {
+    fn update_position_steps(&mut self, q: f64, has_pm: bool, visible: bool) -> Vec3 {
         let mut off = AFrame::IDENTITY;
-        if VISIBLE || !self.hidden {
+        if visible || !self.hidden {
             self.sequence
                 .update(q as f32, Some(&mut off), &mut self.anim_hooks);
             // Q44: airborne drops the animation's translation, keeps its rotation.
             // One multiplication by a selected factor: `x · 0` is the same bits
             // either way.
+            #[cfg(not(feature = "planted-bug"))]
             let s = if self.on_walkable { self.scale } else { 0.0 };
+            // A known bug for the differential test to catch (feature `planted-bug`,
+            // test-only): the contact flag tested instead of the walkable one.
+            #[cfg(feature = "planted-bug")]
+            let s = if self.contact { self.scale } else { 0.0 };
             off.origin = off.origin.scale(s);
         }
-        if HAS_PM {
-            self.position_manager_adjust_offset_with(&mut off, q);
+        if has_pm {
+            self.position_manager_adjust_offset(&mut off, q);
         }
         let mut origin = self.offset_memo.combine_origin(&self.frame, &off);
-        if VISIBLE || !self.hidden {
+        if visible || !self.hidden {
             // `update_physics_internal`, its rotation taken from the combine's memo:
             // the translation leaves the combine's orientation as it is.
             let q = q as f32;
@@ -523,13 +447,7 @@ impl PhysicsObj {
         origin
     }
 
-    /// `UpdatePhysicsInternal(q, ref frame)`.
-    pub fn update_physics_internal(&mut self, q: f32, frame: &mut AFrame) {
-        self.update_physics_translation(q, &mut frame.origin);
-        frame.grotate(self.omega.scale(q));
-    }
-
-    /// [`PhysicsObj::update_physics_internal`] up to its rotation: velocity, friction,
+    /// `UpdatePhysicsInternal` up to its rotation: velocity, friction,
     /// acceleration and the frame's new origin.
     #[inline(always)]
     fn update_physics_translation(&mut self, q: f32, origin: &mut Vec3) {
@@ -665,7 +583,7 @@ impl PhysicsObj {
 
     /// `PositionManager.AdjustOffset` step of `UpdatePositionInternal` (for an object
     /// with a position manager).
-    fn position_manager_adjust_offset_with(&mut self, off: &mut AFrame, q: f64) {
+    pub(crate) fn position_manager_adjust_offset(&mut self, off: &mut AFrame, q: f64) {
         if let Some(mut m) = self.position_manager.take() {
             // The interpolation manager asks get_sticky_object() while the position
             // manager is held outside the object.
@@ -715,5 +633,178 @@ impl PhysicsObj {
         let ok = pm::move_or_teleport(&mut m, self.correction, self, p, timestamp, contact);
         self.position_manager = m;
         ok
+    }
+}
+
+/// Read access to the object's state, and write access where a caller (a conformance
+/// world, a host, a test setting up a rule's precondition) may set it directly. The
+/// fields themselves are private: the tick's fast paths rely on invariants between them
+/// (docs/architecture.md, the ac catalogue).
+macro_rules! copy_fields {
+    ($($(#[$doc:meta])* $name:ident, $set:ident: $ty:ty;)*) => {
+        impl PhysicsObj {
+            $(
+                $(#[$doc])*
+                pub fn $name(&self) -> $ty {
+                    self.$name
+                }
+                #[doc = concat!("Set [`PhysicsObj::", stringify!($name), "`] as it is, with no side effect.")]
+                pub fn $set(&mut self, value: $ty) {
+                    self.$name = value;
+                }
+            )*
+        }
+    };
+}
+
+copy_fields! {
+    /// The cell the object is in.
+    cell, set_cell: u32;
+    /// Its position in the cell (`Position.Frame`).
+    frame, set_frame: AFrame;
+    /// `PhysicsState.Gravity`.
+    gravity, set_gravity: bool;
+    /// `PhysicsState.Hidden`: a hidden object neither animates nor moves by physics.
+    hidden, set_hidden_raw: bool;
+    /// `Velocity` (world axes; set through [`PhysicsObj::set_velocity`] to clamp it).
+    velocity, set_velocity_raw: Vec3;
+    /// `Acceleration`.
+    acceleration, set_acceleration: Vec3;
+    /// `Omega`: the physics turn rate.
+    omega, set_omega: Vec3;
+    /// `CachedVelocity`: the velocity the last tick moved the object at.
+    cached_velocity, set_cached_velocity: Vec3;
+    /// `Scale`.
+    scale, set_scale: f32;
+    /// `Friction`.
+    friction, set_friction: f32;
+    /// `ContactPlane.Normal`.
+    contact_normal, set_contact_normal: Vec3;
+    /// The distance to the nearest player (the teleport rule reads it).
+    player_distance, set_player_distance: f32;
+    /// `IsAnimating`.
+    is_animating, set_is_animating: bool;
+    /// `LastMoveWasAutonomous`.
+    last_move_was_autonomous, set_last_move_was_autonomous: bool;
+    /// The weenie's answers (`IsCreature`, `InqRunRate`).
+    weenie, set_weenie: Weenie;
+    /// How an interpolation correction reaches the object (extension; default ACE).
+    correction, set_correction: CorrectionMode;
+    /// `UpdateTime` (seconds) for [`PhysicsObj::update_object`].
+    update_time, set_update_time: f64;
+    /// `PhysicsObj.ID` (0 for a lone object).
+    id, set_id: u32;
+    /// The Setup's radius at scale 1.
+    radius, set_radius: f32;
+    /// The Setup's height at scale 1.
+    height, set_height: f32;
+    /// The world clock as this object last saw it.
+    now, set_now: f64;
+    /// The last `OnMoveComplete` status since creation.
+    last_move_completion, set_last_move_completion: Option<WeenieError>;
+}
+
+impl PhysicsObj {
+    /// The animation sequence (`PartArray.Sequence`).
+    pub fn sequence(&self) -> &Sequence {
+        &self.sequence
+    }
+
+    /// The animation sequence, to change (a rule's precondition, a host's own clip).
+    pub fn sequence_mut(&mut self) -> &mut Sequence {
+        &mut self.sequence
+    }
+
+    /// The `MotionTableManager` (none without a motion table).
+    pub fn table_manager(&self) -> Option<&MotionTableManager> {
+        self.table_manager.as_ref()
+    }
+
+    /// The `MotionTableManager`, to change.
+    pub fn table_manager_mut(&mut self) -> Option<&mut MotionTableManager> {
+        self.table_manager.as_mut()
+    }
+
+    /// The weenie's answers, to change (`InqRunRate` takes effect at the next command).
+    pub fn weenie_mut(&mut self) -> &mut Weenie {
+        &mut self.weenie
+    }
+
+    /// The `MovementManager`'s `MotionInterp`.
+    pub fn minterp(&self) -> &MotionInterp {
+        &self.minterp
+    }
+
+    /// The `MotionInterp`, to change.
+    pub fn minterp_mut(&mut self) -> &mut MotionInterp {
+        &mut self.minterp
+    }
+
+    /// Where the sequence finds animations by id.
+    pub fn anims(&self) -> &Arc<dyn AnimSource + Send + Sync> {
+        &self.anims
+    }
+
+    /// Every hook processed since the log was last cleared (trace `hooks`).
+    pub fn hook_log(&self) -> &[u32] {
+        &self.hook_log
+    }
+
+    /// Every weenie `OnMotionDone` since the log was last cleared (trace `motions_done`).
+    pub fn motions_done(&self) -> &[(u32, bool)] {
+        &self.motions_done
+    }
+
+    /// Every weenie `OnMoveComplete` since the log was last cleared (trace `moveto.weenie`).
+    pub fn move_completions(&self) -> &[WeenieError] {
+        &self.move_completions
+    }
+
+    /// Empty the three logs ([`PhysicsObj::hook_log`], [`PhysicsObj::motions_done`],
+    /// [`PhysicsObj::move_completions`]), as a world tick does first.
+    pub fn clear_logs(&mut self) {
+        self.hook_log.clear();
+        self.motions_done.clear();
+        self.move_completions.clear();
+    }
+
+    /// Empty the hook log.
+    pub fn clear_hook_log(&mut self) {
+        self.hook_log.clear();
+    }
+
+    /// Empty the motion-done log.
+    pub fn clear_motions_done(&mut self) {
+        self.motions_done.clear();
+    }
+
+    /// Empty the move-completion log.
+    pub fn clear_move_completions(&mut self) {
+        self.move_completions.clear();
+    }
+
+    /// The `PositionManager` (interpolation, sticky, constraint), once created.
+    pub fn position_manager(&self) -> Option<&PositionManager> {
+        self.position_manager.as_deref()
+    }
+
+    /// The `MoveToManager` (meaningful only while a movement manager exists).
+    pub fn moveto(&self) -> &MoveToManager {
+        &self.moveto
+    }
+
+    /// The `MoveToManager`, to replace or change.
+    pub fn moveto_mut(&mut self) -> &mut MoveToManager {
+        &mut self.moveto
+    }
+
+    /// The `TargetManager`, once created.
+    pub fn target_manager(&self) -> Option<&TargetManager> {
+        self.target_manager.as_deref()
+    }
+
+    /// Requests to other objects, waiting for the world to carry them out.
+    pub fn outbox(&self) -> &[Remote] {
+        &self.outbox
     }
 }

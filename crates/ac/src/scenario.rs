@@ -243,6 +243,18 @@ pub struct Setup {
     /// Several-object extension: the other objects; its presence opts in.
     #[serde(default)]
     pub objects: Option<Vec<crate::scenario_world::ObjectSetup>>,
+    /// Server-loop extension: the player's FastTick (default true).
+    #[serde(default)]
+    pub fast_tick: Option<bool>,
+    /// Server-loop extension: the player's Jump skill (absent: not a player).
+    #[serde(default)]
+    pub jump_skill: Option<u32>,
+    /// Server-loop extension: the player's burden (fraction of capacity).
+    #[serde(default)]
+    pub burden: Option<Num>,
+    /// Server-loop extension: the weenie's `JumpStaminaCost` answer (default 0).
+    #[serde(default)]
+    pub jump_stamina: Option<Num>,
 }
 
 /// Optional motion fields of the command ops.
@@ -461,6 +473,92 @@ pub enum Step {
         object: Option<Id>,
         status: crate::scenario_world::StatusName,
     },
+    // ---- server-loop extension (jumping, the server update, the wire) ----
+    ChargeJump {
+        #[serde(default)]
+        object: Option<Id>,
+        #[serde(default)]
+        extent: Option<Num>,
+    },
+    Jump {
+        #[serde(default)]
+        object: Option<Id>,
+        extent: Num,
+        #[serde(default)]
+        stamina: i32,
+        #[serde(default)]
+        velocity: Option<[Num; 3]>,
+    },
+    JumpPackBytes {
+        #[serde(default)]
+        object: Option<Id>,
+        hex: String,
+    },
+    UpdateObject {
+        #[serde(default)]
+        object: Option<Id>,
+        now: Clock,
+    },
+    UpdateObjectServer {
+        #[serde(default)]
+        object: Option<Id>,
+        now: Clock,
+        #[serde(default)]
+        request_pos: Option<crate::scenario_server::RequestPos>,
+        #[serde(default)]
+        force_pos: Option<bool>,
+    },
+    UpdateObjectServerNew {
+        #[serde(default)]
+        object: Option<Id>,
+        now: Clock,
+        #[serde(default)]
+        request_pos: Option<crate::scenario_server::RequestPos>,
+        #[serde(default)]
+        force_pos: Option<bool>,
+    },
+    EnterWorld {
+        #[serde(default)]
+        object: Option<Id>,
+        #[serde(default)]
+        origin: Option<[Num; 3]>,
+        #[serde(default)]
+        orientation: Option<Orientation>,
+        #[serde(default)]
+        cell: Option<Id>,
+    },
+    ExitWorld {
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    LeaveWorld {
+        #[serde(default)]
+        object: Option<Id>,
+    },
+    SetHidden {
+        #[serde(default)]
+        object: Option<Id>,
+        #[serde(default)]
+        hidden: Option<bool>,
+    },
+    SetScale {
+        #[serde(default)]
+        object: Option<Id>,
+        scale: Num,
+    },
+    MovementData {
+        #[serde(default)]
+        object: Option<Id>,
+        #[serde(default)]
+        autonomous: bool,
+        #[serde(default)]
+        header: Option<bool>,
+    },
+    MoveToStateBytes {
+        #[serde(default)]
+        object: Option<Id>,
+        hex: String,
+    },
 }
 
 pub(crate) fn frame_of(origin: &[Num; 3], orientation: Option<&Orientation>) -> AFrame {
@@ -482,12 +580,26 @@ pub fn load_table(
     crate::loader::load_parts(store, id, missing).map_err(ScenarioError::from)
 }
 
+/// Which tick a runner plays its `tick` steps with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum TickPath {
+    /// The engine's tick ([`PhysicsObj::update_object_internal`], [`crate::world::tick`]).
+    #[default]
+    Fast,
+    /// The plain twin in [`crate::reference`].
+    #[cfg(feature = "reference")]
+    Reference,
+}
+
 /// The scenario driver: one object (plus, with `setup.objects`, the others).
 pub struct AcSim {
     pub obj: PhysicsObj,
     pub(crate) file: String,
     /// The several-object extension's state (None without `setup.objects`).
     pub ext: Option<crate::scenario_world::Extension>,
+    /// The server-loop extension's state (None unless a step uses one of its ops).
+    pub server: Option<crate::scenario_server::ServerLoop>,
+    pub(crate) path: TickPath,
 }
 
 impl AcSim {
@@ -502,6 +614,16 @@ impl AcSim {
         let cell = setup.cell.map_or(DEFAULT_CELL, |c| c.0);
         let mut obj = PhysicsObj::new(Arc::new(anims), weenie, cell, frame);
         obj.correction = setup.correction.unwrap_or_default();
+        // The clock the object is created at (only server-loop traces show it).
+        obj.now = setup.clock.map_or(100.0, |c| c.0);
+        obj.update_time = obj.now;
+        obj.id = setup.id.map_or(0, |i| i.0);
+        crate::scenario_server::weenie_answers(
+            &mut obj,
+            setup.jump_skill,
+            setup.burden,
+            setup.jump_stamina,
+        );
         if setup.objects.is_some() {
             // Before the movement manager exists: its constructor stamps the clock.
             crate::scenario_world::identify_main(&mut obj, setup);
@@ -517,6 +639,8 @@ impl AcSim {
             obj,
             file: String::new(),
             ext: None,
+            server: None,
+            path: TickPath::Fast,
         }
     }
 
@@ -554,6 +678,9 @@ impl AcSim {
                 scenario, store, setup, objects, &sim.obj,
             )?);
         }
+        if crate::scenario_server::opted_in(scenario) {
+            sim.server = Some(crate::scenario_server::ServerLoop::new(setup));
+        }
         Ok(sim)
     }
 
@@ -561,6 +688,11 @@ impl AcSim {
         let mut line = snapshot(&self.obj, step, op, result);
         if let Some(ext) = &self.ext {
             line.moveto = Some(ext.moveto_json(&self.obj));
+        }
+        if let Some(server) = &self.server {
+            let clock = self.ext.as_ref().map_or(server.clock, |e| e.clock);
+            line.server = Some(server.server_json(&self.obj, clock));
+            line.wire = Some(server.wire_json());
         }
         line
     }
@@ -606,6 +738,12 @@ impl Simulation for AcSim {
     /// A step that runs into a work limit or would put NaN/Infinity in its trace line
     /// is refused and leaves the object as it was before the step.
     fn apply(&mut self, index: usize, step: &Step, at: &str) -> Result<Line, ScenarioError> {
+        if let Some(s) = self.server.as_mut() {
+            s.wire.clear();
+        }
+        if crate::scenario_server::is_server_op(step) {
+            return crate::scenario_server::apply_checked(self, index, step, at);
+        }
         if self.ext.is_some() {
             return self.apply_extension(index, step, at);
         }
@@ -656,7 +794,7 @@ fn no_nul(scenario: &Scenario, field: &str, path: &str) -> Result<(), ScenarioEr
 }
 
 /// What a refused step says when one update ran into a work limit (L2, L3).
-fn work_limit_message(limit: WorkLimit) -> String {
+pub(crate) fn work_limit_message(limit: WorkLimit) -> String {
     match limit {
         WorkLimit::Crossings => format!(
             "the tick would cross more than {} frame boundaries and animation nodes; \
@@ -684,7 +822,7 @@ pub const MAX_QUEUE_LEN: usize = 1024;
 pub const MAX_SEQUENCE_LEN: usize = 128;
 
 /// The first listed queue that is past its limit, with that limit.
-fn list_overflow(obj: &PhysicsObj) -> Option<(&'static str, usize)> {
+pub(crate) fn list_overflow(obj: &PhysicsObj) -> Option<(&'static str, usize)> {
     let lists = [
         ("seq.anims", obj.sequence.nodes.len(), MAX_SEQUENCE_LEN),
         (
@@ -799,12 +937,19 @@ impl AcSim {
         step: &Step,
         at: &str,
     ) -> Result<Line, ScenarioError> {
+        let path = self.path;
         let obj = &mut self.obj;
         obj.hook_log.clear();
         obj.motions_done.clear();
         let (op, result): (&str, String) = match step {
             Step::Tick { dt, .. } => {
-                obj.update_object_internal(dt.0);
+                match path {
+                    TickPath::Fast => obj.update_object_internal(dt.0),
+                    #[cfg(feature = "reference")]
+                    TickPath::Reference => {
+                        crate::reference::physics_obj::update_object_internal(obj, dt.0)
+                    }
+                }
                 ("tick", "None".into())
             }
             Step::DoMotion(a) => {
@@ -1043,6 +1188,11 @@ pub struct Line {
     /// Several-object extension only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moveto: Option<Value>,
+    /// Server-loop extension only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wire: Option<Value>,
 }
 
 fn v3(v: Vec3) -> [F; 3] {
@@ -1183,6 +1333,8 @@ pub fn snapshot(obj: &PhysicsObj, step: usize, op: &str, result: &str) -> Line {
             active: obj.active,
         },
         moveto: None,
+        server: None,
+        wire: None,
     }
 }
 

@@ -48,6 +48,15 @@ pub struct ObjectSetup {
     pub run_rate: Option<Num>,
     #[serde(default)]
     pub is_creature: Option<bool>,
+    /// Server-loop extension: as the main object's setup fields.
+    #[serde(default)]
+    pub fast_tick: Option<bool>,
+    #[serde(default)]
+    pub jump_skill: Option<u32>,
+    #[serde(default)]
+    pub burden: Option<Num>,
+    #[serde(default)]
+    pub jump_stamina: Option<Num>,
 }
 
 /// The `params` object: MovementParameters fields, absent ones at their defaults.
@@ -208,6 +217,13 @@ impl Extension {
             obj.radius = o.radius.map_or(0.0, |n| n.0);
             obj.height = o.height.map_or(0.0, |n| n.0);
             obj.now = clock;
+            obj.update_time = clock;
+            crate::scenario_server::weenie_answers(
+                &mut obj,
+                o.jump_skill,
+                o.burden,
+                o.jump_stamina,
+            );
             if table.is_some() {
                 obj.set_motion_table(table);
             }
@@ -265,6 +281,19 @@ pub fn op_name(step: &Step) -> &'static str {
         Step::MoveObject { .. } => "move_object",
         Step::HandleTargetting { .. } => "handle_targetting",
         Step::NotifyVoyeurs { .. } => "notify_voyeurs",
+        Step::ChargeJump { .. } => "charge_jump",
+        Step::Jump { .. } => "jump",
+        Step::JumpPackBytes { .. } => "jump_pack_bytes",
+        Step::UpdateObject { .. } => "update_object",
+        Step::UpdateObjectServer { .. } => "update_object_server",
+        Step::UpdateObjectServerNew { .. } => "update_object_server_new",
+        Step::EnterWorld { .. } => "enter_world",
+        Step::ExitWorld { .. } => "exit_world",
+        Step::LeaveWorld { .. } => "leave_world",
+        Step::SetHidden { .. } => "set_hidden",
+        Step::SetScale { .. } => "set_scale",
+        Step::MovementData { .. } => "movement_data",
+        Step::MoveToStateBytes { .. } => "move_to_state_bytes",
     }
 }
 
@@ -293,7 +322,20 @@ pub fn object_of(step: &Step) -> Option<Id> {
         | Step::Unconstrain { object }
         | Step::MoveObject { object, .. }
         | Step::HandleTargetting { object }
-        | Step::NotifyVoyeurs { object, .. } => *object,
+        | Step::NotifyVoyeurs { object, .. }
+        | Step::ChargeJump { object, .. }
+        | Step::Jump { object, .. }
+        | Step::JumpPackBytes { object, .. }
+        | Step::UpdateObject { object, .. }
+        | Step::UpdateObjectServer { object, .. }
+        | Step::UpdateObjectServerNew { object, .. }
+        | Step::EnterWorld { object, .. }
+        | Step::ExitWorld { object }
+        | Step::LeaveWorld { object }
+        | Step::SetHidden { object, .. }
+        | Step::SetScale { object, .. }
+        | Step::MovementData { object, .. }
+        | Step::MoveToStateBytes { object, .. } => *object,
     }
 }
 
@@ -311,6 +353,7 @@ pub fn apply(
     at: &str,
 ) -> Result<crate::scenario::Line, ScenarioError> {
     let file = sim.file.clone();
+    let path = sim.path;
     let Some(ext) = sim.ext.as_mut() else {
         return Err(ScenarioError::new(file, at, "no several-object extension"));
     };
@@ -338,7 +381,13 @@ pub fn apply(
     let op = op_name(step);
     let result: String = match step {
         Step::Tick { dt, .. } => {
-            world::tick(&mut w, &mut ext.clock, dt.0);
+            match path {
+                crate::scenario::TickPath::Fast => world::tick(&mut w, &mut ext.clock, dt.0),
+                #[cfg(feature = "reference")]
+                crate::scenario::TickPath::Reference => {
+                    crate::reference::world::tick(&mut w, &mut ext.clock, dt.0)
+                }
+            }
             "None".into()
         }
         Step::DoMotion(a) => w.at_mut(i).do_motion(a.motion.0, &a.params()).name().into(),
@@ -509,6 +558,14 @@ pub fn apply(
             world::notify_voyeurs(&mut w, i, status.0);
             "None".into()
         }
+        // Handled by the server-loop runner before this function is reached.
+        other => {
+            return Err(ScenarioError::new(
+                &file,
+                at,
+                format!("op {:?} is not a several-object op", op_name(other)),
+            ))
+        }
     };
     world::flush(&mut w, i);
     Ok(sim.line(index, op, &result))
@@ -516,7 +573,7 @@ pub fn apply(
 
 // ---- the `moveto` trace key ----
 
-fn pos_json(p: &Position) -> Value {
+pub(crate) fn pos_json(p: &Position) -> Value {
     let o = p.frame.origin;
     let q = p.frame.orientation;
     json!({

@@ -264,19 +264,19 @@ impl SeqNode {
 /// `Sequence`.
 #[derive(Clone, Debug, Default)]
 pub struct Sequence {
-    pub nodes: Vec<SeqNode>,
-    pub first_cyclic: Option<usize>,
-    pub curr: Option<usize>,
-    pub frame_number: f32,
-    pub velocity: Vec3,
-    pub omega: Vec3,
+    pub(crate) nodes: Vec<SeqNode>,
+    pub(crate) first_cyclic: Option<usize>,
+    pub(crate) curr: Option<usize>,
+    pub(crate) frame_number: f32,
+    pub(crate) velocity: Vec3,
+    pub(crate) omega: Vec3,
     /// Set by the last `update` when it stopped at a work limit (its state is then
     /// not ACE's and the caller must discard the update).
-    pub overrun: Option<WorkLimit>,
+    pub(crate) overrun: Option<WorkLimit>,
     /// The last rotation step `apply_physics` built (a turning cycle repeats it).
-    pub rotation_memo: RotateVecMemo,
+    pub(crate) rotation_memo: RotateVecMemo,
     /// The last pos-frame combine of a frame crossing.
-    pub combine_memo: CombineMemo2,
+    pub(crate) combine_memo: CombineMemo2,
     /// `floor_i32` of the frame number whose bits are `.0` (the default, +0.0 → 0, is
     /// correct too). An update ends with the frame number whose floor it last took,
     /// and the next update starts by taking it again; keyed by the bits, the entry
@@ -385,6 +385,39 @@ impl Sequence {
             self.curr = Some(0);
             self.frame_number = self.nodes[0].starting_frame();
         }
+    }
+
+    /// The animation list (`AnimList`), in play order.
+    pub fn nodes(&self) -> &[SeqNode] {
+        &self.nodes
+    }
+    /// `FirstCyclic`: the index of the first node of the cycle.
+    pub fn first_cyclic(&self) -> Option<usize> {
+        self.first_cyclic
+    }
+    /// `CurrAnim`: the index of the node playing.
+    pub fn curr(&self) -> Option<usize> {
+        self.curr
+    }
+    /// `FrameNumber`.
+    pub fn frame_number(&self) -> f32 {
+        self.frame_number
+    }
+    /// Set `FrameNumber` as it is (a rule's precondition).
+    pub fn set_frame_number(&mut self, frame_number: f32) {
+        self.frame_number = frame_number;
+    }
+    /// `Velocity`: the sequence's own velocity, in object axes.
+    pub fn velocity(&self) -> Vec3 {
+        self.velocity
+    }
+    /// `Omega`: the sequence's own turn rate.
+    pub fn omega(&self) -> Vec3 {
+        self.omega
+    }
+    /// The work limit the last update stopped at, if any (its state is then not ACE's).
+    pub fn overrun(&self) -> Option<WorkLimit> {
+        self.overrun
     }
 
     pub fn set_velocity(&mut self, v: Vec3) {

@@ -382,7 +382,7 @@ pub fn update_object(w: &mut impl Registry, i: usize, q: f64) {
     if has_live || obj.sticky_live.is_some() {
         obj.sticky_live = live;
     }
-    let moved = obj.tick_position_step::<true>(q);
+    let moved = obj.tick_position_step(q);
     if has_live {
         obj.sticky_live = None;
     }
@@ -444,7 +444,7 @@ pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -
 ///     world.tick(0.1);
 /// }
 /// // Arrived: the move reported success (WeenieError::None).
-/// assert_eq!(world.get(1).unwrap().last_move_completion.map(|e| e.name()), Some("None"));
+/// assert_eq!(world.get(1).unwrap().last_move_completion().map(|e| e.name()), Some("None"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct World {
@@ -464,6 +464,12 @@ impl World {
     /// The world clock (`PhysicsTimer.CurrentTime`).
     pub fn clock(&self) -> f64 {
         self.clock
+    }
+
+    /// Set the clock without updating anything (the reference tick keeps it).
+    #[cfg(feature = "reference")]
+    pub(crate) fn set_clock(&mut self, clock: f64) {
+        self.clock = clock;
     }
 
     /// Register an object under its id (its clock is set to the world's). Returns false

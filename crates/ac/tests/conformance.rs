@@ -25,7 +25,22 @@ fn suite() -> Suite<'static> {
         diff: DiffOptions::default(),
         exact_text: false,
         bless_var: "AC_BLESS",
-        typed_in: &["example", "moveto_sticky_handoff"],
+        typed_in: &[
+            "example",
+            "moveto_sticky_handoff",
+            "server_d01_standing_jump_landing",
+            "server_d02_running_jump",
+            "server_d03_charge_then_jump",
+            "server_d04_update_object_gaps",
+            "server_d05_update_object_server_request",
+            "server_d06_exit_enter_world_mid_walk",
+            "server_d07_hidden_ticking",
+            "server_d08_scale2_walking",
+            "server_d09_movement_data_states",
+            "server_d10_move_to_state_round_trip",
+            "server_d11_jump_pack",
+            "server_d12_server_weenie_and_non_fasttick",
+        ],
     }
 }
 

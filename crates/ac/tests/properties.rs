@@ -81,28 +81,28 @@ proptest! {
                 Op::Cell(c) => obj.set_in_cell(c),
                 Op::Tick(dt) => obj.update_object_internal(dt),
                 Op::Interpolate(x, y) => {
-                    let mut f = obj.frame;
+                    let mut f = obj.frame();
                     f.origin.x += x;
                     f.origin.y += y;
                     obj.interpolate_to(f, false);
                 }
             }
-            let s = &obj.sequence;
-            prop_assert!(s.nodes.len() <= bound);
-            prop_assert!(obj.minterp.pending_motions.len() <= bound);
-            prop_assert!(obj.table_manager.as_ref().unwrap().pending.len() <= bound);
-            match s.curr {
-                None => prop_assert!(s.nodes.is_empty() || s.first_cyclic.is_none()),
+            let s = obj.sequence();
+            prop_assert!(s.nodes().len() <= bound);
+            prop_assert!(obj.minterp().pending_motions.len() <= bound);
+            prop_assert!(obj.table_manager().unwrap().pending.len() <= bound);
+            match s.curr() {
+                None => prop_assert!(s.nodes().is_empty() || s.first_cyclic().is_none()),
                 Some(i) => {
-                    prop_assert!(i < s.nodes.len());
-                    let n = &s.nodes[i];
-                    let f = s.frame_number as f64;
+                    prop_assert!(i < s.nodes().len());
+                    let n = &s.nodes()[i];
+                    let f = s.frame_number() as f64;
                     prop_assert!(f >= n.low_frame.min(n.high_frame) as f64 - 0.001, "{} in {:?}", f, n);
                     prop_assert!(f <= n.low_frame.max(n.high_frame) as f64 + 1.0, "{} in {:?}", f, n);
                 }
             }
-            if let Some(fc) = s.first_cyclic {
-                prop_assert!(fc < s.nodes.len());
+            if let Some(fc) = s.first_cyclic() {
+                prop_assert!(fc < s.nodes().len());
             }
         }
     }

@@ -17,7 +17,7 @@ fn p() -> MovementParameters {
 }
 
 fn table_pending(obj: &PhysicsObj) -> Vec<(u32, u32)> {
-    obj.table_manager
+    obj.table_manager()
         .as_ref()
         .unwrap()
         .pending
@@ -27,7 +27,7 @@ fn table_pending(obj: &PhysicsObj) -> Vec<(u32, u32)> {
 }
 
 fn interp_pending(obj: &PhysicsObj) -> Vec<u32> {
-    obj.minterp
+    obj.minterp()
         .pending_motions
         .iter()
         .map(|n| n.motion)
@@ -50,17 +50,17 @@ fn q25_stops_complete_as_ready() {
 fn q26_motion_done_pops_the_head_whatever_completed() {
     let mut sim = conf_sim();
     let obj = &mut sim.obj;
-    obj.minterp.pending_motions.clear();
+    obj.minterp_mut().pending_motions.clear();
     obj.mi_add_to_queue(1, WAVE, WeenieError::None);
     obj.mi_add_to_queue(2, WALK, WeenieError::None);
-    obj.minterp.interpreted.apply_motion(WAVE, &p());
+    obj.minterp_mut().interpreted.apply_motion(WAVE, &p());
     obj.mi_motion_done(false);
     assert_eq!(interp_pending(obj), vec![WALK]);
-    assert!(obj.minterp.interpreted.actions.is_empty());
-    assert!(obj.is_animating);
+    assert!(obj.minterp().interpreted.actions.is_empty());
+    assert!(obj.is_animating());
     obj.mi_motion_done(true);
     assert!(interp_pending(obj).is_empty());
-    assert!(!obj.is_animating);
+    assert!(!obj.is_animating());
 }
 
 #[test]
@@ -74,8 +74,8 @@ fn q27_frame_equality_ignores_orientation() {
     let mut sim = conf_sim();
     sim.obj.do_motion(TURN_R, &p());
     sim.obj.update_object_internal(0.1);
-    assert_eq!(sim.obj.cached_velocity, Vec3::ZERO);
-    assert_ne!(sim.obj.frame.orientation, Quat::IDENTITY);
+    assert_eq!(sim.obj.cached_velocity(), Vec3::ZERO);
+    assert_ne!(sim.obj.frame().orientation, Quat::IDENTITY);
 }
 
 #[derive(Default)]
@@ -127,11 +127,11 @@ fn q29_redundant_links_are_cut_and_the_new_entry_zeroed() {
     sim.obj.do_motion(WALK, &p());
     sim.obj.stop_motion(WALK, &p());
     assert_eq!(
-        seq_ids(&sim.obj.sequence),
+        seq_ids(sim.obj.sequence()),
         vec![0x0300_0104, 0x0300_0105, 0x0300_0101]
     );
     sim.obj.do_motion(WALK, &p());
-    assert_eq!(seq_ids(&sim.obj.sequence), vec![0x0300_0104, 0x0300_0102]);
+    assert_eq!(seq_ids(sim.obj.sequence()), vec![0x0300_0104, 0x0300_0102]);
     assert_eq!(
         table_pending(&sim.obj),
         vec![(WALK, 1), (READY, 0), (WALK, 0)]
@@ -142,16 +142,16 @@ fn q29_redundant_links_are_cut_and_the_new_entry_zeroed() {
 fn q30_remove_link_animations_fails_every_pending_motion() {
     let mut sim = conf_sim();
     sim.obj.do_motion(WALK, &p());
-    sim.obj.motions_done.clear();
+    sim.obj.clear_motions_done();
     sim.obj.remove_link_animations();
-    assert_eq!(seq_ids(&sim.obj.sequence), vec![0x0300_0102]);
+    assert_eq!(seq_ids(sim.obj.sequence()), vec![0x0300_0102]);
     assert_eq!(
-        (sim.obj.sequence.curr, sim.obj.sequence.frame_number),
+        (sim.obj.sequence().curr(), sim.obj.sequence().frame_number()),
         (Some(0), 0.0)
     );
     assert!(table_pending(&sim.obj).is_empty());
     assert!(interp_pending(&sim.obj).is_empty());
-    assert_eq!(sim.obj.motions_done, vec![(WALK, false)]);
+    assert_eq!(sim.obj.motions_done(), vec![(WALK, false)]);
 }
 
 #[test]
@@ -169,16 +169,16 @@ fn q31_stop_completely_always_queues_ready() {
     );
     assert_eq!(bare.mi_stop_completely(), WeenieError::None);
     assert_eq!(interp_pending(&bare), vec![READY]);
-    assert!(bare.is_animating);
+    assert!(bare.is_animating());
     // With a table, an idle stop queues (Ready, 0) on both sides; both are popped at once.
     let mut sim = conf_sim();
-    sim.obj.motions_done.clear();
+    sim.obj.clear_motions_done();
     assert_eq!(sim.obj.stop_completely(), WeenieError::None);
     assert_eq!(
-        sim.obj.motions_done,
+        sim.obj.motions_done(),
         vec![(NC, true), (READY, true), (READY, true)]
     );
-    assert!(!sim.obj.is_animating);
+    assert!(!sim.obj.is_animating());
 }
 
 #[test]
@@ -189,12 +189,12 @@ fn q32_dat_anim_done_hooks_count_like_the_synthetic_one() {
     sim.obj.update_object_internal(0.1);
     sim.obj.do_motion(WAVE, &p());
     assert_eq!(table_pending(&sim.obj), vec![(WAVE, 1)]);
-    sim.obj.hook_log.clear();
-    sim.obj.motions_done.clear();
+    sim.obj.clear_hook_log();
+    sim.obj.clear_motions_done();
     // Walk->Wave (4 frames at 10 fps) carries an AnimationDone hook on frame 2.
     sim.obj.update_object_internal(0.35);
-    assert_eq!(sim.obj.hook_log, vec![4]);
-    assert_eq!(sim.obj.motions_done, vec![(WAVE, true)]);
-    assert_eq!(sim.obj.sequence.nodes[0].anim.id, 0x0300_010C);
-    assert_eq!(sim.obj.sequence.curr, Some(0));
+    assert_eq!(sim.obj.hook_log(), vec![4]);
+    assert_eq!(sim.obj.motions_done(), vec![(WAVE, true)]);
+    assert_eq!(sim.obj.sequence().nodes()[0].anim.id, 0x0300_010C);
+    assert_eq!(sim.obj.sequence().curr(), Some(0));
 }

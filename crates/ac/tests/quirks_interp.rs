@@ -47,13 +47,13 @@ fn q33_adjust_motion_order() {
 fn q34_set_hold_key_only_handles_none() {
     let mut sim = conf_sim();
     let obj = &mut sim.obj;
-    assert_eq!(obj.minterp.raw.current_hold_key, HoldKey::None);
+    assert_eq!(obj.minterp().raw.current_hold_key, HoldKey::None);
     obj.mi_set_hold_key(HoldKey::Run, true);
-    assert_eq!(obj.minterp.raw.current_hold_key, HoldKey::None);
+    assert_eq!(obj.minterp().raw.current_hold_key, HoldKey::None);
     obj.mi_set_hold_run(1, true);
-    assert_eq!(obj.minterp.raw.current_hold_key, HoldKey::Run);
+    assert_eq!(obj.minterp().raw.current_hold_key, HoldKey::Run);
     obj.mi_set_hold_key(HoldKey::None, true);
-    assert_eq!(obj.minterp.raw.current_hold_key, HoldKey::None);
+    assert_eq!(obj.minterp().raw.current_hold_key, HoldKey::None);
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn q35_copy_some_drops_context_stamp_autonomy_and_jump_flag() {
         },
     );
     assert_eq!(
-        sim.obj.minterp.pending_motions.back().unwrap().context_id,
+        sim.obj.minterp().pending_motions.back().unwrap().context_id,
         0
     );
 }
@@ -89,7 +89,7 @@ fn q35_copy_some_drops_context_stamp_autonomy_and_jump_flag() {
 fn q36_combat_checks_run_after_hold_key_side_effects() {
     let mut sim = conf_sim();
     sim.obj.do_motion(SWORD, &p());
-    assert_eq!(sim.obj.minterp.interpreted.current_style, SWORD);
+    assert_eq!(sim.obj.minterp().interpreted.current_style, SWORD);
     sim.obj.mi_set_hold_run(1, true);
     let r = sim.obj.do_motion(
         0x4100_0012,
@@ -99,7 +99,7 @@ fn q36_combat_checks_run_after_hold_key_side_effects() {
         },
     );
     assert_eq!(r, WeenieError::CantCrouchInCombat);
-    assert_eq!(sim.obj.minterp.raw.current_hold_key, HoldKey::None);
+    assert_eq!(sim.obj.minterp().raw.current_hold_key, HoldKey::None);
     assert_eq!(
         sim.obj.do_motion(WAVE, &p()),
         WeenieError::CantChatEmoteInCombat
@@ -111,7 +111,7 @@ fn q37_jump_code_uses_the_previous_forward_command() {
     let mut sim = conf_sim();
     sim.obj.do_motion(SITTING, &p());
     sim.obj.do_motion(WALK, &p());
-    let last = sim.obj.minterp.pending_motions.back().unwrap();
+    let last = sim.obj.minterp().pending_motions.back().unwrap();
     assert_eq!(last.motion, WALK);
     assert_eq!(
         last.jump_error_code,
@@ -126,7 +126,7 @@ fn q38_turn_stop_in_apply_interpreted_movement_is_the_physics_call() {
     sim.obj.do_motion(TURN_R, &p());
     assert_eq!(
         sim.obj
-            .table_manager
+            .table_manager()
             .as_ref()
             .unwrap()
             .state
@@ -134,17 +134,17 @@ fn q38_turn_stop_in_apply_interpreted_movement_is_the_physics_call() {
             .len(),
         1
     );
-    sim.obj.minterp.interpreted.turn_command = 0;
+    sim.obj.minterp_mut().interpreted.turn_command = 0;
     sim.obj.mi_apply_interpreted_movement(false, true);
     assert!(sim
         .obj
-        .table_manager
+        .table_manager()
         .as_ref()
         .unwrap()
         .state
         .modifiers
         .is_empty());
-    let last = sim.obj.minterp.pending_motions.back().unwrap();
+    let last = sim.obj.minterp().pending_motions.back().unwrap();
     assert_eq!(
         (last.motion, last.context_id, last.jump_error_code),
         (READY, 0, WeenieError::None)
@@ -156,15 +156,15 @@ fn q39_airborne_commands_only_update_state() {
     let mut sim = conf_sim();
     sim.obj.apply_contact(false, false);
     let tm = |s: &retroanim_ac::AcSim| {
-        let t = s.obj.table_manager.as_ref().unwrap();
+        let t = s.obj.table_manager().unwrap();
         (t.state.substate, t.pending.len())
     };
     let before = tm(&sim);
     assert_eq!(before.0, FALLING);
     assert_eq!(sim.obj.do_motion(WALK, &p()), WeenieError::None);
-    assert_eq!(sim.obj.minterp.interpreted.forward_command, WALK);
+    assert_eq!(sim.obj.minterp().interpreted.forward_command, WALK);
     assert_eq!(sim.obj.do_motion(SIDE_R, &p()), WeenieError::None);
-    assert_eq!(sim.obj.minterp.interpreted.sidestep_command, SIDE_R);
+    assert_eq!(sim.obj.minterp().interpreted.sidestep_command, SIDE_R);
     // Nothing was queued: the command's CheckForCompletedMotions only drained the
     // zero-count Falling entry left by LeaveGround.
     assert_eq!(tm(&sim), (FALLING, 0));
@@ -176,7 +176,7 @@ fn q39_airborne_commands_only_update_state() {
     assert_eq!(sim.obj.do_motion(TURN_R, &p()), WeenieError::None);
     assert_eq!(
         sim.obj
-            .table_manager
+            .table_manager()
             .as_ref()
             .unwrap()
             .state
@@ -189,7 +189,7 @@ fn q39_airborne_commands_only_update_state() {
 #[test]
 fn q40_apply_raw_movement_reissues_everything() {
     let mut sim = conf_sim();
-    assert_eq!(sim.obj.minterp.pending_motions.len(), 2);
+    assert_eq!(sim.obj.minterp().pending_motions.len(), 2);
     let step = Step::MoveToState {
         raw: RawArgs::default(),
         standing_long_jump: false,
@@ -199,7 +199,7 @@ fn q40_apply_raw_movement_reissues_everything() {
     // Same style and same idle substate still queue a zero-count pair each.
     let t: Vec<(u32, u32)> = sim
         .obj
-        .table_manager
+        .table_manager()
         .as_ref()
         .unwrap()
         .pending
@@ -207,13 +207,13 @@ fn q40_apply_raw_movement_reissues_everything() {
         .map(|n| (n.motion, n.num_anims))
         .collect();
     assert_eq!(t, vec![(NC, 0), (READY, 0), (NC, 0), (READY, 0)]);
-    assert_eq!(sim.obj.minterp.pending_motions.len(), 4);
+    assert_eq!(sim.obj.minterp().pending_motions.len(), 4);
 }
 
 #[test]
 fn q41_server_stamp_is_masked_to_19_bits() {
     let mut sim = conf_sim();
-    sim.obj.minterp.server_action_stamp = 0x8010;
+    sim.obj.minterp_mut().server_action_stamp = 0x8010;
     let mut state = InterpretedMotionState::default();
     state.actions.push_back(ActionNode {
         action: WAVE,
@@ -223,8 +223,8 @@ fn q41_server_stamp_is_masked_to_19_bits() {
     });
     assert!(sim.obj.mi_move_to_interpreted_state(&state));
     // |5 - 0x8010| > 0x3FFF, so "newer" is 5 < 0x8010: the action is applied.
-    assert_eq!(sim.obj.minterp.server_action_stamp, 5);
-    let acts = &sim.obj.table_manager.as_ref().unwrap().state.actions;
+    assert_eq!(sim.obj.minterp().server_action_stamp, 5);
+    let acts = &sim.obj.table_manager().unwrap().state.actions;
     assert_eq!(acts.iter().map(|a| a.id).collect::<Vec<_>>(), vec![WAVE]);
 }
 

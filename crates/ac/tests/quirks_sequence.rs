@@ -40,7 +40,7 @@ fn q01_movement_is_applied_per_frame_crossed_not_per_tick() {
     let mut off = AFrame::IDENTITY;
     s.update(0.05, Some(&mut off), &mut hooks);
     assert_eq!(off.origin.y, 0.0);
-    assert_eq!(s.frame_number, 0.5);
+    assert_eq!(s.frame_number(), 0.5);
     // The next 0.1 s crosses one boundary: one chunk of V / 10 = 0.3.
     let mut off = AFrame::IDENTITY;
     s.update(0.1, Some(&mut off), &mut hooks);
@@ -56,7 +56,7 @@ fn q02_last_frame_hooks_never_fire() {
     s.update(0.25, None, &mut hooks); // 0 -> 2.5: leaves frames 0 and 1
     s.update(0.1, None, &mut hooks); // clamps at 2, wraps, 0 -> 0.5
     assert_eq!(types(&hooks), vec![1]);
-    assert_eq!(s.frame_number, 0.5);
+    assert_eq!(s.frame_number(), 0.5);
 }
 
 #[test]
@@ -69,8 +69,8 @@ fn q03_overshoot_clamps_to_high_frame_and_carries_the_leftover() {
     // 0 -> 4.5 in the link: off = (4.5 - 2) - 1 = 1.5 frames = 0.15 s into the cycle.
     s.update(0.45, None, &mut hooks);
     assert_eq!(seq_ids(&s), vec![2]);
-    assert_eq!(s.curr, Some(0));
-    assert!(close(s.frame_number, 1.5), "{}", s.frame_number);
+    assert_eq!(s.curr(), Some(0));
+    assert!(close(s.frame_number(), 1.5), "{}", s.frame_number());
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn q06_first_cyclic_is_the_last_appended_clip() {
     // The Sleeping cycle has two clips: 0x03000104 then 0x03000101.
     let md = t.cycles.get(&key(NC, SLEEPING)).unwrap();
     add_motion(&mut s, Some(md), 1.0, &m);
-    assert_eq!(s.first_cyclic, Some(1));
+    assert_eq!(s.first_cyclic(), Some(1));
     let mut hooks = Vec::new();
     // The first clip (3 frames at 10 fps) plays once and signals AnimDone.
     s.update(0.35, None, &mut hooks);
@@ -130,8 +130,8 @@ fn q07_running_cycle_is_cut_immediately() {
     sim.obj.do_motion(WALK, &p);
     sim.obj.update_object_internal(0.1);
     sim.obj.update_object_internal(0.1); // link done, walking at frame 0.6
-    assert_eq!(seq_ids(&sim.obj.sequence), vec![0x0300_0102]);
-    assert!(close(sim.obj.sequence.frame_number, 0.6));
+    assert_eq!(seq_ids(sim.obj.sequence()), vec![0x0300_0102]);
+    assert!(close(sim.obj.sequence().frame_number(), 0.6));
     sim.obj.do_motion(
         WALK,
         &retroanim_ac::commands::MovementParameters {
@@ -140,9 +140,9 @@ fn q07_running_cycle_is_cut_immediately() {
         },
     );
     // The walk cycle is gone mid-stride; the walk->run link starts at its frame 0.
-    assert_eq!(seq_ids(&sim.obj.sequence), vec![0x0300_0106, 0x0300_0103]);
-    assert_eq!(sim.obj.sequence.curr, Some(0));
-    assert_eq!(sim.obj.sequence.frame_number, 0.0);
+    assert_eq!(seq_ids(sim.obj.sequence()), vec![0x0300_0106, 0x0300_0103]);
+    assert_eq!(sim.obj.sequence().curr(), Some(0));
+    assert_eq!(sim.obj.sequence().frame_number(), 0.0);
 }
 
 #[test]
@@ -150,8 +150,8 @@ fn q08_velocity_is_the_target_cycles_from_command_time() {
     let mut sim = conf_sim();
     sim.obj.do_motion(WALK, &Default::default());
     // The Ready->Walk link's own velocity (0, 1, 0) is overwritten by the walk cycle's.
-    assert_eq!(sim.obj.sequence.curr, Some(0));
-    assert_eq!(sim.obj.sequence.velocity, Vec3::new(0.0, 3.12, 0.0));
+    assert_eq!(sim.obj.sequence().curr(), Some(0));
+    assert_eq!(sim.obj.sequence().velocity(), Vec3::new(0.0, 3.12, 0.0));
 }
 
 #[test]
@@ -175,11 +175,11 @@ fn q10_backward_cycles_drift_by_epsilon_per_wrap() {
     let m = map(vec![anim(1, 4, None, &[])]);
     let mut s = Sequence::new();
     s.append_animation(data(1, 0, -1, -30.0), &m);
-    assert!(close(s.frame_number, 3.9998));
+    assert!(close(s.frame_number(), 3.9998));
     let mut got = Vec::new();
     for _ in 0..3 {
         s.update(0.05, None, &mut Vec::new());
-        got.push(s.frame_number);
+        got.push(s.frame_number());
     }
     assert!(close(got[0], 2.4998) && close(got[1], 0.9998), "{got:?}");
     assert!(close(got[2], 3.4996), "{got:?}");
@@ -205,7 +205,7 @@ fn q12_negative_frame_indices_read_identity_pos_frames() {
     let m = map(vec![anim(1, 2, Some(pos), &[])]);
     let mut s = Sequence::new();
     s.append_animation(data(1, -2, -1, 10.0), &m);
-    assert_eq!((s.nodes[0].low_frame, s.nodes[0].high_frame), (-2, 1));
+    assert_eq!((s.nodes()[0].low_frame, s.nodes()[0].high_frame), (-2, 1));
     let mut off = AFrame::IDENTITY;
     // -2 -> 1.5: crossings from -2 and -1 read out-of-range (identity) pos frames, the
     // crossing from 0 reads pos[0].
@@ -222,8 +222,8 @@ fn q13_missing_animation_is_an_empty_one_frame_clip_that_still_finishes() {
     let mut s = Sequence::new();
     s.append_animation(data(0x0300_0999, 0, -1, 10.0), &m);
     s.append_animation(data(2, 0, -1, 10.0), &m);
-    assert_eq!((s.nodes[0].low_frame, s.nodes[0].high_frame), (-1, -1));
-    assert_eq!(s.nodes[0].anim.num_frames, 0);
+    assert_eq!((s.nodes()[0].low_frame, s.nodes()[0].high_frame), (-1, -1));
+    assert_eq!(s.nodes()[0].anim.num_frames, 0);
     let mut hooks = Vec::new();
     s.update(0.1, None, &mut hooks);
     assert_eq!(types(&hooks), vec![4]);

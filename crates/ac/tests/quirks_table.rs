@@ -45,7 +45,7 @@ impl T {
         self.s.update(1.0, None, &mut Vec::new());
     }
     fn rates(&self) -> Vec<f32> {
-        self.s.nodes.iter().map(|n| n.framerate).collect()
+        self.s.nodes().iter().map(|n| n.framerate).collect()
     }
 }
 
@@ -121,7 +121,7 @@ fn q17_direction_reversal_goes_through_idle() {
         r[0] == 15.0 && close(r[1], -9.75) && close(r[2], -7.8),
         "{r:?}"
     );
-    assert!(close(x.s.velocity.y, -2.028));
+    assert!(close(x.s.velocity().y, -2.028));
 }
 
 #[test]
@@ -147,13 +147,13 @@ fn q19_turn_is_a_cycle_when_idle_and_a_modifier_when_walking() {
         x.st.modifiers.iter().map(|m| m.id).collect::<Vec<_>>(),
         vec![TURN_R]
     );
-    assert_eq!(x.s.omega.z, -1.5);
+    assert_eq!(x.s.omega().z, -1.5);
     // While walking, TurnRight on a fresh state is only a modifier.
     let mut y = T::new();
     y.go(WALK, 1.0);
     assert_eq!(y.go(TURN_R, 1.0), (true, 0));
     assert_eq!(y.st.substate, WALK);
-    assert_eq!(y.s.omega.z, -1.5);
+    assert_eq!(y.s.omega().z, -1.5);
 }
 
 #[test]
@@ -187,9 +187,9 @@ fn q21_re_modify_reapplies_the_head_modifier_k_times() {
     );
     x.go(RUN, 1.0);
     // Run's (0, 4, 0) plus the sidestep twice; the turn's omega is lost.
-    assert_eq!(x.s.velocity.x, 2.5);
-    assert_eq!(x.s.velocity.y, 4.0);
-    assert_eq!(x.s.omega.z, 0.0);
+    assert_eq!(x.s.velocity().x, 2.5);
+    assert_eq!(x.s.velocity().y, 4.0);
+    assert_eq!(x.s.omega().z, 0.0);
     assert_eq!(
         x.st.modifiers.iter().map(|m| m.id).collect::<Vec<_>>(),
         vec![SIDE_R, TURN_R]
@@ -217,9 +217,9 @@ fn q23_cycle_entered_at_near_zero_speed_stays_frozen() {
     x.go(WALK, 0.0001);
     x.settle();
     assert_eq!(x.go(WALK, 1.0), (true, 0));
-    let walk = x.s.nodes.last().unwrap();
+    let walk = x.s.nodes().last().unwrap();
     assert!(close(walk.framerate, 0.0012), "{}", walk.framerate);
-    assert!(close(x.s.velocity.y, 3.12));
+    assert!(close(x.s.velocity().y, 3.12));
 }
 
 #[test]

@@ -409,7 +409,7 @@ fn the_engine_and_the_reference_agree_after_every_step() {
 /// The test passes when the differential check fails within its usual budget, and
 /// prints how many steps that took.
 #[test]
-#[ignore = "needs RUSTFLAGS=\"--cfg retroanim_planted_bug\" (see the comment)"]
+#[ignore = "a planted bug, run by hand with RUSTFLAGS=\"--cfg retroanim_planted_bug\" (see the comment)"]
 fn a_planted_bug_in_the_planned_update_is_caught() {
     if !cfg!(retroanim_planted_bug) {
         panic!("build with RUSTFLAGS=\"--cfg retroanim_planted_bug\" (see the comment)");

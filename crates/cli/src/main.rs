@@ -8,6 +8,7 @@ mod inspect;
 mod progress;
 
 use clap::{Parser, Subcommand};
+use engines::Implementation;
 use progress::{Progress, ProgressSink};
 use retroanim_core::diff::{check_tolerance, diff_streams, DiffOptions, DEFAULT_TOLERANCE};
 use retroanim_core::input::{self, InputError, DEFAULT_MAX_STREAMED_BYTES};
@@ -53,6 +54,11 @@ enum Command {
         /// Write the trace here instead of standard output.
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Play the scenario through the engine's plain reference (the original's algorithm
+        /// without fast paths) instead of the engine; the trace format is the same, so
+        /// `retroanim diff` can compare the two.
+        #[arg(long)]
+        reference: bool,
     },
     /// Compare two traces field by field, one line of each at a time.
     ///
@@ -165,10 +171,19 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let limit = cli.max_input_bytes;
     match cli.command {
-        Command::Run { scenario, output } => run(
+        Command::Run {
+            scenario,
+            output,
+            reference,
+        } => run(
             &scenario,
             output.as_deref(),
             limit.unwrap_or(DEFAULT_MAX_STREAMED_BYTES),
+            if reference {
+                Implementation::Reference
+            } else {
+                Implementation::Engine
+            },
         ),
         Command::Diff {
             a,
@@ -318,7 +333,7 @@ fn bench(
     ))
 }
 
-fn run(path: &Path, output: Option<&Path>, limit: u64) -> ExitCode {
+fn run(path: &Path, output: Option<&Path>, limit: u64, implementation: Implementation) -> ExitCode {
     if let Err(e) = input::check_regular(path, limit) {
         return fail(input_error(path, &e));
     }
@@ -332,13 +347,17 @@ fn run(path: &Path, output: Option<&Path>, limit: u64) -> ExitCode {
         "lines",
     );
     match output {
-        Some(p) => run_to_file(&file, p, progress),
+        Some(p) => run_to_file(&file, p, progress, implementation),
         None => {
             let mut w = TraceWriter::new(std::io::BufWriter::with_capacity(
                 64 << 10,
                 std::io::stdout().lock(),
             ));
-            let played = engines::run(&file, &mut ProgressSink::new(&mut w, progress));
+            let played = engines::run(
+                &file,
+                &mut ProgressSink::new(&mut w, progress),
+                implementation,
+            );
             let lines = w.lines();
             let flushed = w.finish().map(drop);
             match (played, flushed) {
@@ -360,7 +379,12 @@ fn run(path: &Path, output: Option<&Path>, limit: u64) -> ExitCode {
 
 /// Write the trace next to `out` under a temporary name and rename it when the run
 /// succeeded, so a failed run leaves no partial trace (and an older file untouched).
-fn run_to_file(file: &ScenarioFile, out: &Path, progress: Progress) -> ExitCode {
+fn run_to_file(
+    file: &ScenarioFile,
+    out: &Path,
+    progress: Progress,
+    implementation: Implementation,
+) -> ExitCode {
     let name = out
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -371,7 +395,11 @@ fn run_to_file(file: &ScenarioFile, out: &Path, progress: Progress) -> ExitCode 
         Err(e) => return fail(format!("{}: cannot write trace: {e}", out.display())),
     };
     let mut w = TraceWriter::new(std::io::BufWriter::with_capacity(64 << 10, created));
-    let played = engines::run(file, &mut ProgressSink::new(&mut w, progress));
+    let played = engines::run(
+        file,
+        &mut ProgressSink::new(&mut w, progress),
+        implementation,
+    );
     let lines = w.lines();
     let result = match (played, w.finish()) {
         (Err(StreamError::Scenario(e)), _) => Err(e.to_string()),

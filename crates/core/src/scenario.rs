@@ -18,8 +18,11 @@ pub struct Scenario {
     pub dir: PathBuf,
     /// The `engine` field.
     pub engine: String,
-    /// The whole document.
+    /// The whole document (without `steps` when the steps are streamed).
     pub doc: Value,
+    /// The distinct `op` names of the steps when they are streamed (None: read them
+    /// from `doc`). See [`Scenario::uses_op`].
+    pub step_ops: Option<std::collections::BTreeSet<String>>,
 }
 
 impl Scenario {
@@ -73,7 +76,20 @@ impl Scenario {
             dir,
             engine,
             doc,
+            step_ops: None,
         })
+    }
+
+    /// Whether any step has the op `name` (also when the steps are streamed), so an
+    /// engine can choose at load time which keys every trace line carries.
+    pub fn uses_op(&self, name: &str) -> bool {
+        match &self.step_ops {
+            Some(ops) => ops.contains(name),
+            None => self
+                .steps()
+                .iter()
+                .any(|s| s.get("op").and_then(Value::as_str) == Some(name)),
+        }
     }
 
     /// The steps (an empty list when the scenario has none).

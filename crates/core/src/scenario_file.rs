@@ -63,9 +63,12 @@ impl ScenarioFile {
                 "a scenario must be a JSON object",
             ));
         };
-        let scenario = Scenario::from_value(Value::Object(fields), &file, dir)?;
+        let mut scenario = Scenario::from_value(Value::Object(fields), &file, dir)?;
         let steps = match steps {
-            Some(StepsOutline::Array(n)) => n,
+            Some(StepsOutline::Array(n, ops)) => {
+                scenario.step_ops = Some(ops);
+                n
+            }
             Some(StepsOutline::NotArray) => {
                 return Err(ScenarioError::new(&file, "steps", "expected an array"))
             }
@@ -147,7 +150,8 @@ enum Outline {
 }
 
 enum StepsOutline {
-    Array(usize),
+    /// The step count and the distinct `op` names the steps use.
+    Array(usize, std::collections::BTreeSet<String>),
     NotArray,
 }
 
@@ -226,10 +230,16 @@ impl<'de> Visitor<'de> for StepsProbe {
         // Each step is parsed as the second pass will parse it (so a step nested too
         // deeply fails here, before any runs), then dropped.
         let mut n = 0;
-        while seq.next_element::<Value>()?.is_some() {
+        let mut ops = std::collections::BTreeSet::new();
+        while let Some(step) = seq.next_element::<Value>()? {
+            if let Some(op) = step.get("op").and_then(Value::as_str) {
+                if !ops.contains(op) {
+                    ops.insert(op.to_string());
+                }
+            }
             n += 1;
         }
-        Ok(StepsOutline::Array(n))
+        Ok(StepsOutline::Array(n, ops))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StepsOutline, A::Error> {

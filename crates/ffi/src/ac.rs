@@ -413,9 +413,7 @@ fn on_creature(
     on(world, |w| {
         let i = w.index(c)?;
         let obj = &mut w.world.objects[i];
-        obj.hook_log.clear();
-        obj.motions_done.clear();
-        obj.move_completions.clear();
+        obj.clear_logs();
         let r = f(obj);
         world::flush(&mut w.world.objects, i);
         r
@@ -741,7 +739,7 @@ pub unsafe extern "C" fn ra_ac_move_to_state(
             hold_key(raw.turn_hold_key, "raw.turn_hold_key")?,
         ];
         let obj = c;
-        let r = &mut obj.minterp.raw;
+        let r = &mut obj.minterp_mut().raw;
         r.current_hold_key = keys[0];
         r.current_style = or(raw.current_style, NON_COMBAT);
         r.forward_command = or(raw.forward_command, READY);
@@ -757,7 +755,7 @@ pub unsafe extern "C" fn ra_ac_move_to_state(
             r.forward_command = READY;
             r.sidestep_command = 0;
         }
-        let allow_jump = motion_allows_jump(obj.minterp.interpreted.forward_command)
+        let allow_jump = motion_allows_jump(obj.minterp().interpreted.forward_command)
             == retroanim_ac::commands::WeenieError::None;
         obj.mi_apply_raw_movement(true, allow_jump);
         Ok(())
@@ -838,11 +836,11 @@ pub unsafe extern "C" fn ra_ac_move_or_teleport(
     on_creature(world, creature, |c| {
         let f = frame_in(&frame.ok_or_else(|| Error::null("frame"))?, "frame")?;
         let obj = c;
-        obj.player_distance = if player_distance >= 0.0 && player_distance.is_finite() {
+        obj.set_player_distance(if player_distance >= 0.0 && player_distance.is_finite() {
             player_distance
         } else {
             f32::MAX
-        };
+        });
         let ok = obj.move_or_teleport(f, timestamp, flag(contact, "contact")?);
         // SAFETY: the caller's guarantee for `moved`.
         unsafe { args::put_optional(moved, u8::from(ok)) };
@@ -854,7 +852,7 @@ pub unsafe extern "C" fn ra_ac_move_or_teleport(
 #[no_mangle]
 pub extern "C" fn ra_ac_set_run_rate(world: RaAcWorld, creature: u32, rate: f32) -> RaStatus {
     on_creature(world, creature, |c| {
-        c.weenie.run_rate = finite(rate, "rate")?;
+        c.weenie_mut().run_rate = finite(rate, "rate")?;
         Ok(())
     })
 }
@@ -868,9 +866,7 @@ pub extern "C" fn ra_ac_tick(world: RaAcWorld, creature: u32, quantum: f64) -> R
         check_quantum(quantum)?;
         let i = w.index(creature)?;
         let obj = &mut w.world.objects[i];
-        obj.hook_log.clear();
-        obj.motions_done.clear();
-        obj.move_completions.clear();
+        obj.clear_logs();
         world::update_object(&mut w.world.objects, i, quantum);
         Ok(())
     })
@@ -931,12 +927,12 @@ pub unsafe extern "C" fn ra_ac_state(
                 cell: p.cell,
                 frame: frame_out(&p.frame),
             },
-            velocity: v3(c.cached_velocity),
-            style: c.minterp.interpreted.current_style,
-            motion: c.minterp.interpreted.forward_command,
-            table_substate: c.table_manager.as_ref().map_or(0, |t| t.state.substate),
+            velocity: v3(c.cached_velocity()),
+            style: c.minterp().interpreted.current_style,
+            motion: c.minterp().interpreted.forward_command,
+            table_substate: c.table_manager().map_or(0, |t| t.state.substate),
             animation: animation(c).unwrap_or(0),
-            frame_number: c.sequence.frame_number,
+            frame_number: c.sequence().frame_number(),
             part_count: part_frames(c).len() as u32,
             active: u8::from(c.is_active()),
         };
@@ -1008,15 +1004,15 @@ pub unsafe extern "C" fn ra_ac_part_frames(
 
 /// The id of the animation the sequence plays (as `Creature::animation`).
 fn animation(c: &PhysicsObj) -> Option<u32> {
-    let s = &c.sequence;
-    s.curr.map(|i| s.nodes[i].anim.id)
+    let s = c.sequence();
+    s.curr().map(|i| s.nodes()[i].anim.id)
 }
 
 /// The part frames the sequence shows now (as `Creature::part_frames`).
 fn part_frames(c: &PhysicsObj) -> &[AFrame] {
-    let s = &c.sequence;
-    s.curr
-        .and_then(|i| s.nodes[i].part_frame(s.curr_frame_number()))
+    let s = c.sequence();
+    s.curr()
+        .and_then(|i| s.nodes()[i].part_frame(s.curr_frame_number()))
         .map_or(&[], |pf| pf.parts.as_slice())
 }
 
@@ -1129,7 +1125,7 @@ fn on_mover(world: RaAcWorld, c: u32, f: impl FnOnce(&mut World, u32) -> Result<
     on(world, |w| {
         let id = w.id(c)?;
         for o in &mut w.world.objects {
-            o.move_completions.clear();
+            o.clear_move_completions();
         }
         f(&mut w.world, id)
     })
@@ -1442,13 +1438,13 @@ pub unsafe extern "C" fn ra_ac_moveto_info(
 ) -> RaStatus {
     on(world, |w| {
         let c: &PhysicsObj = w.creature(creature)?;
-        let m = &c.moveto;
+        let m = &c.moveto();
         let moving = c.has_movement_manager() && m.is_moving_to();
         let p = m.current_target_position;
-        let tm = c.target_manager.as_ref();
-        let pm = c.position_manager.as_ref();
+        let tm = c.target_manager();
+        let pm = c.position_manager();
         let s = RaAcMoveToInfo {
-            id: c.id,
+            id: c.id(),
             moving_to: u8::from(moving),
             movement_type: if moving { m.movement_type as u32 } else { 0 },
             current_command: m.current_command,
@@ -1473,9 +1469,9 @@ pub unsafe extern "C" fn ra_ac_moveto_info(
                 pm.and_then(|p| p.constraint.as_ref())
                     .is_some_and(|c| c.is_constrained),
             ),
-            completions: c.move_completions.len() as u32,
-            has_completed: u8::from(c.last_move_completion.is_some()),
-            last_completion: c.last_move_completion.map_or(0, |e| e as u32),
+            completions: c.move_completions().len() as u32,
+            has_completed: u8::from(c.last_move_completion().is_some()),
+            last_completion: c.last_move_completion().map_or(0, |e| e as u32),
         };
         // SAFETY: the caller's guarantee for `out`.
         unsafe { args::put(out, s, "out") }

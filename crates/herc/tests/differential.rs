@@ -353,7 +353,7 @@ proptest! {
 /// segment) where DBSIM floors it. The same random cases as the differential test, in a
 /// fixed order, must find it; the count of steps it took is printed.
 #[test]
-#[ignore = "needs the test-only feature: cargo test -p retroanim-herc --features planted-bug --test differential -- --ignored planted"]
+#[ignore = "a planted bug, run by hand: cargo test -p retroanim-herc --features planted-bug --test differential -- --ignored planted"]
 fn planted_bug_is_caught() {
     if !cfg!(feature = "planted-bug") {
         panic!("run with --features planted-bug (see the module documentation)");

@@ -288,7 +288,7 @@ pub fn anim_map() -> AnimMap {
 
 /// Anim ids of a sequence, in order.
 pub fn seq_ids(seq: &retroanim_ac::sequence::Sequence) -> Vec<u32> {
-    seq.nodes.iter().map(|n| n.anim.id).collect()
+    seq.nodes().iter().map(|n| n.anim.id).collect()
 }
 
 pub fn close(a: f32, b: f32) -> bool {
