@@ -2,7 +2,10 @@ using System;
 
 namespace Retroanim
 {
-    /// <summary>An AC world: motion tables from a record source and creatures on them.</summary>
+    /// <summary>An AC world: motion tables from a record source and creatures on them.
+    /// Thread safety: any thread may call any method. Each world has its own native
+    /// lock, so calls on one world run one at a time and calls on different worlds run
+    /// in parallel (give each landblock thread its own world).</summary>
     public sealed class AcWorld : IDisposable
     {
         readonly AcWorldHandle h = new AcWorldHandle();
@@ -63,6 +66,21 @@ namespace Retroanim
 
         /// <summary>The index of the creature with object id id.</summary>
         public uint Find(uint id) { uint i; Native.Check(Native.ra_ac_world_find(h.Value, id, out i)); return i; }
+
+        /// <summary>Remove a creature. Its index is retired: never given to another
+        /// creature, refused (InvalidArgument) from then on. Its id is free again.</summary>
+        public void Remove(uint creature) { Native.Check(Native.ra_ac_world_remove(h.Value, creature)); }
+
+        /// <summary>Move a creature, with its whole state and its id, to world to; its
+        /// index there. Its index here is retired as by Remove. Refused, nothing
+        /// changed, when to holds its id or is this world.</summary>
+        public uint Transfer(uint creature, AcWorld to)
+        {
+            if (to == null) throw new ArgumentNullException("to");
+            uint i;
+            Native.Check(Native.ra_ac_world_transfer(h.Value, creature, to.h.Value, out i));
+            return i;
+        }
 
         // Move-to: the mover by index, the target by object id (as ACE names it).
         public void MoveToObject(uint creature, uint targetId, AcMoveParams p) { Native.Check(Native.ra_ac_move_to_object(h.Value, creature, targetId, ref p)); }

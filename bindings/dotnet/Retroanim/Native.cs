@@ -182,6 +182,8 @@ namespace Retroanim
         [DllImport(Lib)] internal static extern Status ra_ac_notify_voyeurs(ulong world, uint creature, uint status);
         [DllImport(Lib)] internal static extern Status ra_ac_moveto_info(ulong world, uint creature, out AcMoveToInfo info);
         [DllImport(Lib)] internal static extern Status ra_ac_world_find(ulong world, uint id, out uint index);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_remove(ulong world, uint creature);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_transfer(ulong from, uint creature, ulong to, out uint index);
         [DllImport(Lib)] internal static extern Status ra_ac_world_positions(ulong world, [Out] AcPosition[] output, UIntPtr cap, out UIntPtr count);
 
         [DllImport(Lib)] internal static extern Status ra_herc_shape_new_json_file(byte[] path, out ulong shape);

@@ -1,9 +1,11 @@
 // Console sample: play a retroanim scenario through the .NET binding and print its
 // trace, byte for byte what `retroanim run SCENARIO` prints; or, with --chase, run the
 // oracle_chase_walking_target conformance scenario through the typed move-to methods
-// and print each object's final origin as f32 bit patterns.
+// and print each object's final origin as f32 bit patterns; or, with --transfer, move a
+// walking creature to another world and compare it with a twin that stayed.
 //   mono Sample.exe SCENARIO.json
 //   mono Sample.exe --chase RECORD_DIR
+//   mono Sample.exe --transfer RECORD_DIR
 using System;
 using System.IO;
 using System.Text;
@@ -15,9 +17,11 @@ static class Program
     {
         if (args.Length == 2 && args[0] == "--chase")
             return Chase(args[1]);
+        if (args.Length == 2 && args[0] == "--transfer")
+            return Transfer(args[1]);
         if (args.Length != 1)
         {
-            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase RECORD_DIR");
+            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase RECORD_DIR | Sample --transfer RECORD_DIR");
             return 2;
         }
         var stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
@@ -83,6 +87,64 @@ static class Program
                     Console.WriteLine(Bits(o.X) + " " + Bits(o.Y) + " " + Bits(o.Z));
                 }
                 Console.WriteLine("arrivals " + arrivals + " last " + info.LastCompletion + " moving " + info.MovingTo);
+            }
+            return 0;
+        }
+        catch (RetroanimException e)
+        {
+            Console.Error.WriteLine("Sample: " + e.Status + ": " + e.Message);
+            return 1;
+        }
+    }
+
+    static string Origin(AcWorld w, uint c)
+    {
+        var o = w.State(c).Position.Frame.Origin;
+        return Bits(o.X) + " " + Bits(o.Y) + " " + Bits(o.Z);
+    }
+
+    // A creature walks 9 ticks in one world, moves to another holding creature 7, walks
+    // 30 more ticks there beside a twin that never moved, and is then removed.
+    static int Transfer(string records)
+    {
+        try
+        {
+            using (var from = AcWorld.FromDirectory(records))
+            using (var to = AcWorld.FromDirectory(records))
+            using (var twin = AcWorld.FromDirectory(records))
+            {
+                var d = AcWorld.DefaultDesc();
+                d.Id = 40;
+                from.AddCreature(0x09000001u, d);
+                twin.AddCreature(0x09000001u, d);
+                var other = d;
+                other.Id = 7;
+                to.AddCreature(0x09000001u, other);
+                from.DoMotion(0, 0x45000005u);
+                twin.DoMotion(0, 0x45000005u);
+                var worlds = new[] { from, to, twin };
+                for (int k = 0; k < 9; k++)
+                    foreach (var w in worlds) w.TickAll(0.1);
+                uint moved = from.Transfer(0, to);
+                Console.WriteLine("index " + moved + " id 40 at " + to.Find(40));
+                bool same = true;
+                for (int k = 0; k < 30; k++)
+                {
+                    foreach (var w in worlds) w.TickAll(0.1);
+                    same &= Origin(to, moved) == Origin(twin, 0);
+                }
+                Console.WriteLine("twin " + (same ? "same" : "differs") + " " + Origin(to, moved));
+                to.Remove(moved);
+                try
+                {
+                    to.State(moved);
+                    Console.WriteLine("removed creature still answers");
+                }
+                catch (RetroanimException e)
+                {
+                    Console.WriteLine("removed " + e.Status);
+                }
+                Console.WriteLine("left in from " + from.CreatureCount + ", in to " + to.CreatureCount);
             }
             return 0;
         }

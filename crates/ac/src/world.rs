@@ -69,6 +69,18 @@ impl Objects {
         self.by_id.insert(obj.id, self.list.len());
         self.list.push(obj);
     }
+
+    /// Take out the object with this id in O(1): the last object moves into its place
+    /// in the update order (the others keep theirs).
+    fn remove(&mut self, id: u32) -> Option<PhysicsObj> {
+        let i = self.find(id)?;
+        self.by_id.remove(&id);
+        let obj = self.list.swap_remove(i);
+        if let Some(moved) = self.list.get(i) {
+            self.by_id.insert(moved.id, i);
+        }
+        Some(obj)
+    }
 }
 
 impl<'a> IntoIterator for &'a Objects {
@@ -110,12 +122,14 @@ impl Registry for Objects {
     fn at_mut(&mut self, i: usize) -> &mut PhysicsObj {
         &mut self.list[i]
     }
-    /// The index answers; a caller may have rewritten an object's `id` through
-    /// `IndexMut`, so an answer is checked, and a miss falls back to the scan.
+    /// The index alone answers, so a miss costs no more than a hit. An object's `id`
+    /// must not be rewritten in place: such an object is found under neither id (the
+    /// answer is checked), and the way to renumber it is [`World::take`] then
+    /// [`World::insert`].
     fn find(&self, id: u32) -> Option<usize> {
         match self.by_id.get(&id) {
             Some(&i) if self.list.get(i).is_some_and(|o| o.id == id) => Some(i),
-            _ => self.list.iter().position(|o| o.id == id),
+            _ => None,
         }
     }
 }
@@ -486,6 +500,28 @@ impl World {
         self.add(obj)
     }
 
+    /// Take object `id` out of the world with its whole state (motion, move-to, target
+    /// and sticky managers, logs), for [`World::insert`] into another world or to drop
+    /// it. O(1): the most recently added object takes its place in the update order.
+    /// Nothing is reported to other objects: a watcher or mover aiming at `id` waits
+    /// for it as for any object not in the world, and the object keeps naming its own
+    /// targets by id, found in whichever world it is in.
+    pub fn take(&mut self, id: u32) -> Option<Box<PhysicsObj>> {
+        self.objects.remove(id).map(Box::new)
+    }
+
+    /// Register an object taken from a world (or built elsewhere) under its own id,
+    /// state unchanged but for its clock, which reads this world's. Refused, and the
+    /// object handed back, when its id is 0 or already taken here.
+    pub fn insert(&mut self, obj: Box<PhysicsObj>) -> Result<(), Box<PhysicsObj>> {
+        if obj.id == 0 || self.objects.find(obj.id).is_some() {
+            return Err(obj);
+        }
+        let added = self.add(*obj);
+        debug_assert!(added);
+        Ok(())
+    }
+
     pub fn get(&self, id: u32) -> Option<&PhysicsObj> {
         self.objects.find(id).map(|i| &self.objects[i])
     }
@@ -675,11 +711,83 @@ mod tests {
     }
 
     #[test]
-    fn an_id_rewritten_in_place_is_found_under_its_new_value_only() {
+    fn an_id_rewritten_in_place_is_found_under_neither_value() {
         let mut w = world_of(&[1, 2]);
         w.objects[1].id = 5;
-        assert_eq!(w.objects.find(5), Some(1));
+        assert_eq!(w.objects.find(5), None);
         assert_eq!(w.objects.find(2), None);
-        assert_eq!(w.get(5).map(|o| o.id), Some(5));
+        assert_eq!(w.get(1).map(|o| o.id), Some(1));
+    }
+
+    #[test]
+    fn a_taken_object_is_gone_and_the_last_one_takes_its_place() {
+        let mut w = world_of(&[10, 20, 30, 40]);
+        let taken = w.take(20).expect("20 is in the world");
+        assert_eq!(taken.id, 20);
+        assert!(w.get(20).is_none());
+        assert!(w.take(20).is_none());
+        let order: Vec<u32> = w.objects.iter().map(|o| o.id).collect();
+        assert_eq!(order, [10, 40, 30]);
+        assert_eq!(w.objects.find(40), Some(1));
+        assert_eq!(w.objects.find(30), Some(2));
+        // The last object leaves without moving another.
+        assert_eq!(w.take(30).map(|o| o.id), Some(30));
+        let order: Vec<u32> = w.objects.iter().map(|o| o.id).collect();
+        assert_eq!(order, [10, 40]);
+    }
+
+    #[test]
+    fn insert_refuses_id_0_and_a_taken_id_and_hands_the_object_back() {
+        let mut a = world_of(&[1, 2]);
+        let mut b = world_of(&[2]);
+        let two = a.take(2).unwrap();
+        let back = b.insert(two).expect_err("2 is taken in b");
+        assert_eq!(back.id, 2);
+        let mut zero = back;
+        zero.id = 0;
+        assert!(b.insert(zero).is_err());
+        let one = a.take(1).unwrap();
+        assert!(b.insert(one).is_ok());
+        assert_eq!(b.objects.find(1), Some(1));
+        assert!(a.objects.is_empty());
+    }
+
+    #[test]
+    fn an_object_moved_between_worlds_moves_on_bit_for_bit_like_its_unmoved_twin() {
+        let mut from = world_of(&[1, 2]);
+        let mut twin = world_of(&[1]);
+        let mut to = World::new(100.0);
+        let walk = MovementParameters::default();
+        for w in [&mut from, &mut twin] {
+            let o = w.get_mut(1).unwrap();
+            assert_eq!(o.do_motion(0x4500_0005, &walk), WeenieError::None);
+        }
+        for _ in 0..7 {
+            from.tick(0.05);
+            twin.tick(0.05);
+            to.tick(0.05);
+        }
+        let before = from.get(1).unwrap().position();
+        let moved = from.take(1).unwrap();
+        assert!(to.insert(moved).is_ok());
+        assert_eq!(to.get(1).unwrap().position(), before);
+        let bits = |p: Position| {
+            let f = p.frame;
+            let q = f.orientation;
+            (
+                p.cell,
+                [f.origin.x, f.origin.y, f.origin.z, q.w, q.x, q.y, q.z].map(f32::to_bits),
+            )
+        };
+        for _ in 0..40 {
+            to.tick(0.05);
+            twin.tick(0.05);
+            assert_eq!(
+                bits(to.get(1).unwrap().position()),
+                bits(twin.get(1).unwrap().position())
+            );
+        }
+        // It walked: the comparison was not between two creatures standing still.
+        assert!(to.get(1).unwrap().position().frame.origin.y > before.frame.origin.y + 1.0);
     }
 }

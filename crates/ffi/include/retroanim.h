@@ -4,11 +4,14 @@
  * HANDLES. Every object (RaSession, RaAcWorld, RaHercShape, RaActorStage) is a 64-bit
  * number, never a pointer. 0 is the null handle. A handle carries its kind and a
  * generation: a freed, forged or other-kind handle is refused with
- * RA_STATUS_BAD_HANDLE, never dereferenced. Calls on objects of one kind are
- * serialised by a lock, so handles may be used from any thread.
+ * RA_STATUS_BAD_HANDLE, never dereferenced. Handles may be used from any thread.
+ * Each RaAcWorld has its own lock: calls on one world run one at a time, calls on
+ * different worlds never wait for each other. Calls on HERC shapes, actor stages
+ * and sessions are serialised by one lock per kind.
  *
  * AC CREATURES live inside their RaAcWorld: calls name one by its index (0, 1, 2, ...
- * in the order added); each also has an object id (index + 1 unless the
+ * in the order added or moved in; ra_ac_world_remove and ra_ac_world_transfer retire
+ * an index for good, it is never reused); each also has an object id (index + 1 unless the
  * RaAcCreatureDesc gives one), and move-to, turn-to and stick calls name their target
  * by that id. An id nothing has is waited for, as ACE does.
  *
@@ -78,9 +81,11 @@ typedef enum {
   RA_ACTOR_OUTCOME_KEPT = 5,
 } RaActorOutcome;
 
-// An AC world. 0 is the null handle. Creatures inside it are numbered 0, 1, 2, ...
-// in the order they were added and live as long as the world; each also has an object
-// id (by default its index + 1), which is how move-to calls name their target.
+// An AC world, with its own lock (calls on different worlds run in parallel). 0 is the
+// null handle. Creatures inside it are numbered 0, 1, 2, ... in the order they were
+// added (or moved in) and live until removed, moved away or the world is freed; an
+// index is never reused. Each also has an object id (by default its index + 1), which
+// is how move-to calls name their target.
 typedef uint64_t RaAcWorld;
 
 // A vector (units, or units per second).
@@ -362,7 +367,8 @@ RaStatus ra_ac_world_add_creature(RaAcWorld world,
                                   const RaAcCreatureDesc *desc,
                                   uint32_t *out);
 
-// How many creatures the world holds.
+// How many creature indices the world has issued: the creatures added or moved in,
+// those since removed or moved away included (their indices stay retired).
 //
 // # Safety
 // `out` is writable.
@@ -444,6 +450,8 @@ RaStatus ra_ac_tick(RaAcWorld world, uint32_t creature, double quantum);
 
 // The batch call: the world clock advances by `quantum` seconds, then every creature
 // moves one quantum, in index order, its move-to, target and sticky managers included.
+// `quantum` lies within 0 to 2 s (ACE's `HugeQuantum`); outside, or NaN, it is refused
+// with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this door).
 RaStatus ra_ac_world_tick(RaAcWorld world, double quantum);
 
 // The world clock in seconds (it starts at 100, as the conformance scenarios' does).
@@ -460,7 +468,8 @@ RaStatus ra_ac_state(RaAcWorld world, uint32_t creature, RaAcState *out);
 
 // The batch read: every creature's position into the caller's array `out` of `cap`
 // entries, in index order; `*count` receives the creature count (see
-// `RA_STATUS_BUFFER_TOO_SMALL`).
+// `RA_STATUS_BUFFER_TOO_SMALL`). A removed or moved-away creature's entry is all
+// zeros (cell 0).
 //
 // # Safety
 // `out` points to `cap` writable entries (or is null with `cap == 0`); `count` is
@@ -581,6 +590,25 @@ RaStatus ra_ac_notify_voyeurs(RaAcWorld world, uint32_t creature, uint32_t statu
 // # Safety
 // `out` is writable.
 RaStatus ra_ac_world_find(RaAcWorld world, uint32_t id, uint32_t *out);
+
+// Remove creature `creature` and free its state. Its index is retired: every later
+// call naming it returns `RA_STATUS_INVALID_ARGUMENT` ("was removed"), and no other
+// creature ever gets it. Its id is free again. The most recently added creature
+// takes its place in the update order; nothing is reported to other creatures (a
+// move-to or watcher aiming at its id waits for it, as for any id not in the world).
+RaStatus ra_ac_world_remove(RaAcWorld world, uint32_t creature);
+
+// Move creature `creature` of world `from`, with its whole state (motion, move-to,
+// sticky and target managers), to world `to`, where it gets a new index (`*out`,
+// nullable) and keeps its id and everything else; its index in `from` is retired as
+// by `ra_ac_world_remove`. Its clock reads `to`'s from then on. Refused with
+// `RA_STATUS_INVALID_ARGUMENT`, nothing changed, when its id is taken in `to` or both
+// handles name one world. The two worlds are locked together, in an order that two
+// threads transferring in opposite directions cannot deadlock on.
+//
+// # Safety
+// `out` is null or writable.
+RaStatus ra_ac_world_transfer(RaAcWorld from, uint32_t creature, RaAcWorld to, uint32_t *out);
 
 // One creature's move-to state.
 //

@@ -2,22 +2,26 @@
 //! move to each other by id (the `World` of retroanim-ac).
 
 use crate::args;
-use crate::handle::{self, Table};
+use crate::handle::{self, Own, Table};
 use crate::status::{guard, Error, RaStatus, Result};
 use retroanim_ac::commands::{HoldKey, MovementParameters, WeenieError, NON_COMBAT, READY};
 use retroanim_ac::math::{AFrame, Quat, Vec3};
 use retroanim_ac::motion_interp::motion_allows_jump;
 use retroanim_ac::physics_obj::{PhysicsObj, DEFAULT_CELL};
+use retroanim_ac::scenario::{MAX_DT, MIN_ORIENTATION_LENGTH_SQ};
 use retroanim_ac::scenario_world::DEFAULT_CLOCK;
 use retroanim_ac::target_manager::TargetStatus;
 use retroanim_ac::world::{self, Registry};
 use retroanim_ac::{Creature, Loader, MotionError, MotionSet, World};
+use std::collections::HashMap;
 use std::ffi::c_char;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-/// An AC world. 0 is the null handle. Creatures inside it are numbered 0, 1, 2, ...
-/// in the order they were added and live as long as the world; each also has an object
-/// id (by default its index + 1), which is how move-to calls name their target.
+/// An AC world, with its own lock (calls on different worlds run in parallel). 0 is the
+/// null handle. Creatures inside it are numbered 0, 1, 2, ... in the order they were
+/// added (or moved in) and live until removed, moved away or the world is freed; an
+/// index is never reused. Each also has an object id (by default its index + 1), which
+/// is how move-to calls name their target.
 pub type RaAcWorld = u64;
 
 /// A vector (units, or units per second).
@@ -212,22 +216,41 @@ pub struct RaAcState {
 }
 
 struct AcWorld {
-    loader: Loader,
+    /// Behind its own lock, so that reading records for a new creature holds up no
+    /// call on the world.
+    loader: Arc<Mutex<Loader>>,
     tables: Vec<MotionSet>,
-    /// Creature `i` is `world.objects[i]` (a world never removes objects).
     world: World,
+    /// Creature index `i` is the object with id `slots[i]`; 0 marks a creature removed
+    /// or moved to another world. Indices are never reused, so an index a host still
+    /// holds never names another creature.
+    slots: Vec<u32>,
+    /// The index of each creature in the world, by id.
+    index_of: HashMap<u32, u32>,
 }
 
 impl AcWorld {
-    fn index(&self, i: u32) -> Result<usize> {
-        let n = self.world.objects.len();
-        if (i as usize) < n {
-            Ok(i as usize)
-        } else {
-            Err(Error::invalid(format!(
+    /// The id of creature index `i`.
+    fn id(&self, i: u32) -> Result<u32> {
+        let n = self.slots.len();
+        match self.slots.get(i as usize) {
+            None => Err(Error::invalid(format!(
                 "creature {i} does not exist (the world has {n})"
-            )))
+            ))),
+            Some(0) => Err(Error::invalid(format!(
+                "creature {i} was removed from this world or moved to another"
+            ))),
+            Some(&id) => Ok(id),
         }
+    }
+
+    /// Where creature index `i` sits in the world's update order.
+    fn index(&self, i: u32) -> Result<usize> {
+        let id = self.id(i)?;
+        self.world
+            .objects
+            .find(id)
+            .ok_or_else(|| Error::new(RaStatus::Internal, format!("creature {i} is lost")))
     }
 
     fn creature(&mut self, i: u32) -> Result<&mut PhysicsObj> {
@@ -235,12 +258,37 @@ impl AcWorld {
         Ok(&mut self.world.objects[i])
     }
 
-    fn id(&self, i: u32) -> Result<u32> {
-        Ok(self.world.objects[self.index(i)?].id())
+    /// Register an object already in `world` under the next index.
+    fn push_slot(&mut self, id: u32) -> u32 {
+        let index = self.slots.len() as u32;
+        self.slots.push(id);
+        self.index_of.insert(id, index);
+        index
+    }
+
+    /// The next index, refused once indices have run out.
+    fn next_index(&self) -> Result<u32> {
+        u32::try_from(self.slots.len())
+            .ok()
+            .filter(|i| *i < u32::MAX)
+            .ok_or_else(|| Error::invalid("the world has issued every creature index"))
+    }
+
+    /// Take creature index `i` out of the world; its index stays retired.
+    fn take(&mut self, i: u32) -> Result<Box<PhysicsObj>> {
+        let id = self.id(i)?;
+        let obj = self
+            .world
+            .take(id)
+            .ok_or_else(|| Error::new(RaStatus::Internal, format!("creature {i} is lost")))?;
+        self.slots[i as usize] = 0;
+        self.index_of.remove(&id);
+        Ok(obj)
     }
 }
 
-static WORLDS: Mutex<Table<AcWorld>> = Mutex::new(Table::new(2, "AC world"));
+/// Each world has its own lock; this table's lock is held only to look a handle up.
+static WORLDS: Mutex<Table<Own<AcWorld>>> = Mutex::new(Table::new(2, "AC world"));
 
 fn v3(v: Vec3) -> RaVec3 {
     RaVec3 {
@@ -272,6 +320,15 @@ fn frame_in(f: &RaAcFrame, what: &str) -> Result<AFrame> {
     {
         return Err(Error::invalid(format!("{what}: NaN or infinite component")));
     }
+    // Accepted as given (the engine normalises where ACE does), as the scenario runner
+    // does; only a length normalising cannot divide by is refused.
+    let len_sq = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+    if len_sq < MIN_ORIENTATION_LENGTH_SQ {
+        return Err(Error::invalid(format!(
+            "{what}.orientation: [{}, {}, {}, {}] is too close to zero length to be an orientation (its squared length must be at least 1e-12)",
+            q.w, q.x, q.y, q.z
+        )));
+    }
     Ok(AFrame {
         origin: Vec3::new(o.x, o.y, o.z),
         orientation: Quat::new(q.w, q.x, q.y, q.z),
@@ -286,6 +343,30 @@ fn hold_key(v: u32, what: &str) -> Result<HoldKey> {
         _ => Err(Error::invalid(format!(
             "{what}: hold key {v} (expected 0, 1 or 2)"
         ))),
+    }
+}
+
+/// A C flag: 0 or 1, anything else refused (a host passing 7 most likely passed the
+/// wrong argument).
+fn flag(v: u8, what: &str) -> Result<bool> {
+    match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(Error::invalid(format!("{what}: {v} (expected 0 or 1)"))),
+    }
+}
+
+/// A move-to, turn-to or stick target: neither the mover itself nor id 0, which no
+/// object has (such a move would wait forever).
+fn target_of(mover: u32, target: u32) -> Result<u32> {
+    if target == 0 {
+        Err(Error::invalid("target: id 0 names no object"))
+    } else if target == mover {
+        Err(Error::invalid(format!(
+            "target: {target:#x} is the creature itself"
+        )))
+    } else {
+        Ok(target)
     }
 }
 
@@ -311,15 +392,15 @@ fn params(p: Option<&RaAcMotionParams>) -> Result<MovementParameters> {
     Ok(MovementParameters {
         speed: finite(p.speed, "params.speed")?,
         hold_key_to_apply: hold_key(p.hold_key_to_apply, "params.hold_key_to_apply")?,
-        set_hold_key: p.set_hold_key != 0,
-        autonomous: p.autonomous != 0,
+        set_hold_key: flag(p.set_hold_key, "params.set_hold_key")?,
+        autonomous: flag(p.autonomous, "params.autonomous")?,
         action_stamp: p.action_stamp,
         ..d
     })
 }
 
 fn on(world: RaAcWorld, f: impl FnOnce(&mut AcWorld) -> Result<()>) -> RaStatus {
-    guard(|| handle::with(&WORLDS, world, f))
+    guard(|| handle::with_own(&WORLDS, world, f))
 }
 
 /// Run `f` on creature `c` (its logs cleared first, so they tell what this call did),
@@ -340,12 +421,14 @@ fn on_creature(
 }
 
 fn create(loader: Loader, out: *mut RaAcWorld) -> Result<()> {
-    let h = handle::insert(
+    let h = handle::insert_own(
         &WORLDS,
         AcWorld {
-            loader,
+            loader: Arc::new(Mutex::new(loader)),
             tables: Vec::new(),
             world: World::new(DEFAULT_CLOCK),
+            slots: Vec::new(),
+            index_of: HashMap::new(),
         },
     )?;
     // SAFETY: every caller passes its own caller's `out`, under the same guarantee.
@@ -431,7 +514,7 @@ pub unsafe extern "C" fn ra_ac_world_new_records(
 /// Free a world and its creatures. 0 is accepted and does nothing.
 #[no_mangle]
 pub extern "C" fn ra_ac_world_free(world: RaAcWorld) -> RaStatus {
-    guard(|| handle::free(&WORLDS, world))
+    guard(|| handle::free_own(&WORLDS, world))
 }
 
 /// The defaults of a new creature: cell 0x7D640013, at the origin, identity
@@ -493,20 +576,9 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
     desc: *const RaAcCreatureDesc,
     out: *mut u32,
 ) -> RaStatus {
-    on(world, |w| {
+    guard(|| {
         // SAFETY: the caller's guarantee for `desc`.
         let desc = unsafe { args::optional(desc) };
-        let index = u32::try_from(w.world.objects.len())
-            .ok()
-            .filter(|i| *i < u32::MAX)
-            .ok_or_else(|| Error::invalid("the world holds too many creatures"))?;
-        let id = desc.map_or(0, |d| d.id);
-        let id = if id == 0 { index + 1 } else { id };
-        if w.world.objects.find(id).is_some() {
-            return Err(Error::invalid(format!(
-                "id {id:#x} is already taken in this world"
-            )));
-        }
         let (radius, height) = match desc {
             Some(d) => (
                 finite(d.radius, "desc.radius")?,
@@ -514,13 +586,19 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
             ),
             None => (0.0, 0.0),
         };
-        let set = match w.tables.iter().find(|t| t.table_id() == table_id) {
-            Some(t) => t.clone(),
-            None => {
-                let t = w.loader.load(table_id).map_err(Error::load)?;
-                w.tables.push(t.clone());
-                t
-            }
+        // Records are read with the world unlocked: a slow folder or DAT holds up
+        // nothing but this call.
+        let (cached, loader) = handle::with_own(&WORLDS, world, |w| {
+            let cached = w.tables.iter().find(|t| t.table_id() == table_id).cloned();
+            Ok((cached, Arc::clone(&w.loader)))
+        })?;
+        let set = match cached {
+            Some(t) => t,
+            None => loader
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .load(table_id)
+                .map_err(Error::load)?,
         };
         let mut b = Creature::builder(&set);
         if let Some(d) = desc {
@@ -529,22 +607,38 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
                 .origin(frame_in(&d.frame, "desc.frame")?.origin)
                 .orientation(frame_in(&d.frame, "desc.frame")?.orientation)
                 .run_rate(finite(d.run_rate, "desc.run_rate")?)
-                .creature_weenie(d.creature_weenie != 0);
-            if d.airborne != 0 {
+                .creature_weenie(flag(d.creature_weenie, "desc.creature_weenie")?);
+            if flag(d.airborne, "desc.airborne")? {
                 b = b.airborne();
             }
-            if d.outside_cell != 0 {
+            if flag(d.outside_cell, "desc.outside_cell")? {
                 b = b.outside_cell();
             }
         }
-        w.world.add_creature(id, radius, height, b.build());
+        let creature = b.build();
+        let index = handle::with_own(&WORLDS, world, |w| {
+            let index = w.next_index()?;
+            let id = desc.map_or(0, |d| d.id);
+            let id = if id == 0 { index + 1 } else { id };
+            if w.world.objects.find(id).is_some() {
+                return Err(Error::invalid(format!(
+                    "id {id:#x} is already taken in this world"
+                )));
+            }
+            if !w.tables.iter().any(|t| t.table_id() == table_id) {
+                w.tables.push(set.clone());
+            }
+            w.world.add_creature(id, radius, height, creature);
+            Ok(w.push_slot(id))
+        })?;
         // SAFETY: the caller's guarantee for `out`.
         unsafe { args::put_optional(out, index) };
         Ok(())
     })
 }
 
-/// How many creatures the world holds.
+/// How many creature indices the world has issued: the creatures added or moved in,
+/// those since removed or moved away included (their indices stay retired).
 ///
 /// # Safety
 /// `out` is writable.
@@ -552,7 +646,7 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
 pub unsafe extern "C" fn ra_ac_world_creature_count(world: RaAcWorld, out: *mut u32) -> RaStatus {
     on(world, |w| {
         // SAFETY: the caller's guarantee for `out`.
-        unsafe { args::put(out, w.world.objects.len() as u32, "out") }
+        unsafe { args::put(out, w.slots.len() as u32, "out") }
     })
 }
 
@@ -610,7 +704,7 @@ pub extern "C" fn ra_ac_stop_completely(world: RaAcWorld, creature: u32) -> RaSt
 #[no_mangle]
 pub extern "C" fn ra_ac_set_hold_run(world: RaAcWorld, creature: u32, run: u8) -> RaStatus {
     on_creature(world, creature, |c| {
-        c.mi_set_hold_run(i32::from(run != 0), true);
+        c.mi_set_hold_run(i32::from(flag(run, "run")?), true);
         Ok(())
     })
 }
@@ -657,7 +751,7 @@ pub unsafe extern "C" fn ra_ac_move_to_state(
         r.turn_command = raw.turn_command;
         r.turn_hold_key = keys[3];
         r.turn_speed = ts;
-        if standing_long_jump != 0 {
+        if flag(standing_long_jump, "standing_long_jump")? {
             r.forward_command = READY;
             r.sidestep_command = 0;
         }
@@ -717,7 +811,7 @@ pub unsafe extern "C" fn ra_ac_interpolate_to(
     let frame = unsafe { args::optional(frame) }.copied();
     on_creature(world, creature, |c| {
         let f = frame_in(&frame.ok_or_else(|| Error::null("frame"))?, "frame")?;
-        c.interpolate_to(f, keep_heading != 0);
+        c.interpolate_to(f, flag(keep_heading, "keep_heading")?);
         Ok(())
     })
 }
@@ -747,7 +841,7 @@ pub unsafe extern "C" fn ra_ac_move_or_teleport(
         } else {
             f32::MAX
         });
-        let ok = obj.move_or_teleport(f, timestamp, contact != 0);
+        let ok = obj.move_or_teleport(f, timestamp, flag(contact, "contact")?);
         // SAFETY: the caller's guarantee for `moved`.
         unsafe { args::put_optional(moved, u8::from(ok)) };
         Ok(())
@@ -778,18 +872,22 @@ pub extern "C" fn ra_ac_tick(world: RaAcWorld, creature: u32, quantum: f64) -> R
     })
 }
 
+/// A quantum: finite, 0 to `MAX_DT` (2 s, ACE's `HugeQuantum`), the scenario runner's
+/// limit; a negative quantum, which the runner's `tick` allows, is refused here.
 fn check_quantum(q: f64) -> Result<()> {
-    if q.is_finite() && q >= 0.0 {
+    if q.is_finite() && (0.0..=MAX_DT).contains(&q) {
         Ok(())
     } else {
         Err(Error::invalid(format!(
-            "quantum {q} is not a finite, non-negative number of seconds"
+            "quantum {q} is out of range: a tick's quantum lies within 0 to 2 s (ACE's HugeQuantum)"
         )))
     }
 }
 
 /// The batch call: the world clock advances by `quantum` seconds, then every creature
 /// moves one quantum, in index order, its move-to, target and sticky managers included.
+/// `quantum` lies within 0 to 2 s (ACE's `HugeQuantum`); outside, or NaN, it is refused
+/// with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this door).
 #[no_mangle]
 pub extern "C" fn ra_ac_world_tick(world: RaAcWorld, quantum: f64) -> RaStatus {
     on(world, |w| {
@@ -845,7 +943,8 @@ pub unsafe extern "C" fn ra_ac_state(
 
 /// The batch read: every creature's position into the caller's array `out` of `cap`
 /// entries, in index order; `*count` receives the creature count (see
-/// `RA_STATUS_BUFFER_TOO_SMALL`).
+/// `RA_STATUS_BUFFER_TOO_SMALL`). A removed or moved-away creature's entry is all
+/// zeros (cell 0).
 ///
 /// # Safety
 /// `out` points to `cap` writable entries (or is null with `cap == 0`); `count` is
@@ -858,15 +957,28 @@ pub unsafe extern "C" fn ra_ac_world_positions(
     count: *mut usize,
 ) -> RaStatus {
     on(world, |w| {
-        let items = w.world.objects.iter().map(|c| {
+        let at = |c: &PhysicsObj| {
             let p = c.position();
             RaAcPosition {
                 cell: p.cell,
                 frame: frame_out(&p.frame),
             }
-        });
-        // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
-        unsafe { args::fill(out, cap, count, w.world.objects.len(), items) }
+        };
+        let n = w.slots.len();
+        if n == w.world.objects.len() {
+            // Nothing ever left: the update order is the index order.
+            let items = w.world.objects.iter().map(at);
+            // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
+            unsafe { args::fill(out, cap, count, n, items) }
+        } else {
+            let world = &w.world;
+            let items = w
+                .slots
+                .iter()
+                .map(|&id| world.get(id).map_or(RaAcPosition::default(), at));
+            // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
+            unsafe { args::fill(out, cap, count, n, items) }
+        }
     })
 }
 
@@ -1038,7 +1150,7 @@ pub unsafe extern "C" fn ra_ac_move_to_object(
     let p = unsafe { args::optional(params) }.copied();
     on_mover(world, creature, |w, id| {
         let p = move_params(p.as_ref())?;
-        moved(w.move_to_object(id, target, p))
+        moved(w.move_to_object(id, target_of(id, target)?, p))
     })
 }
 
@@ -1083,7 +1195,7 @@ pub unsafe extern "C" fn ra_ac_turn_to_object(
     let p = unsafe { args::optional(params) }.copied();
     on_mover(world, creature, |w, id| {
         let p = move_params(p.as_ref())?;
-        moved(w.turn_to_object(id, target, p))
+        moved(w.turn_to_object(id, target_of(id, target)?, p))
     })
 }
 
@@ -1126,7 +1238,7 @@ pub extern "C" fn ra_ac_cancel_moveto(world: RaAcWorld, creature: u32, error: u3
 #[no_mangle]
 pub extern "C" fn ra_ac_stick_to(world: RaAcWorld, creature: u32, target: u32) -> RaStatus {
     on_mover(world, creature, |w, id| {
-        w.stick_to(id, target);
+        w.stick_to(id, target_of(id, target)?);
         Ok(())
     })
 }
@@ -1251,13 +1363,66 @@ pub extern "C" fn ra_ac_notify_voyeurs(world: RaAcWorld, creature: u32, status: 
 #[no_mangle]
 pub unsafe extern "C" fn ra_ac_world_find(world: RaAcWorld, id: u32, out: *mut u32) -> RaStatus {
     on(world, |w| {
-        let i = w
-            .world
-            .objects
-            .find(id)
+        let i = *w
+            .index_of
+            .get(&id)
             .ok_or_else(|| Error::invalid(format!("no creature has id {id:#x}")))?;
         // SAFETY: the caller's guarantee for `out`.
-        unsafe { args::put(out, i as u32, "out") }
+        unsafe { args::put(out, i, "out") }
+    })
+}
+
+/// Remove creature `creature` and free its state. Its index is retired: every later
+/// call naming it returns `RA_STATUS_INVALID_ARGUMENT` ("was removed"), and no other
+/// creature ever gets it. Its id is free again. The most recently added creature
+/// takes its place in the update order; nothing is reported to other creatures (a
+/// move-to or watcher aiming at its id waits for it, as for any id not in the world).
+#[no_mangle]
+pub extern "C" fn ra_ac_world_remove(world: RaAcWorld, creature: u32) -> RaStatus {
+    guard(|| {
+        let obj = handle::with_own(&WORLDS, world, |w| w.take(creature))?;
+        // Freed after the world is unlocked.
+        drop(obj);
+        Ok(())
+    })
+}
+
+/// Move creature `creature` of world `from`, with its whole state (motion, move-to,
+/// sticky and target managers), to world `to`, where it gets a new index (`*out`,
+/// nullable) and keeps its id and everything else; its index in `from` is retired as
+/// by `ra_ac_world_remove`. Its clock reads `to`'s from then on. Refused with
+/// `RA_STATUS_INVALID_ARGUMENT`, nothing changed, when its id is taken in `to` or both
+/// handles name one world. The two worlds are locked together, in an order that two
+/// threads transferring in opposite directions cannot deadlock on.
+///
+/// # Safety
+/// `out` is null or writable.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_world_transfer(
+    from: RaAcWorld,
+    creature: u32,
+    to: RaAcWorld,
+    out: *mut u32,
+) -> RaStatus {
+    guard(|| {
+        let index = handle::with_two_own(&WORLDS, from, to, |src, dst| {
+            let id = src.id(creature)?;
+            let index = dst.next_index()?;
+            if dst.world.get(id).is_some() {
+                return Err(Error::invalid(format!(
+                    "id {id:#x} is already taken in the destination world"
+                )));
+            }
+            let obj = src.take(creature)?;
+            if dst.world.insert(obj).is_err() {
+                return Err(Error::new(RaStatus::Internal, "the transfer was refused"));
+            }
+            debug_assert_eq!(dst.next_index().ok(), Some(index));
+            Ok(dst.push_slot(id))
+        })?;
+        // SAFETY: the caller's guarantee for `out`.
+        unsafe { args::put_optional(out, index) };
+        Ok(())
     })
 }
 

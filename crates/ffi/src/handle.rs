@@ -6,7 +6,7 @@
 //! matches; a slot whose generation is exhausted is retired rather than reused.
 
 use crate::status::{Error, RaStatus, Result};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 const GENERATION_LIMIT: u32 = 1 << 24;
 
@@ -128,6 +128,88 @@ pub(crate) fn free<T>(table: &Mutex<Table<T>>, handle: u64) -> Result<()> {
     }
     let value = lock(table).remove(handle)?;
     // Dropped after the lock is released.
+    drop(value);
+    Ok(())
+}
+
+/// Objects each behind their own lock: the table is locked only to find, add or drop an
+/// entry, so a long call on one object never holds up a call on another. The value
+/// sits in an `Option` so that a free can empty the object under its own lock: a call
+/// that found the entry just before the free then sees it gone instead of running on
+/// an object nobody can reach any more.
+pub(crate) type Own<T> = Arc<Mutex<Option<T>>>;
+
+pub(crate) fn lock_own<T>(own: &Own<T>) -> MutexGuard<'_, Option<T>> {
+    own.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn freed(name: &str) -> Error {
+    Error::new(
+        RaStatus::BadHandle,
+        format!("the {name} was freed while this call waited for it"),
+    )
+}
+
+/// The entry behind `handle`, with the table locked only for the look-up.
+fn find_own<T>(table: &Mutex<Table<Own<T>>>, handle: u64) -> Result<(Own<T>, &'static str)> {
+    let mut t = lock(table);
+    let name = t.name;
+    t.get_mut(handle).map(|o| (Arc::clone(o), name))
+}
+
+/// Run `f` on the object behind `handle`, holding that object's lock only.
+pub(crate) fn with_own<T, R>(
+    table: &Mutex<Table<Own<T>>>,
+    handle: u64,
+    f: impl FnOnce(&mut T) -> Result<R>,
+) -> Result<R> {
+    let (own, name) = find_own(table, handle)?;
+    let mut guard = lock_own(&own);
+    f(guard.as_mut().ok_or_else(|| freed(name))?)
+}
+
+/// Run `f` on the objects behind two different handles, locked in a fixed order (by
+/// address) so that two threads working on the same pair in opposite roles cannot
+/// deadlock.
+pub(crate) fn with_two_own<T, R>(
+    table: &Mutex<Table<Own<T>>>,
+    a: u64,
+    b: u64,
+    f: impl FnOnce(&mut T, &mut T) -> Result<R>,
+) -> Result<R> {
+    let (oa, name) = find_own(table, a)?;
+    let (ob, _) = find_own(table, b)?;
+    if Arc::ptr_eq(&oa, &ob) {
+        return Err(Error::invalid(format!(
+            "both handles name the same {name} ({a:#x})"
+        )));
+    }
+    let (mut ga, mut gb) = if Arc::as_ptr(&oa) < Arc::as_ptr(&ob) {
+        let ga = lock_own(&oa);
+        (ga, lock_own(&ob))
+    } else {
+        let gb = lock_own(&ob);
+        (lock_own(&oa), gb)
+    };
+    match (ga.as_mut(), gb.as_mut()) {
+        (Some(x), Some(y)) => f(x, y),
+        _ => Err(freed(name)),
+    }
+}
+
+pub(crate) fn insert_own<T>(table: &Mutex<Table<Own<T>>>, value: T) -> Result<u64> {
+    lock(table).insert(Arc::new(Mutex::new(Some(value))))
+}
+
+/// Free the object behind `handle` (0 does nothing): the entry leaves the table at once,
+/// then the object is emptied once a call running on it has returned.
+pub(crate) fn free_own<T>(table: &Mutex<Table<Own<T>>>, handle: u64) -> Result<()> {
+    if handle == 0 {
+        return Ok(());
+    }
+    let own = lock(table).remove(handle)?;
+    let value = lock_own(&own).take();
+    // Dropped after both locks are released.
     drop(value);
     Ok(())
 }

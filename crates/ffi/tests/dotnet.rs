@@ -146,3 +146,31 @@ fn dotnet_typed_move_to_reproduces_the_committed_chase() {
     );
     assert_eq!(printed, expected);
 }
+
+/// A walking creature moved to another world through `AcWorld.Transfer` keeps walking
+/// bit for bit like its twin that stayed, and `Remove` retires its index.
+#[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
+fn dotnet_transfer_keeps_the_state_and_remove_retires_the_index() {
+    let dir = build("dotnet_transfer");
+    let mut c = Command::new("mono");
+    c.arg(dir.join("Sample.exe"))
+        .arg("--transfer")
+        .arg(repo_root().join("assets/ac/records"))
+        .env("LD_LIBRARY_PATH", lib_dir());
+    let printed = run_ok(&mut c);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines.len(), 4, "{printed}");
+    assert_eq!(lines[0], "index 1 id 40 at 1");
+    assert!(lines[1].starts_with("twin same "), "{printed}");
+    // The walker left the origin along +y: its y is no longer 0.0 (bits 00000000).
+    assert!(
+        !lines[1].ends_with(" 00000000 00000000 00000000"),
+        "{printed}"
+    );
+    assert_eq!(lines[2], "removed InvalidArgument");
+    assert_eq!(lines[3], "left in from 1, in to 2");
+}
