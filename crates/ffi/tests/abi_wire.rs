@@ -27,10 +27,8 @@ fn world() -> RaAcWorld {
     .unwrap();
     let mut w = 0;
     // SAFETY: a valid C string and a writable out-parameter.
-    assert_eq!(
-        unsafe { ra_ac_world_new_dir(dir.as_ptr(), &mut w) },
-        RaStatus::Ok
-    );
+    let s = unsafe { ra_ac_world_new_dir(dir.as_ptr(), &mut w) };
+    assert_eq!(s, RaStatus::Ok);
     w
 }
 
@@ -89,10 +87,8 @@ fn movement_data_of_a_walker_makes_its_remote_copy_walk() {
     let a = add(w, 0.0);
     let b = add(w, 10.0);
     // SAFETY: null params mean the defaults.
-    assert_eq!(
-        unsafe { ra_ac_do_motion(w, a, WALK_FORWARD, ptr::null()) },
-        RaStatus::Ok
-    );
+    let s = unsafe { ra_ac_do_motion(w, a, WALK_FORWARD, ptr::null()) };
+    assert_eq!(s, RaStatus::Ok);
     assert_eq!(ra_ac_world_tick(w, 1.0 / 30.0), RaStatus::Ok);
     let bytes = message(ra_ac_movement_data, w, a);
     assert_eq!(
@@ -259,8 +255,10 @@ fn world_calls_hide_scale_leave_and_enter() {
     assert_eq!(ra_ac_leave_world(w, a), RaStatus::Ok);
     let s = state(w, a);
     assert_eq!((s.position.cell, s.active), (0, 0));
-    let mut p = RaAcPosition::default();
-    p.cell = 0xA9B4_0001;
+    let mut p = RaAcPosition {
+        cell: 0xA9B4_0001,
+        ..Default::default()
+    };
     p.frame.orientation.w = 1.0;
     p.frame.origin.x = 3.0;
     // SAFETY: `p` is valid.
