@@ -1627,15 +1627,17 @@ pub extern "C" fn ra_ac_set_scale(world: RaAcWorld, creature: u32, scale: f32) -
 unsafe fn write_message(
     world: RaAcWorld,
     c: u32,
+    autonomous: u8,
     out: *mut u8,
     cap: usize,
     count: *mut usize,
-    make: impl FnOnce(&PhysicsObj, &mut Sequences) -> Vec<u8>,
+    make: impl FnOnce(&PhysicsObj, bool, &mut Sequences) -> Vec<u8>,
 ) -> RaStatus {
     on(world, |w| {
+        let a = flag(autonomous, "autonomous")?;
         let id = w.id(c)?;
         let mut seq = w.seqs.get(&id).copied().unwrap_or_default();
-        let bytes = make(w.creature(c)?, &mut seq);
+        let bytes = make(w.creature(c)?, a, &mut seq);
         // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
         unsafe { args::fill(out, cap, count, bytes.len(), bytes.iter().copied())? };
         w.seqs.insert(id, seq);
@@ -1661,12 +1663,9 @@ pub unsafe extern "C" fn ra_ac_movement_data(
     cap: usize,
     count: *mut usize,
 ) -> RaStatus {
-    let Ok(a) = flag(autonomous, "autonomous") else {
-        return guard(|| flag(autonomous, "autonomous").map(|_| ()));
-    };
     // SAFETY: the caller's guarantees, passed on.
     unsafe {
-        write_message(world, creature, out, cap, count, |o, seq| {
+        write_message(world, creature, autonomous, out, cap, count, |o, a, seq| {
             o.movement_data(a).to_bytes(seq)
         })
     }
@@ -1688,12 +1687,9 @@ pub unsafe extern "C" fn ra_ac_update_motion(
     cap: usize,
     count: *mut usize,
 ) -> RaStatus {
-    let Ok(a) = flag(autonomous, "autonomous") else {
-        return guard(|| flag(autonomous, "autonomous").map(|_| ()));
-    };
     // SAFETY: the caller's guarantees, passed on.
     unsafe {
-        write_message(world, creature, out, cap, count, |o, seq| {
+        write_message(world, creature, autonomous, out, cap, count, |o, a, seq| {
             UpdateMotion::write(o.id(), &o.movement_data(a), seq)
         })
     }

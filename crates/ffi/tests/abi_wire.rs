@@ -126,6 +126,12 @@ fn update_motion_carries_the_opcode_the_id_and_a_movement_sequence_moving_on_per
     assert_eq!(&second[10..12], &[2, 0]);
     let body = message(ra_ac_movement_data, w, a);
     assert_eq!(&first[16..], &body[..]);
+    let mut n = 7;
+    // SAFETY: `n` is writable; a null buffer with capacity 0.
+    let s = unsafe { ra_ac_update_motion(w, a, 2, ptr::null_mut(), 0, &mut n) };
+    assert_eq!(s, RaStatus::InvalidArgument);
+    assert_eq!(last_error(), "autonomous: 2 (expected 0 or 1)");
+    assert_eq!(n, 7);
     assert_eq!(ra_ac_world_free(w), RaStatus::Ok);
 }
 
