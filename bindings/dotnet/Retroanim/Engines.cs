@@ -139,6 +139,46 @@ namespace Retroanim
             return (int)n.ToUInt64();
         }
 
+        /// <summary>Start charging a jump (a standing long jump when standing still).</summary>
+        public void ChargeJump(uint creature) { Native.Check(Native.ra_ac_charge_jump(h.Value, creature)); }
+        /// <summary>The client's jump with charge extent (0..1); a refusal throws with
+        /// the WeenieError in Code.</summary>
+        public void Jump(uint creature, float extent) { Native.Check(Native.ra_ac_jump(h.Value, creature, extent, IntPtr.Zero)); }
+        /// <summary>The server's jump: leave the ground now with this object-local velocity.</summary>
+        public void Jump(uint creature, float extent, Vec3 velocity) { Native.Check(Native.ra_ac_jump(h.Value, creature, extent, ref velocity)); }
+        public void EnterWorld(uint creature, AcPosition position) { Native.Check(Native.ra_ac_enter_world(h.Value, creature, ref position)); }
+        public void ExitWorld(uint creature) { Native.Check(Native.ra_ac_exit_world(h.Value, creature)); }
+        public void LeaveWorld(uint creature) { Native.Check(Native.ra_ac_leave_world(h.Value, creature)); }
+        public void SetHidden(uint creature, bool hidden) { Native.Check(Native.ra_ac_set_hidden(h.Value, creature, (byte)(hidden ? 1 : 0))); }
+        public void SetScale(uint creature, float scale) { Native.Check(Native.ra_ac_set_scale(h.Value, creature, scale)); }
+
+        delegate Status MessageWriter(ulong world, uint creature, byte autonomous, byte[] output, UIntPtr cap, out UIntPtr count);
+
+        static byte[] Message(MessageWriter write, ulong world, uint creature, bool autonomous)
+        {
+            byte a = (byte)(autonomous ? 1 : 0);
+            UIntPtr n;
+            var s = write(world, creature, a, null, UIntPtr.Zero, out n);
+            if (s != Status.BufferTooSmall) Native.Check(s);
+            var b = new byte[(int)n.ToUInt64()];
+            Native.Check(write(world, creature, a, b, new UIntPtr((uint)b.Length), out n));
+            return b;
+        }
+
+        /// <summary>The MovementData bytes a server broadcasts for the creature.</summary>
+        public byte[] MovementData(uint creature, bool autonomous) { return Message(Native.ra_ac_movement_data, h.Value, creature, autonomous); }
+        /// <summary>The whole UpdateMotion (0xF74C) message for the creature.</summary>
+        public byte[] UpdateMotion(uint creature, bool autonomous) { return Message(Native.ra_ac_update_motion, h.Value, creature, autonomous); }
+        /// <summary>Apply a client's MoveToState bytes; bad bytes throw InvalidArgument
+        /// naming the byte offset.</summary>
+        public void ApplyMoveToState(uint creature, byte[] bytes) { Native.Check(Native.ra_ac_apply_move_to_state(h.Value, creature, bytes, Len(bytes))); }
+        /// <summary>Apply a client's JumpPack bytes (the server's jump).</summary>
+        public void ApplyJumpPack(uint creature, byte[] bytes) { Native.Check(Native.ra_ac_apply_jump_pack(h.Value, creature, bytes, Len(bytes))); }
+        /// <summary>Apply received MovementData bytes to the creature (a remote copy).</summary>
+        public void ApplyMovementData(uint creature, byte[] bytes) { Native.Check(Native.ra_ac_apply_movement_data(h.Value, creature, bytes, Len(bytes))); }
+
+        static UIntPtr Len(byte[] b) { return new UIntPtr(b == null ? 0u : (uint)b.Length); }
+
         public void Dispose() { h.Dispose(); }
     }
 

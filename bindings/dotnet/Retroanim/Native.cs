@@ -185,6 +185,19 @@ namespace Retroanim
         [DllImport(Lib)] internal static extern Status ra_ac_world_remove(ulong world, uint creature);
         [DllImport(Lib)] internal static extern Status ra_ac_world_transfer(ulong from, uint creature, ulong to, out uint index);
         [DllImport(Lib)] internal static extern Status ra_ac_world_positions(ulong world, [Out] AcPosition[] output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_charge_jump(ulong world, uint creature);
+        [DllImport(Lib)] internal static extern Status ra_ac_jump(ulong world, uint creature, float extent, IntPtr velocity);
+        [DllImport(Lib)] internal static extern Status ra_ac_jump(ulong world, uint creature, float extent, ref Vec3 velocity);
+        [DllImport(Lib)] internal static extern Status ra_ac_enter_world(ulong world, uint creature, ref AcPosition position);
+        [DllImport(Lib)] internal static extern Status ra_ac_exit_world(ulong world, uint creature);
+        [DllImport(Lib)] internal static extern Status ra_ac_leave_world(ulong world, uint creature);
+        [DllImport(Lib)] internal static extern Status ra_ac_set_hidden(ulong world, uint creature, byte hidden);
+        [DllImport(Lib)] internal static extern Status ra_ac_set_scale(ulong world, uint creature, float scale);
+        [DllImport(Lib)] internal static extern Status ra_ac_movement_data(ulong world, uint creature, byte autonomous, [Out] byte[] output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_update_motion(ulong world, uint creature, byte autonomous, [Out] byte[] output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_apply_move_to_state(ulong world, uint creature, byte[] bytes, UIntPtr len);
+        [DllImport(Lib)] internal static extern Status ra_ac_apply_jump_pack(ulong world, uint creature, byte[] bytes, UIntPtr len);
+        [DllImport(Lib)] internal static extern Status ra_ac_apply_movement_data(ulong world, uint creature, byte[] bytes, UIntPtr len);
 
         [DllImport(Lib)] internal static extern Status ra_herc_shape_new_json_file(byte[] path, out ulong shape);
         [DllImport(Lib)] internal static extern Status ra_herc_shape_free(ulong shape);

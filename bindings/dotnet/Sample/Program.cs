@@ -2,10 +2,12 @@
 // trace, byte for byte what `retroanim run SCENARIO` prints; or, with --chase, run the
 // oracle_chase_walking_target conformance scenario through the typed move-to methods
 // and print each object's final origin as f32 bit patterns; or, with --transfer, move a
-// walking creature to another world and compare it with a twin that stayed.
+// walking creature to another world and compare it with a twin that stayed; or, with
+// --wire, copy a walker's MovementData bytes to a second creature and jump.
 //   mono Sample.exe SCENARIO.json
 //   mono Sample.exe --chase RECORD_DIR
 //   mono Sample.exe --transfer RECORD_DIR
+//   mono Sample.exe --wire RECORD_DIR
 using System;
 using System.IO;
 using System.Text;
@@ -19,9 +21,11 @@ static class Program
             return Chase(args[1]);
         if (args.Length == 2 && args[0] == "--transfer")
             return Transfer(args[1]);
+        if (args.Length == 2 && args[0] == "--wire")
+            return Wire(args[1]);
         if (args.Length != 1)
         {
-            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase RECORD_DIR | Sample --transfer RECORD_DIR");
+            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase RECORD_DIR | Sample --transfer RECORD_DIR | Sample --wire RECORD_DIR");
             return 2;
         }
         var stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
@@ -145,6 +149,64 @@ static class Program
                     Console.WriteLine("removed " + e.Status);
                 }
                 Console.WriteLine("left in from " + from.CreatureCount + ", in to " + to.CreatureCount);
+            }
+            return 0;
+        }
+        catch (RetroanimException e)
+        {
+            Console.Error.WriteLine("Sample: " + e.Status + ": " + e.Message);
+            return 1;
+        }
+    }
+
+    // Creature 0 walks; its MovementData bytes, applied to creature 1, make 1 walk the
+    // same. Then the client jump is refused, the server jump launches upwards, and
+    // truncated JumpPack bytes are refused naming the byte offset.
+    static int Wire(string records)
+    {
+        try
+        {
+            using (var w = AcWorld.FromDirectory(records))
+            {
+                var d = AcWorld.DefaultDesc();
+                uint a = w.AddCreature(0x09000001u, d);
+                d.Frame.Origin.X = 10f;
+                uint b = w.AddCreature(0x09000001u, d);
+                w.DoMotion(a, 0x45000005u);
+                w.TickAll(1.0 / 30.0);
+                byte[] data = w.MovementData(a, false);
+                w.ApplyMovementData(b, data);
+                for (int k = 0; k < 30; k++) w.TickAll(1.0 / 30.0);
+                var sa = w.State(a);
+                var sb = w.State(b);
+                bool same = sa.Motion == sb.Motion && sa.Velocity.Y == sb.Velocity.Y && sb.Velocity.Y > 0f;
+                Console.WriteLine("copy motion " + sb.Motion.ToString("x8") + " " + (same ? "same" : "differs"));
+                byte[] again = w.MovementData(b, false);
+                Console.WriteLine("bytes " + (Convert.ToBase64String(again) == Convert.ToBase64String(data) ? "same" : "differ"));
+                byte[] um = w.UpdateMotion(a, false);
+                Console.WriteLine("update motion opcode " + BitConverter.ToUInt32(um, 0).ToString("x") + " sequence " + BitConverter.ToUInt16(um, 10));
+                try
+                {
+                    w.Jump(a, 0.5f);
+                    Console.WriteLine("client jump allowed");
+                }
+                catch (RetroanimException e)
+                {
+                    Console.WriteLine("client jump " + e.Status + " " + e.Code.ToString("x"));
+                }
+                var v = new Vec3 { X = 0f, Y = 0f, Z = 5f };
+                w.Jump(b, 0.5f, v);
+                w.Tick(b, 0.1);
+                Console.WriteLine("server jump up " + (w.State(b).Velocity.Z > 4f));
+                try
+                {
+                    w.ApplyJumpPack(a, new byte[10]);
+                    Console.WriteLine("short pack accepted");
+                }
+                catch (RetroanimException e)
+                {
+                    Console.WriteLine(e.Status + ": " + e.Message);
+                }
             }
             return 0;
         }

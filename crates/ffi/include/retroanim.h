@@ -616,6 +616,118 @@ RaStatus ra_ac_world_transfer(RaAcWorld from, uint32_t creature, RaAcWorld to, u
 // `out` is writable.
 RaStatus ra_ac_moveto_info(RaAcWorld world, uint32_t creature, RaAcMoveToInfo *out);
 
+// `MotionInterp.charge_jump`: start charging a jump. Refused
+// (`YouCantJumpFromThisPosition`, 0x48) while falling or crouching, sitting or lying;
+// a creature standing still on walkable ground makes it a standing long jump.
+RaStatus ra_ac_charge_jump(RaAcWorld world, uint32_t creature);
+
+// Jump with charge `extent` (0 to 1). With `velocity` null this is the client's
+// `MotionInterp.jump`: any move-to is cancelled, then the jump is checked; the
+// creature's weenie answers a jump stamina cost of 0, as ACE's server weenie does, so
+// this path is refused with `GeneralMovementFailure` (0x47) unless another check
+// refuses first (0x24 `YouCantJumpWhileInTheAir`, ...). With `velocity` given (object
+// local, units per second) this is the server's jump (ACE's `HandleActionJump`): the
+// creature leaves the ground at once with that launch velocity, and gravity takes it
+// from its next tick; `extent` is then only checked to be finite.
+//
+// # Safety
+// `velocity` is null or valid.
+RaStatus ra_ac_jump(RaAcWorld world, uint32_t creature, float extent, const RaVec3 *velocity);
+
+// `PhysicsObj.enter_world`: put `creature` at `position` (an outdoor cell is
+// recomputed from the origin), in its cell and active, with link animations dropped.
+//
+// # Safety
+// `position` is valid.
+RaStatus ra_ac_enter_world(RaAcWorld world, uint32_t creature, const RaAcPosition *position);
+
+// `PhysicsObj.exit_world`: pending motions drained, unstuck, its target cleared and
+// its watchers told (`ExitWorld`). It keeps its cell and keeps ticking.
+RaStatus ra_ac_exit_world(RaAcWorld world, uint32_t creature);
+
+// `PhysicsObj.leave_world`: inactive, out of any cell (cell 0), off the ground.
+RaStatus ra_ac_leave_world(RaAcWorld world, uint32_t creature);
+
+// `PhysicsObj.set_hidden`: 1 hides `creature` (collisions ignored, its ticks skip
+// animation and body physics), 0 shows it; link animations are dropped either way.
+RaStatus ra_ac_set_hidden(RaAcWorld world, uint32_t creature, uint8_t hidden);
+
+// `PhysicsObj.SetScaleStatic`: the factor the animation's ground offset is
+// multiplied by (finite, above 0).
+RaStatus ra_ac_set_scale(RaAcWorld world, uint32_t creature, float scale);
+
+// The `MovementData` a server broadcasts for `creature` (its move-to or turn in
+// progress, else its interpreted state with its actions), as bytes, `autonomous`
+// 1 or 0. The byte count is written to `*count`; when it exceeds `cap` the call
+// fails with `RA_STATUS_BUFFER_TOO_SMALL` and writes nothing else (call with `cap` 0
+// to size the buffer). Actions are numbered with the creature's own motion sequence,
+// which moves on only when the bytes were written.
+//
+// # Safety
+// `count` is writable; `out` is null (only with `cap == 0`) or has `cap` writable bytes.
+RaStatus ra_ac_movement_data(RaAcWorld world,
+                             uint32_t creature,
+                             uint8_t autonomous,
+                             uint8_t *out,
+                             size_t cap,
+                             size_t *count);
+
+// The whole `UpdateMotion` game message (0xF74C, from the opcode on) for `creature`:
+// its object id, its instance, movement and server-control sequences, then its
+// `MovementData` as `ra_ac_movement_data` writes it. Sized and written as that call
+// does; the creature's sequences move on only when the bytes were written.
+//
+// # Safety
+// As for `ra_ac_movement_data`.
+RaStatus ra_ac_update_motion(RaAcWorld world,
+                             uint32_t creature,
+                             uint8_t autonomous,
+                             uint8_t *out,
+                             size_t cap,
+                             size_t *count);
+
+// Apply a client's `MoveToState` message (game action 0xF61C, `len` bytes from its
+// `RawMotionState` on) to `creature` as ACE's `OnMoveToState_ServerMethod` does: the
+// raw state replaced, the standing-long-jump bit honoured, the raw movement applied
+// (cancelling a move-to). The position it carries is not applied
+// (`ra_ac_move_object` does that). Bytes that do not read return
+// `RA_STATUS_INVALID_ARGUMENT` with a message naming the byte offset; nothing changes.
+//
+// # Safety
+// `bytes` is null (only with `len == 0`) or has `len` readable bytes.
+RaStatus ra_ac_apply_move_to_state(RaAcWorld world,
+                                   uint32_t creature,
+                                   const uint8_t *bytes,
+                                   size_t len);
+
+// Apply a client's `JumpPack` (game action 0xF61B, its 24 bytes; a trailing object id
+// and spell id are allowed and ignored) to `creature`: the server's jump with the
+// pack's local launch velocity, as `ra_ac_jump` with a velocity. Bytes that do not
+// read, or a velocity that is NaN or infinite, return `RA_STATUS_INVALID_ARGUMENT`
+// with a message naming the byte offset; nothing changes.
+//
+// # Safety
+// `bytes` is null (only with `len == 0`) or has `len` readable bytes.
+RaStatus ra_ac_apply_jump_pack(RaAcWorld world,
+                               uint32_t creature,
+                               const uint8_t *bytes,
+                               size_t len);
+
+// Apply a received `MovementData` (`len` bytes, as `ra_ac_movement_data` writes
+// them) to `creature` as a client applies it to its copy of another object: an
+// interpreted state is taken over (style, forward, sidestep and turn with their
+// speeds, and the actions), a move-to or turn is performed with the sent parameters.
+// Bytes that do not read return `RA_STATUS_INVALID_ARGUMENT` with a message naming
+// the byte offset, nothing changed; the engine's refusal is `RA_STATUS_REFUSED` with
+// its `WeenieError`.
+//
+// # Safety
+// `bytes` is null (only with `len == 0`) or has `len` readable bytes.
+RaStatus ra_ac_apply_movement_data(RaAcWorld world,
+                                   uint32_t creature,
+                                   const uint8_t *bytes,
+                                   size_t len);
+
 // The defaults: view at (0, 0), frame scale 256, scripts on.
 //
 // # Safety

@@ -5,12 +5,16 @@ use crate::args;
 use crate::handle::{self, Own, Table};
 use crate::status::{guard, Error, RaStatus, Result};
 use retroanim_ac::commands::{HoldKey, MovementParameters, WeenieError, NON_COMBAT, READY};
+use retroanim_ac::interpolation::Position;
 use retroanim_ac::math::{AFrame, Quat, Vec3};
 use retroanim_ac::motion_interp::motion_allows_jump;
 use retroanim_ac::physics_obj::{PhysicsObj, DEFAULT_CELL};
 use retroanim_ac::scenario::{MAX_DT, MIN_ORIENTATION_LENGTH_SQ};
 use retroanim_ac::scenario_world::DEFAULT_CLOCK;
 use retroanim_ac::target_manager::TargetStatus;
+use retroanim_ac::wire::{
+    JumpPack, MoveToState, MovementData, Reader, Sequences, UpdateMotion, WireError,
+};
 use retroanim_ac::world::{self, Registry};
 use retroanim_ac::{Creature, Loader, MotionError, MotionSet, World};
 use std::collections::HashMap;
@@ -227,6 +231,8 @@ struct AcWorld {
     slots: Vec<u32>,
     /// The index of each creature in the world, by id.
     index_of: HashMap<u32, u32>,
+    /// Each creature's message sequence counters, by id (made when first written).
+    seqs: HashMap<u32, Sequences>,
 }
 
 impl AcWorld {
@@ -283,6 +289,7 @@ impl AcWorld {
             .ok_or_else(|| Error::new(RaStatus::Internal, format!("creature {i} is lost")))?;
         self.slots[i as usize] = 0;
         self.index_of.remove(&id);
+        self.seqs.remove(&id);
         Ok(obj)
     }
 }
@@ -429,6 +436,7 @@ fn create(loader: Loader, out: *mut RaAcWorld) -> Result<()> {
             world: World::new(DEFAULT_CLOCK),
             slots: Vec::new(),
             index_of: HashMap::new(),
+            seqs: HashMap::new(),
         },
     )?;
     // SAFETY: every caller passes its own caller's `out`, under the same guarantee.
@@ -1413,9 +1421,13 @@ pub unsafe extern "C" fn ra_ac_world_transfer(
                     "id {id:#x} is already taken in the destination world"
                 )));
             }
+            let seq = src.seqs.get(&id).copied();
             let obj = src.take(creature)?;
             if dst.world.insert(obj).is_err() {
                 return Err(Error::new(RaStatus::Internal, "the transfer was refused"));
+            }
+            if let Some(seq) = seq {
+                dst.seqs.insert(id, seq);
             }
             debug_assert_eq!(dst.next_index().ok(), Some(index));
             Ok(dst.push_slot(id))
@@ -1475,5 +1487,292 @@ pub unsafe extern "C" fn ra_ac_moveto_info(
         };
         // SAFETY: the caller's guarantee for `out`.
         unsafe { args::put(out, s, "out") }
+    })
+}
+
+/// A creature's `WeenieError` answer: `None` is success, anything else a refusal with
+/// the error's value in `ra_last_error_code`.
+fn weenie(e: WeenieError, what: &str) -> Result<()> {
+    match e {
+        WeenieError::None => Ok(()),
+        e => Err(Error {
+            status: RaStatus::Refused,
+            message: format!("{what} was refused: {} ({:#x})", e.name(), e as u32),
+            code: e as u32,
+        }),
+    }
+}
+
+/// Bytes that do not read as `what`: the reader's message names the byte offset.
+fn bad_bytes(what: &str, e: WireError) -> Error {
+    Error::invalid(format!("{what}: {e}"))
+}
+
+/// `MotionInterp.charge_jump`: start charging a jump. Refused
+/// (`YouCantJumpFromThisPosition`, 0x48) while falling or crouching, sitting or lying;
+/// a creature standing still on walkable ground makes it a standing long jump.
+#[no_mangle]
+pub extern "C" fn ra_ac_charge_jump(world: RaAcWorld, creature: u32) -> RaStatus {
+    on_creature(world, creature, |c| {
+        weenie(c.mi_charge_jump(), "the jump charge")
+    })
+}
+
+/// Jump with charge `extent` (0 to 1). With `velocity` null this is the client's
+/// `MotionInterp.jump`: any move-to is cancelled, then the jump is checked; the
+/// creature's weenie answers a jump stamina cost of 0, as ACE's server weenie does, so
+/// this path is refused with `GeneralMovementFailure` (0x47) unless another check
+/// refuses first (0x24 `YouCantJumpWhileInTheAir`, ...). With `velocity` given (object
+/// local, units per second) this is the server's jump (ACE's `HandleActionJump`): the
+/// creature leaves the ground at once with that launch velocity, and gravity takes it
+/// from its next tick; `extent` is then only checked to be finite.
+///
+/// # Safety
+/// `velocity` is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_jump(
+    world: RaAcWorld,
+    creature: u32,
+    extent: f32,
+    velocity: *const RaVec3,
+) -> RaStatus {
+    // SAFETY: the caller's guarantee for `velocity`.
+    let v = unsafe { args::optional(velocity) }.copied();
+    on_creature(world, creature, |c| {
+        let extent = finite(extent, "extent")?;
+        match v {
+            None => weenie(c.mi_jump(extent, 0), "the jump"),
+            Some(v) => {
+                let v = Vec3::new(
+                    finite(v.x, "velocity.x")?,
+                    finite(v.y, "velocity.y")?,
+                    finite(v.z, "velocity.z")?,
+                );
+                c.jump_server(v, true);
+                Ok(())
+            }
+        }
+    })
+}
+
+/// `PhysicsObj.enter_world`: put `creature` at `position` (an outdoor cell is
+/// recomputed from the origin), in its cell and active, with link animations dropped.
+///
+/// # Safety
+/// `position` is valid.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_enter_world(
+    world: RaAcWorld,
+    creature: u32,
+    position: *const RaAcPosition,
+) -> RaStatus {
+    // SAFETY: the caller's guarantee for `position`.
+    let p = unsafe { args::optional(position) }.copied();
+    on_creature(world, creature, |c| {
+        let p = p.ok_or_else(|| Error::null("position"))?;
+        let f = frame_in(&p.frame, "position.frame")?;
+        c.enter_world(&Position::new(p.cell, f));
+        Ok(())
+    })
+}
+
+/// `PhysicsObj.exit_world`: pending motions drained, unstuck, its target cleared and
+/// its watchers told (`ExitWorld`). It keeps its cell and keeps ticking.
+#[no_mangle]
+pub extern "C" fn ra_ac_exit_world(world: RaAcWorld, creature: u32) -> RaStatus {
+    on_creature(world, creature, |c| {
+        c.exit_world();
+        Ok(())
+    })
+}
+
+/// `PhysicsObj.leave_world`: inactive, out of any cell (cell 0), off the ground.
+#[no_mangle]
+pub extern "C" fn ra_ac_leave_world(world: RaAcWorld, creature: u32) -> RaStatus {
+    on_creature(world, creature, |c| {
+        c.leave_world();
+        Ok(())
+    })
+}
+
+/// `PhysicsObj.set_hidden`: 1 hides `creature` (collisions ignored, its ticks skip
+/// animation and body physics), 0 shows it; link animations are dropped either way.
+#[no_mangle]
+pub extern "C" fn ra_ac_set_hidden(world: RaAcWorld, creature: u32, hidden: u8) -> RaStatus {
+    on_creature(world, creature, |c| {
+        c.set_hidden(flag(hidden, "hidden")?);
+        Ok(())
+    })
+}
+
+/// `PhysicsObj.SetScaleStatic`: the factor the animation's ground offset is
+/// multiplied by (finite, above 0).
+#[no_mangle]
+pub extern "C" fn ra_ac_set_scale(world: RaAcWorld, creature: u32, scale: f32) -> RaStatus {
+    on_creature(world, creature, |c| {
+        let s = finite(scale, "scale")?;
+        if s <= 0.0 {
+            return Err(Error::invalid(format!("scale {s} is not above 0")));
+        }
+        c.set_scale_static(s);
+        Ok(())
+    })
+}
+
+/// Write a message about creature `c` made by `make` with its sequence counters into
+/// `out[0..cap]`; the counters move on only when the bytes were written.
+///
+/// # Safety
+/// As for `args::fill`.
+unsafe fn write_message(
+    world: RaAcWorld,
+    c: u32,
+    autonomous: u8,
+    out: *mut u8,
+    cap: usize,
+    count: *mut usize,
+    make: impl FnOnce(&PhysicsObj, bool, &mut Sequences) -> Vec<u8>,
+) -> RaStatus {
+    on(world, |w| {
+        let a = flag(autonomous, "autonomous")?;
+        let id = w.id(c)?;
+        let mut seq = w.seqs.get(&id).copied().unwrap_or_default();
+        let bytes = make(w.creature(c)?, a, &mut seq);
+        // SAFETY: the caller's guarantees for `out`, `cap` and `count`.
+        unsafe { args::fill(out, cap, count, bytes.len(), bytes.iter().copied())? };
+        w.seqs.insert(id, seq);
+        Ok(())
+    })
+}
+
+/// The `MovementData` a server broadcasts for `creature` (its move-to or turn in
+/// progress, else its interpreted state with its actions), as bytes, `autonomous`
+/// 1 or 0. The byte count is written to `*count`; when it exceeds `cap` the call
+/// fails with `RA_STATUS_BUFFER_TOO_SMALL` and writes nothing else (call with `cap` 0
+/// to size the buffer). Actions are numbered with the creature's own motion sequence,
+/// which moves on only when the bytes were written.
+///
+/// # Safety
+/// `count` is writable; `out` is null (only with `cap == 0`) or has `cap` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_movement_data(
+    world: RaAcWorld,
+    creature: u32,
+    autonomous: u8,
+    out: *mut u8,
+    cap: usize,
+    count: *mut usize,
+) -> RaStatus {
+    // SAFETY: the caller's guarantees, passed on.
+    unsafe {
+        write_message(world, creature, autonomous, out, cap, count, |o, a, seq| {
+            o.movement_data(a).to_bytes(seq)
+        })
+    }
+}
+
+/// The whole `UpdateMotion` game message (0xF74C, from the opcode on) for `creature`:
+/// its object id, its instance, movement and server-control sequences, then its
+/// `MovementData` as `ra_ac_movement_data` writes it. Sized and written as that call
+/// does; the creature's sequences move on only when the bytes were written.
+///
+/// # Safety
+/// As for `ra_ac_movement_data`.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_update_motion(
+    world: RaAcWorld,
+    creature: u32,
+    autonomous: u8,
+    out: *mut u8,
+    cap: usize,
+    count: *mut usize,
+) -> RaStatus {
+    // SAFETY: the caller's guarantees, passed on.
+    unsafe {
+        write_message(world, creature, autonomous, out, cap, count, |o, a, seq| {
+            UpdateMotion::write(o.id(), &o.movement_data(a), seq)
+        })
+    }
+}
+
+/// Apply a client's `MoveToState` message (game action 0xF61C, `len` bytes from its
+/// `RawMotionState` on) to `creature` as ACE's `OnMoveToState_ServerMethod` does: the
+/// raw state replaced, the standing-long-jump bit honoured, the raw movement applied
+/// (cancelling a move-to). The position it carries is not applied
+/// (`ra_ac_move_object` does that). Bytes that do not read return
+/// `RA_STATUS_INVALID_ARGUMENT` with a message naming the byte offset; nothing changes.
+///
+/// # Safety
+/// `bytes` is null (only with `len == 0`) or has `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_apply_move_to_state(
+    world: RaAcWorld,
+    creature: u32,
+    bytes: *const u8,
+    len: usize,
+) -> RaStatus {
+    // SAFETY: the caller's guarantee for `bytes`.
+    let b = unsafe { args::bytes(bytes, len, "bytes") };
+    on_creature(world, creature, |c| {
+        let m = MoveToState::from_bytes(b?).map_err(|e| bad_bytes("MoveToState", e))?;
+        c.on_move_to_state_server(&m.raw, m.standing_long_jump());
+        Ok(())
+    })
+}
+
+/// Apply a client's `JumpPack` (game action 0xF61B, its 24 bytes; a trailing object id
+/// and spell id are allowed and ignored) to `creature`: the server's jump with the
+/// pack's local launch velocity, as `ra_ac_jump` with a velocity. Bytes that do not
+/// read, or a velocity that is NaN or infinite, return `RA_STATUS_INVALID_ARGUMENT`
+/// with a message naming the byte offset; nothing changes.
+///
+/// # Safety
+/// `bytes` is null (only with `len == 0`) or has `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_apply_jump_pack(
+    world: RaAcWorld,
+    creature: u32,
+    bytes: *const u8,
+    len: usize,
+) -> RaStatus {
+    // SAFETY: the caller's guarantee for `bytes`.
+    let b = unsafe { args::bytes(bytes, len, "bytes") };
+    on_creature(world, creature, |c| {
+        let p = JumpPack::from_bytes(b?).map_err(|e| bad_bytes("JumpPack", e))?;
+        if let Some(k) = p.velocity.iter().position(|v| !v.is_finite()) {
+            return Err(Error::invalid(format!(
+                "JumpPack: byte offset {}: the velocity is NaN or infinite",
+                4 + 4 * k
+            )));
+        }
+        let [x, y, z] = p.velocity;
+        c.jump_server(Vec3::new(x, y, z), true);
+        Ok(())
+    })
+}
+
+/// Apply a received `MovementData` (`len` bytes, as `ra_ac_movement_data` writes
+/// them) to `creature` as a client applies it to its copy of another object: an
+/// interpreted state is taken over (style, forward, sidestep and turn with their
+/// speeds, and the actions), a move-to or turn is performed with the sent parameters.
+/// Bytes that do not read return `RA_STATUS_INVALID_ARGUMENT` with a message naming
+/// the byte offset, nothing changed; the engine's refusal is `RA_STATUS_REFUSED` with
+/// its `WeenieError`.
+///
+/// # Safety
+/// `bytes` is null (only with `len == 0`) or has `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ra_ac_apply_movement_data(
+    world: RaAcWorld,
+    creature: u32,
+    bytes: *const u8,
+    len: usize,
+) -> RaStatus {
+    // SAFETY: the caller's guarantee for `bytes`.
+    let b = unsafe { args::bytes(bytes, len, "bytes") };
+    on_creature(world, creature, |c| {
+        let d =
+            MovementData::read(&mut Reader::new(b?)).map_err(|e| bad_bytes("MovementData", e))?;
+        weenie(c.apply_movement_data(&d), "the movement")
     })
 }

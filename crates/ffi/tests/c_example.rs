@@ -2,7 +2,8 @@
 //! the static library: its output is byte for byte what `retroanim run` prints, and it
 //! runs clean under valgrind (no leak, no invalid access); it plays the committed
 //! move-to scenarios as `retroanim run` does; the typed-call chase (chase_ac.c)
-//! reproduces the committed chase trace tick by tick.
+//! reproduces the committed chase trace tick by tick; wire_ac.c copies a walker's
+//! MovementData bytes to a second creature and jumps, clean under valgrind too.
 //!
 //! Without gcc (or valgrind) these tests are reported ignored, with how to install it;
 //! `crates/ffi/build.rs` decides, and `RETROANIM_NO_SKIP` turns that into a failure.
@@ -185,4 +186,35 @@ fn valgrind_clean(exe: &std::path::Path, arg: &std::path::Path) {
             .arg(exe)
             .arg(arg),
     );
+}
+
+/// A walker's MovementData bytes make a second creature walk the same through the C
+/// calls; the client jump is refused (5, GeneralMovementFailure 0x47), the server jump
+/// launches upwards, and a short JumpPack is refused (3) naming the byte offset.
+#[test]
+#[cfg_attr(
+    missing_c_compiler,
+    ignore = "needs gcc: apt-get install -y gcc libc6-dev, or scripts/test"
+)]
+fn c_wire_round_trip_and_jump() {
+    let exe = build_c("c_wire", "wire_ac");
+    let printed = run_ok(Command::new(&exe).arg(repo_root().join("assets/ac/records")));
+    assert_eq!(
+        printed,
+        "size query 6\n\
+         copy motion 45000005 same\n\
+         client jump 5 47\n\
+         server jump up 1\n\
+         short pack 3 JumpPack: truncated at byte offset 8: 4 more byte(s) needed, the input has 10\n"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    missing_valgrind,
+    ignore = "needs gcc and valgrind: apt-get install -y gcc libc6-dev valgrind, or scripts/test"
+)]
+fn c_wire_runs_clean_under_valgrind() {
+    let exe = build_c("c_wire_valgrind", "wire_ac");
+    valgrind_clean(&exe, &repo_root().join("assets/ac/records"));
 }

@@ -174,3 +174,30 @@ fn dotnet_transfer_keeps_the_state_and_remove_retires_the_index() {
     assert_eq!(lines[2], "removed InvalidArgument");
     assert_eq!(lines[3], "left in from 1, in to 2");
 }
+
+/// A walker's `MovementData` bytes make a second creature walk the same through the
+/// binding, the client jump is refused with GeneralMovementFailure (0x47), the server
+/// jump launches upwards, and short `JumpPack` bytes throw naming the byte offset.
+#[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
+fn dotnet_movement_data_round_trip_and_jump() {
+    let dir = build("dotnet_wire");
+    let mut c = Command::new("mono");
+    c.arg(dir.join("Sample.exe"))
+        .arg("--wire")
+        .arg(repo_root().join("assets/ac/records"))
+        .env("LD_LIBRARY_PATH", lib_dir());
+    let printed = run_ok(&mut c);
+    assert_eq!(
+        printed,
+        "copy motion 45000005 same\n\
+         bytes same\n\
+         update motion opcode f74c sequence 1\n\
+         client jump Refused 47\n\
+         server jump up True\n\
+         InvalidArgument: JumpPack: truncated at byte offset 8: 4 more byte(s) needed, the input has 10\n"
+    );
+}
