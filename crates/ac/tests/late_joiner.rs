@@ -5,6 +5,9 @@
 //! copy starts from the object's resting state and blips when the next correction
 //! arrives. Expected commands and speeds are the humanoid sample's, worked out by hand.
 
+// Reads the repository's own scenario fixtures.
+#![allow(clippy::disallowed_methods)]
+
 use retroanim_ac::scenario::Step;
 use retroanim_ac::wire::{to_hex, Sequences, UpdateMotion};
 use retroanim_ac::AcSim;
@@ -216,4 +219,46 @@ fn late_joiner_mid_move_to_position_and_turn() {
     assert_eq!(m[0], "TurnToHeading");
     assert_eq!(m[2]["desired_heading"], 270.0);
     assert_eq!(m[2]["speed"], 1.5);
+}
+
+/// The committed `apply_movement_data` scenarios: each copy, asked afterwards, sends
+/// back the body it received (ACE's own broadcasts from `server_d09`); only the
+/// header's sequence numbers are its own.
+#[test]
+fn applied_broadcasts_are_sent_back_unchanged() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/scenarios");
+    let cases = [
+        (
+            "server_apply_movement_data_states",
+            "00003d00530000003d00030076be1f3f0000c0bf",
+        ),
+        (
+            "server_apply_movement_data_move_to_object",
+            "06003d00020000001300647d0000844200008042000000001fee01009a99193f\
+             00000000ffff7f7f0000803f00007041000000000000803f",
+        ),
+        (
+            "server_apply_movement_data_turn_to_heading",
+            "09003d001fee01000000c03f00008743",
+        ),
+    ];
+    for (name, body) in cases {
+        let scenario = Scenario::from_file(&dir.join(format!("{name}.json"))).unwrap();
+        let trace = retroanim_core::run_scenario::<AcSim>(&scenario).unwrap();
+        let last = serde_json::to_value(trace.last().unwrap()).unwrap();
+        let sent = last["wire"][0].as_str().unwrap();
+        assert!(sent.ends_with(body), "{name}: {sent}");
+    }
+}
+
+/// Bytes that end early are an input error naming the step's `hex` and the offset.
+#[test]
+fn truncated_movement_data_is_refused_with_the_offset() {
+    let mut c = world();
+    let s: Step =
+        serde_json::from_value(json!({"op": "apply_movement_data", "hex": "4cf70000010000"}))
+            .unwrap();
+    let e = c.apply(1, &s, "steps[3]").unwrap_err().to_string();
+    assert!(e.contains("steps[3].hex"), "{e}");
+    assert!(e.contains("byte offset 4"), "{e}");
 }
