@@ -559,6 +559,11 @@ pub enum Step {
         object: Option<Id>,
         hex: String,
     },
+    ApplyMovementData {
+        #[serde(default)]
+        object: Option<Id>,
+        hex: String,
+    },
 }
 
 pub(crate) fn frame_of(origin: &[Num; 3], orientation: Option<&Orientation>) -> AFrame {

@@ -12,8 +12,8 @@ use crate::scenario::{
 };
 use crate::server_loop::{movement_data_of_move_to_state, plan_update, UpdatePlan};
 use crate::wire::{
-    from_hex, to_hex, JumpPack, MoveToState, RawMotionState, Reader, Sequences, UpdateMotion,
-    VectorUpdate,
+    from_hex, to_hex, JumpPack, MoveToState, MovementData, RawMotionState, Reader, Sequences,
+    UpdateMotion, VectorUpdate, WireError, OPCODE_UPDATE_MOTION,
 };
 use crate::world::{self, MainAndOthers};
 use retroanim_core::{Scenario, ScenarioError};
@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// The ops that opt a scenario in, as scenarios spell them.
-pub const SERVER_OPS: [&str; 13] = [
+pub const SERVER_OPS: [&str; 14] = [
     "charge_jump",
     "jump",
     "jump_pack_bytes",
@@ -35,6 +35,7 @@ pub const SERVER_OPS: [&str; 13] = [
     "set_scale",
     "movement_data",
     "move_to_state_bytes",
+    "apply_movement_data",
 ];
 
 /// `request_pos` of the server updates: origin, orientation, cell (default: the
@@ -275,6 +276,17 @@ fn hex_bytes(file: &str, at: &str, hex: &str) -> Result<Vec<u8>, ScenarioError> 
 fn push_wire(sim: &mut AcSim, bytes: Vec<u8>) {
     if let Some(s) = sim.server.as_mut() {
         s.wire.push(to_hex(&bytes));
+    }
+}
+
+/// The `MovementData` of `apply_movement_data`'s bytes: a whole `UpdateMotion`
+/// (from its opcode 0xF74C on) or a movement body alone. A body's first byte is its
+/// type (at most 9), so the opcode's first byte 0x4C cannot begin one.
+fn received_movement_data(bytes: &[u8]) -> Result<MovementData, WireError> {
+    if bytes.starts_with(&OPCODE_UPDATE_MOTION.to_le_bytes()) {
+        UpdateMotion::read(bytes).map(|m| m.data)
+    } else {
+        MovementData::read(&mut Reader::new(bytes))
     }
 }
 
@@ -541,6 +553,12 @@ fn apply(sim: &mut AcSim, index: usize, step: &Step, at: &str) -> Result<Line, S
                 push_wire(sim, bytes);
             }
             "None".into()
+        }
+        Step::ApplyMovementData { hex, .. } => {
+            let bytes = hex_bytes(&file, at, hex)?;
+            let data = received_movement_data(&bytes)
+                .map_err(|e| ScenarioError::new(&file, format!("{at}.hex"), e.to_string()))?;
+            obj_mut(sim, i).apply_movement_data(&data).name().into()
         }
         other => {
             return Err(ScenarioError::new(

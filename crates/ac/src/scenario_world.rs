@@ -294,6 +294,7 @@ pub fn op_name(step: &Step) -> &'static str {
         Step::SetScale { .. } => "set_scale",
         Step::MovementData { .. } => "movement_data",
         Step::MoveToStateBytes { .. } => "move_to_state_bytes",
+        Step::ApplyMovementData { .. } => "apply_movement_data",
     }
 }
 
@@ -335,7 +336,8 @@ pub fn object_of(step: &Step) -> Option<Id> {
         | Step::SetHidden { object, .. }
         | Step::SetScale { object, .. }
         | Step::MovementData { object, .. }
-        | Step::MoveToStateBytes { object, .. } => *object,
+        | Step::MoveToStateBytes { object, .. }
+        | Step::ApplyMovementData { object, .. } => *object,
     }
 }
 

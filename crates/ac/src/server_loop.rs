@@ -760,6 +760,19 @@ impl PhysicsObj {
     }
 }
 
+impl PhysicsObj {
+    /// The late joiner's message: the `MovementData` that brings a copy of this object
+    /// created now, in any state (mid-cycle, mid-link, running, mid-move-to or turn),
+    /// to the state a copy that heard every earlier broadcast has. It is rebuilt from
+    /// the live state, never from the last message sent, so a move-to begun before the
+    /// client saw the object arrives as that move-to (ACE's stale creation motion makes
+    /// such monsters stand, then "blip" to the next position update). Not autonomous:
+    /// the server speaks for the object's current state.
+    pub fn movement_data_for_late_joiner(&self) -> MovementData {
+        self.movement_data(false)
+    }
+}
+
 /// `MovementParameters` with the flag bits of a packed `MovementParamFlags` and the
 /// other fields at their defaults (the inverse of [`MovementParameters::flags`]).
 pub fn params_from_flags(flags: u32) -> MovementParameters {
