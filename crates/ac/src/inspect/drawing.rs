@@ -207,8 +207,6 @@ pub fn figure(
 }
 
 #[cfg(test)]
-// The test reads the repository's own sample records.
-#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 
@@ -222,7 +220,12 @@ mod tests {
             if id >> 24 == 0x02 {
                 setups.push(id);
             }
-            records.push((id, name, std::fs::read(e.path()).unwrap()));
+            let bytes = retroanim_core::input::read_kind(
+                &e.path(),
+                retroanim_core::input::FileKind::Record,
+            )
+            .unwrap();
+            records.push((id, name, bytes));
         }
         setups.sort_unstable();
         (RecordStore::from_bytes(records), setups)
