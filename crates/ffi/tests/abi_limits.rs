@@ -3,34 +3,14 @@
 //! 1, and a move or stick aimed at the mover itself or at id 0 are refused with
 //! `RA_STATUS_INVALID_ARGUMENT` and a message naming the argument; nothing changes.
 
+mod support;
+use support::{ac_world, last_error};
+
 use retroanim_ffi::ac::*;
-use retroanim_ffi::{ra_last_error, RaStatus};
-use std::ffi::{CStr, CString};
+use retroanim_ffi::RaStatus;
 use std::ptr;
 
 const HUMANOID_TABLE: u32 = 0x0900_0001;
-
-fn last_error() -> String {
-    // SAFETY: ra_last_error returns a valid NUL-terminated string owned by the library.
-    unsafe { CStr::from_ptr(ra_last_error()) }
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn ac_world() -> RaAcWorld {
-    let dir = CString::new(format!(
-        "{}/../../assets/ac/records",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let mut w = 0;
-    assert_eq!(
-        // SAFETY: a valid C string and a writable out-parameter.
-        unsafe { ra_ac_world_new_dir(dir.as_ptr(), &mut w) },
-        RaStatus::Ok
-    );
-    w
-}
 
 fn desc() -> RaAcCreatureDesc {
     let mut d = RaAcCreatureDesc {

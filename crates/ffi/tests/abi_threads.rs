@@ -2,26 +2,13 @@
 //! are serialised (none is lost), calls on different worlds do not wait for each other,
 //! and a world freed by one thread is refused, never used, by the others.
 
+mod support;
+use support::ac_world;
+
 use retroanim_ffi::ac::*;
 use retroanim_ffi::RaStatus;
-use std::ffi::CString;
 
 const HUMANOID_TABLE: u32 = 0x0900_0001;
-
-fn ac_world() -> RaAcWorld {
-    let dir = CString::new(format!(
-        "{}/../../assets/ac/records",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let mut w = 0;
-    assert_eq!(
-        // SAFETY: a valid C string and a writable out-parameter.
-        unsafe { ra_ac_world_new_dir(dir.as_ptr(), &mut w) },
-        RaStatus::Ok
-    );
-    w
-}
 
 fn clock(w: RaAcWorld) -> f64 {
     let mut c = 0.0;

@@ -3,34 +3,16 @@
 //! `MoveToState` and `JumpPack` bytes drive a creature, and bad bytes are refused with
 //! the byte offset named.
 
+mod support;
+use support::{ac_world as world, last_error};
+
 use retroanim_ffi::ac::*;
-use retroanim_ffi::{ra_last_error, ra_last_error_code, RaStatus};
-use std::ffi::{CStr, CString};
+use retroanim_ffi::{ra_last_error_code, RaStatus};
 use std::ptr;
 
 const HUMANOID_TABLE: u32 = 0x0900_0001;
 const WALK_FORWARD: u32 = 0x4500_0005;
 const NON_COMBAT: u32 = 0x8000_003D;
-
-fn last_error() -> String {
-    // SAFETY: ra_last_error always returns a valid NUL-terminated string.
-    unsafe { CStr::from_ptr(ra_last_error()) }
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn world() -> RaAcWorld {
-    let dir = CString::new(format!(
-        "{}/../../assets/ac/records",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let mut w = 0;
-    // SAFETY: a valid C string and a writable out-parameter.
-    let s = unsafe { ra_ac_world_new_dir(dir.as_ptr(), &mut w) };
-    assert_eq!(s, RaStatus::Ok);
-    w
-}
 
 fn add(w: RaAcWorld, x: f32) -> u32 {
     let mut d = std::mem::MaybeUninit::<RaAcCreatureDesc>::uninit();

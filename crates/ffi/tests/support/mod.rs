@@ -1,11 +1,15 @@
-//! What the host-language tests share: where the built library is, the reference
-//! trace (what `retroanim run` prints). Which tools the tests need, and what happens when
+//! What the host-language and ABI tests share: where the built library is, the reference
+//! trace (what `retroanim run` prints), an AC world on the sample records and the last
+//! error's text. Which tools the tests need, and what happens when
 //! one is missing, is `retroanim-testkit`'s (used by `build.rs` and the tests).
 
 #![allow(dead_code)]
 
 use retroanim_core::trace::to_jsonl;
 use retroanim_core::{Scenario, ScenarioError};
+use retroanim_ffi::ac::{ra_ac_world_new_dir, RaAcWorld};
+use retroanim_ffi::{ra_last_error, RaStatus};
+use std::ffi::{CStr, CString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -73,4 +77,28 @@ pub fn run_ok(cmd: &mut Command) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// An AC world on the sample records (`assets/ac/records`).
+pub fn ac_world() -> RaAcWorld {
+    let dir = CString::new(format!(
+        "{}/../../assets/ac/records",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut w = 0;
+    assert_eq!(
+        // SAFETY: a valid C string and a writable out-parameter.
+        unsafe { ra_ac_world_new_dir(dir.as_ptr(), &mut w) },
+        RaStatus::Ok
+    );
+    w
+}
+
+/// The text of this thread's last error.
+pub fn last_error() -> String {
+    // SAFETY: ra_last_error always returns a valid NUL-terminated string owned by the library.
+    unsafe { CStr::from_ptr(ra_last_error()) }
+        .to_string_lossy()
+        .into_owned()
 }
