@@ -100,6 +100,14 @@ pub struct Session<E: 'static> {
     /// Bumped by every reset, so that a download streaming the lines notices that
     /// they were replaced under it.
     generation: u64,
+    /// Set when a step of a new kind made the session replay its steps and the lines
+    /// changed; cleared by [`Session::take_rebuilt`].
+    rebuilt: bool,
+}
+
+/// The op of a step, if it names one.
+fn op_of(step: &Value) -> Option<&str> {
+    step.get("op").and_then(Value::as_str)
 }
 
 impl<E> Session<E> {
@@ -109,8 +117,19 @@ impl<E> Session<E> {
         engine: &'static E,
         load: LoadFn,
         doc: Value,
-        scenario: Scenario,
+        mut scenario: Scenario,
     ) -> Result<Session<E>, ApiError> {
+        // The engine is told which ops the session has played (an engine may choose at
+        // load time what its lines carry: `retroanim run` sees every step of the file).
+        if scenario.step_ops.is_none() {
+            let ops = scenario
+                .steps()
+                .iter()
+                .filter_map(op_of)
+                .map(str::to_string)
+                .collect();
+            scenario.step_ops = Some(ops);
+        }
         let sim = load(&scenario).map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL))?;
         let mut s = Session {
             engine,
@@ -123,6 +142,7 @@ impl<E> Session<E> {
             bytes: 0,
             steps: Vec::new(),
             generation: 0,
+            rebuilt: false,
         };
         let first = s.sim.snapshot_json();
         s.record(first);
@@ -150,6 +170,7 @@ impl<E> Session<E> {
                 ),
             ));
         }
+        self.learn_ops(steps, prefix)?;
         for (i, step) in steps.iter().enumerate() {
             let at = format!("steps[{i}]");
             if self.bytes >= MAX_TRACE_BYTES {
@@ -179,6 +200,58 @@ impl<E> Session<E> {
             }
         }
         Ok(steps.len())
+    }
+
+    /// Steps with ops the session has not played yet: the engine is loaded again
+    /// knowing them, as `retroanim run` would load the exported scenario. When its setup
+    /// line changes (the AC server loop adds keys to every line), the steps played so far
+    /// are replayed so every line is what `retroanim run` writes; otherwise the object
+    /// is kept as it is.
+    fn learn_ops(&mut self, steps: &[Value], prefix: &str) -> Result<(), ApiError> {
+        let new: Vec<String> = steps
+            .iter()
+            .filter_map(op_of)
+            .filter(|op| !self.scenario.uses_op(op))
+            .map(str::to_string)
+            .collect();
+        if new.is_empty() {
+            return Ok(());
+        }
+        let mut known = self.scenario.step_ops.take().unwrap_or_default();
+        known.extend(new);
+        self.scenario.step_ops = Some(known);
+        let mut sim =
+            (self.load)(&self.scenario).map_err(|e| ApiError::from_scenario(e, prefix))?;
+        let first = retroanim_core::trace::line_text(&sim.snapshot_json());
+        if self.lines.first() == Some(&first) {
+            return Ok(());
+        }
+        let mut lines = Vec::with_capacity(self.lines.len());
+        let mut bytes = first.len();
+        lines.push(first);
+        let mut last = sim.snapshot_json();
+        for (i, step) in self.steps.iter().enumerate() {
+            let line = sim
+                .apply_json(i + 1, step, &format!("steps[{i}]"))
+                .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL))?;
+            let text = retroanim_core::trace::line_text(&line);
+            bytes += text.len() + step.to_string().len();
+            lines.push(text);
+            last = line;
+        }
+        self.sim = sim;
+        self.lines = lines;
+        self.last = last;
+        self.bytes = bytes;
+        self.rebuilt = true;
+        self.generation += 1;
+        Ok(())
+    }
+
+    /// Whether the lines played so far were replaced since the last call (a step of a
+    /// new kind changed what every line carries): a page showing them fetches them again.
+    pub fn take_rebuilt(&mut self) -> bool {
+        std::mem::take(&mut self.rebuilt)
     }
 
     fn record(&mut self, line: Value) {
