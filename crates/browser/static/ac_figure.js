@@ -167,7 +167,7 @@ export class AcFigure {
   // drawn as the Setup in its resting placement at its frame (their trace carries no
   // Sequence), or as a cylinder of its radius when no Setup is drawn.
   poseOthers(others) {
-    window.__acFigureOthers = others.map((o) => ({ id: o.id, origin: o.frame.origin.slice() }));
+    window.__acFigureOthers = others.map((o) => ({ id: o.id, origin: o.frame.origin.slice(), in3d: !!this.three }));
     if (!this.three) return;
     const { THREE, scene } = this.three;
     const list = this.three.others;

@@ -230,6 +230,8 @@ class Drawing {
     } else {
       this.followed = null;
     }
+    // Where the view is centred and where the machine is (for the e2e test).
+    window.__hercFrame = { center: this.center.slice(), radius: this.radius, object: object ? object.t.slice() : null };
     if (this.three) this.draw3d(world, parents, object, selectedNodes, picked);
     else this.draw2d(world, parents, object, selectedNodes, picked);
   }

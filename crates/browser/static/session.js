@@ -9,6 +9,9 @@ const HISTORY = 4000; // trace lines kept in the page (the server keeps them all
 // of fast-forward (top speed), within the API's 1,000 steps per request.
 const MAX_CATCH_UP = 12;
 const FAST_BATCH = 200;
+// Steps of a loaded file above which it is not checked whole before it plays (a check
+// of 30,000 steps would take the server's whole time budget of one request).
+const LONG_FILE = 2000;
 
 export class EngineSession {
   constructor(engine) {
@@ -150,22 +153,24 @@ export class Player {
     this.t0 = performance.now();
     this.count = 0;
   }
+  // Samples [time, steps played so far]; one older than two seconds is kept as the anchor.
   record(n) {
     const now = performance.now();
-    this.done.push([now, n]);
-    while (this.done.length && now - this.done[0][0] > 2000) this.done.shift();
+    this.total += n;
+    this.done.push([now, this.total]);
+    while (this.done.length > 2 && now - this.done[1][0] >= 2000) this.done.shift();
   }
   rate() {
     if (!this.running || this.done.length < 2) return 0;
-    const now = performance.now();
-    const span = Math.max(250, now - Math.max(this.started, now - 2000));
-    return (this.done.reduce((a, [, n]) => a + n, 0) * 1000) / span;
+    const [t0, n0] = this.done[0];
+    const [t1, n1] = this.done[this.done.length - 1];
+    return t1 > t0 ? ((n1 - n0) * 1000) / (t1 - t0) : 0;
   }
   play() {
     if (this.running) return;
     this.running = true;
-    this.done = [];
-    this.started = performance.now();
+    this.total = 0;
+    this.done = [[performance.now(), 0]];
     this.anchor();
     const loop = async () => {
       this.timer = null;
@@ -277,7 +282,7 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
     showRate();
   });
   // What Play really delivers, beside what it aims at.
-  const rateV = el('span', { class: 'steps', id: `${prefix}-rate`, title: 'Steps per second Play delivers (measured over the last 2 s)' });
+  const rateV = el('span', { class: 'steps', id: `${prefix}-real-rate`, title: 'Steps per second Play delivers (measured over the last 2 s)' });
   const showRate = () => {
     const r = player.rate();
     setText(rateV, player.playing ? `${r.toFixed(1)} steps/s${player.fast ? ' (top speed)' : ` of ${Math.round(player.hz)}`}` : '');
@@ -392,6 +397,15 @@ async function loadScenario(session, player, replay, text, name) {
     session.status(`${name}: not JSON: ${e.message}`, true);
     return;
   }
+  // A long file starts without its steps and plays them in batches (each batch checked as
+  // it is sent); a short one is checked whole first, so a bad step is named at once.
+  const long = doc && typeof doc === 'object' && Array.isArray(doc.steps) && doc.steps.length > LONG_FILE;
+  let held = null;
+  if (long) {
+    held = doc.steps;
+    doc = { ...doc };
+    delete doc.steps;
+  }
   let resp;
   try {
     resp = await session.start(doc);
@@ -399,7 +413,7 @@ async function loadScenario(session, player, replay, text, name) {
     session.status(`${name}: ${e.message}`, true);
     return;
   }
-  const steps = resp.pending_steps || [];
+  const steps = held || resp.pending_steps || [];
   if (!steps.length) {
     session.status(`${name}: loaded (no steps)`);
     return;
