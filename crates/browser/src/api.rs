@@ -546,6 +546,21 @@ pub async fn get_figure(
     Ok(Json(json!({ "engine": engine.name, "figure": v })))
 }
 
+/// `GET /api/sessions/{id}/update_motion`: the last message the session's engine wrote
+/// (the AC server loop's `wire` key, hex) and its step; `{"hex": null}` before any.
+pub async fn get_update_motion(
+    State(st): State<AppState>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let s = st
+        .lock_session(&id, Instant::now() + st.opts.queue_wait)
+        .await?;
+    Ok(Json(retroanim_session::update_motion_json(
+        s.engine.name,
+        s.last_wire(),
+    )))
+}
+
 /// `GET /api/sessions/{id}/meshes`: the DTS meshes a herc session draws (docs/browser.md),
 /// each with the node whose world transform places it. Other engines have none.
 pub async fn get_meshes(

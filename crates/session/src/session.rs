@@ -56,6 +56,17 @@ pub fn trace_full() -> String {
     )
 }
 
+/// The answer of `GET /sessions/{id}/update_motion` on both sites: the last message the
+/// engine wrote ([`Session::last_wire`]) as hex with its step and byte count, or nulls.
+pub fn update_motion_json(engine: &str, wire: Option<(usize, String)>) -> Value {
+    match wire {
+        Some((step, hex)) => serde_json::json!({
+            "engine": engine, "step": step, "bytes": hex.len() / 2, "hex": hex,
+        }),
+        None => serde_json::json!({ "engine": engine, "step": null, "hex": null, "bytes": 0 }),
+    }
+}
+
 /// Builds a live simulation from a scenario whose assets the engine can reach.
 pub type LoadFn = fn(&Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError>;
 
@@ -103,6 +114,8 @@ pub struct Session<E: 'static> {
     /// Set when a step of a new kind made the session replay its steps and the lines
     /// changed; cleared by [`Session::take_rebuilt`].
     rebuilt: bool,
+    /// The ops of the scenario as given: what a reset goes back to knowing.
+    base_ops: std::collections::BTreeSet<String>,
 }
 
 /// The op of a step, if it names one.
@@ -130,6 +143,7 @@ impl<E> Session<E> {
                 .collect();
             scenario.step_ops = Some(ops);
         }
+        let base_ops = scenario.step_ops.clone().unwrap_or_default();
         let sim = load(&scenario).map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL))?;
         let mut s = Session {
             engine,
@@ -143,6 +157,7 @@ impl<E> Session<E> {
             steps: Vec::new(),
             generation: 0,
             rebuilt: false,
+            base_ops,
         };
         let first = s.sim.snapshot_json();
         s.record(first);
@@ -248,6 +263,20 @@ impl<E> Session<E> {
         Ok(())
     }
 
+    /// The last message the engine wrote to a line's `wire` key (the AC server loop's
+    /// UpdateMotion and MovementData bytes, as hex) with the step of that line; `None`
+    /// when no line carries one.
+    pub fn last_wire(&self) -> Option<(usize, String)> {
+        self.lines.iter().enumerate().rev().find_map(|(i, text)| {
+            if !text.contains("\"wire\":[\"") {
+                return None;
+            }
+            let line: Value = serde_json::from_str(text).ok()?;
+            let hex = line.get("wire")?.as_array()?.last()?.as_str()?.to_string();
+            Some((i, hex))
+        })
+    }
+
     /// Whether the lines played so far were replaced since the last call (a step of a
     /// new kind changed what every line carries): a page showing them fetches them again.
     pub fn take_rebuilt(&mut self) -> bool {
@@ -276,6 +305,8 @@ impl<E> Session<E> {
 
     /// Back to the state after setup, forgetting every step.
     pub fn reset(&mut self) -> Result<(), ApiError> {
+        // The steps are forgotten, and so are the ops only they used.
+        self.scenario.step_ops = Some(self.base_ops.clone());
         self.sim =
             (self.load)(&self.scenario).map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL))?;
         self.lines.clear();
@@ -444,5 +475,90 @@ mod tests {
             "this session's trace is full: it holds 64 MiB (67108864 bytes) of trace text, the most one session may hold; export the trace, then reset"
         );
         assert_eq!(s.step_count(), 64);
+    }
+
+    /// A stand-in engine that, like the AC server loop, adds a key to every line when
+    /// the scenario uses the op `loud`; its lines count the steps.
+    struct Loud {
+        loud: bool,
+    }
+
+    impl DynSimulation for Loud {
+        fn snapshot_json(&self) -> Value {
+            self.line(0, "setup")
+        }
+        fn apply_json(
+            &mut self,
+            index: usize,
+            step: &Value,
+            _: &str,
+        ) -> Result<Value, ScenarioError> {
+            Ok(self.line(index, step["op"].as_str().unwrap_or("")))
+        }
+    }
+
+    impl Loud {
+        fn line(&self, step: usize, op: &str) -> Value {
+            if self.loud {
+                json!({ "step": step, "op": op, "loud": true })
+            } else {
+                json!({ "step": step, "op": op })
+            }
+        }
+    }
+
+    fn load_loud(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
+        Ok(Box::new(Loud {
+            loud: s.uses_op("loud"),
+        }))
+    }
+
+    fn loud_session() -> Session<()> {
+        let scenario = Scenario::from_value(
+            json!({ "engine": "loud" }),
+            "loud.json",
+            std::path::PathBuf::from("."),
+        )
+        .unwrap();
+        Session::start(&(), load_loud, json!({ "engine": "loud" }), scenario).unwrap()
+    }
+
+    #[test]
+    fn a_new_op_that_changes_the_lines_replays_the_session_as_retroanim_run_would() {
+        let mut s = loud_session();
+        s.apply(
+            &[json!({ "op": "tick" }), json!({ "op": "tick" })],
+            "",
+            &mut (),
+        )
+        .unwrap();
+        assert!(!s.take_rebuilt());
+        assert_eq!(
+            s.trace_jsonl(),
+            "{\"step\":0,\"op\":\"setup\"}\n{\"step\":1,\"op\":\"tick\"}\n{\"step\":2,\"op\":\"tick\"}\n"
+        );
+        s.apply(&[json!({ "op": "loud" })], "", &mut ()).unwrap();
+        assert!(s.take_rebuilt());
+        assert!(!s.take_rebuilt(), "the flag is taken once");
+        assert_eq!(
+            s.trace_jsonl(),
+            "{\"step\":0,\"op\":\"setup\",\"loud\":true}\n{\"step\":1,\"op\":\"tick\",\"loud\":true}\n{\"step\":2,\"op\":\"tick\",\"loud\":true}\n{\"step\":3,\"op\":\"loud\",\"loud\":true}\n"
+        );
+        assert_eq!(s.step_count(), 3);
+        // A reset forgets the steps and what they taught: the exported scenario has none.
+        s.reset().unwrap();
+        assert_eq!(s.trace_jsonl(), "{\"step\":0,\"op\":\"setup\"}\n");
+    }
+
+    #[test]
+    fn a_new_op_that_changes_nothing_keeps_the_lines() {
+        let mut s = loud_session();
+        s.apply(&[json!({ "op": "tick" })], "", &mut ()).unwrap();
+        s.apply(&[json!({ "op": "quiet" })], "", &mut ()).unwrap();
+        assert!(!s.take_rebuilt());
+        assert_eq!(
+            s.trace_jsonl(),
+            "{\"step\":0,\"op\":\"setup\"}\n{\"step\":1,\"op\":\"tick\"}\n{\"step\":2,\"op\":\"quiet\"}\n"
+        );
     }
 }

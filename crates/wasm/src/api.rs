@@ -222,6 +222,13 @@ impl Api {
                     .map_err(|m| ApiError::unprocessable(s.engine.asset_field, m))?;
                 ok(json!({ "engine": name, "figure": figure }))
             }
+            ("GET", ["sessions", id, "update_motion"]) => {
+                let s = self.session(id)?;
+                ok(retroanim_session::update_motion_json(
+                    s.engine.name,
+                    s.last_wire(),
+                ))
+            }
             ("GET", ["sessions", id, "meshes"]) => {
                 let s = self.session(id)?;
                 let name = s.engine.name;
