@@ -522,8 +522,8 @@ export async function mount(root, info) {
       + 'controller, gait and torso rules; the request / seek / rate controls of the conformance mode do not apply here.'));
 
   const modeSel = el('select', { id: 'herc-mode' },
-    el('option', { value: 'threads' }, 'threads: the conformance steps (request, seek, rate)'),
-    ...Object.keys(info.more_scenarios || {}).map((k) => el('option', { value: k }, `${k}: throttle, steering, torso on the sample chassis`)));
+    el('option', { value: 'threads' }, 'threads: request sequences yourself'),
+    ...Object.keys(info.more_scenarios || {}).map((k) => el('option', { value: k }, `${k}: drive it with throttle, steering and torso`)));
   modeSel.addEventListener('change', async () => {
     tb.player.pause();
     const doc = modeSel.value === 'threads' ? info.default_scenario : info.more_scenarios[modeSel.value];
@@ -630,7 +630,7 @@ export async function mount(root, info) {
     // thread selector
     const want = ['auto', ...l.threads.map((_, i) => String(i))];
     if (threadSel.options.length !== want.length) {
-      threadSel.replaceChildren(el('option', { value: 'auto' }, 'first slot (H24)'), ...l.threads.map((_, i) => el('option', { value: i }, `thread ${i}`)));
+      threadSel.replaceChildren(el('option', { value: 'auto' }, 'the first slot (the thread that moves the machine)'), ...l.threads.map((_, i) => el('option', { value: i }, `thread ${i}`)));
       threadSel.value = followSlot0 ? 'auto' : String(exposed);
     }
     if (followSlot0) exposed = l.slots[0];
