@@ -209,7 +209,9 @@ impl<E> Session<E> {
                     pace.ran(&self.last, self.bytes - before);
                 }
                 Err(e) => {
-                    self.rebuild();
+                    if !self.forget_unplayed_ops() {
+                        self.rebuild();
+                    }
                     return Err(ApiError::from_scenario(e, prefix));
                 }
             }
@@ -232,14 +234,36 @@ impl<E> Session<E> {
         if new.is_empty() {
             return Ok(());
         }
-        let mut known = self.scenario.step_ops.take().unwrap_or_default();
+        let mut known = self.scenario.step_ops.clone().unwrap_or_default();
         known.extend(new);
-        self.scenario.step_ops = Some(known);
+        self.know(known, prefix).map(|_| ())
+    }
+
+    /// After a refused step: the engine knows only the ops of the scenario and of the
+    /// steps kept, as `retroanim run` of the exported scenario would. Returns whether the
+    /// object was rebuilt doing so.
+    fn forget_unplayed_ops(&mut self) -> bool {
+        let mut played = self.base_ops.clone();
+        played.extend(self.steps.iter().filter_map(op_of).map(str::to_string));
+        if self.scenario.step_ops.as_ref() == Some(&played) {
+            return false;
+        }
+        self.know(played, "").unwrap_or(false)
+    }
+
+    /// Load the engine knowing `ops`; when that changes its setup line, replay every step
+    /// kept and replace the lines. Returns whether the object was replaced.
+    fn know(
+        &mut self,
+        ops: std::collections::BTreeSet<String>,
+        prefix: &str,
+    ) -> Result<bool, ApiError> {
+        self.scenario.step_ops = Some(ops);
         let mut sim =
             (self.load)(&self.scenario).map_err(|e| ApiError::from_scenario(e, prefix))?;
         let first = retroanim_core::trace::line_text(&sim.snapshot_json());
         if self.lines.first() == Some(&first) {
-            return Ok(());
+            return Ok(false);
         }
         let mut lines = Vec::with_capacity(self.lines.len());
         let mut bytes = first.len();
@@ -260,7 +284,7 @@ impl<E> Session<E> {
         self.bytes = bytes;
         self.rebuilt = true;
         self.generation += 1;
-        Ok(())
+        Ok(true)
     }
 
     /// The last message the engine wrote to a line's `wire` key (the AC server loop's
@@ -560,5 +584,59 @@ mod tests {
             s.trace_jsonl(),
             "{\"step\":0,\"op\":\"setup\"}\n{\"step\":1,\"op\":\"tick\"}\n{\"step\":2,\"op\":\"quiet\"}\n"
         );
+    }
+
+    /// A stand-in whose op `loud` is refused after it was learnt: the lines go back.
+    struct Refusing(Loud);
+
+    impl DynSimulation for Refusing {
+        fn snapshot_json(&self) -> Value {
+            self.0.snapshot_json()
+        }
+        fn apply_json(
+            &mut self,
+            index: usize,
+            step: &Value,
+            at: &str,
+        ) -> Result<Value, ScenarioError> {
+            if step.get("bad").is_some() {
+                return Err(ScenarioError::new(
+                    "loud.json",
+                    format!("{at}.bad"),
+                    "refused",
+                ));
+            }
+            self.0.apply_json(index, step, at)
+        }
+    }
+
+    #[test]
+    fn a_refused_step_of_a_new_kind_leaves_the_lines_as_they_were() {
+        fn load(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
+            Ok(Box::new(Refusing(Loud {
+                loud: s.uses_op("loud"),
+            })))
+        }
+        let scenario = Scenario::from_value(
+            json!({ "engine": "loud" }),
+            "loud.json",
+            std::path::PathBuf::from("."),
+        )
+        .unwrap();
+        let mut s: Session<()> =
+            Session::start(&(), load, json!({ "engine": "loud" }), scenario).unwrap();
+        s.apply(&[json!({ "op": "tick" })], "", &mut ()).unwrap();
+        let e = s
+            .apply(&[json!({ "op": "loud", "bad": 1 })], "", &mut ())
+            .unwrap_err();
+        assert_eq!(e.at, "steps[0].bad");
+        assert_eq!(s.step_count(), 1);
+        assert_eq!(
+            s.trace_jsonl(),
+            "{\"step\":0,\"op\":\"setup\"}\n{\"step\":1,\"op\":\"tick\"}\n"
+        );
+        // The next step is traced as retroanim run traces the exported scenario.
+        s.apply(&[json!({ "op": "tick" })], "", &mut ()).unwrap();
+        assert_eq!(s.last_line(), &json!({ "step": 2, "op": "tick" }));
     }
 }
