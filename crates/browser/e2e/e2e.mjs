@@ -279,6 +279,18 @@ async function linesFrom(id, from) {
 
 const measured = {};
 
+// Retry `fn` (async, returning a value or a falsy one) until it gives a truthy value or
+// `ms` pass; returns the last value.
+async function eventually(fn, ms = 10000) {
+  const end = Date.now() + ms;
+  let v = await fn();
+  while (!v && Date.now() < end) {
+    await page.waitForTimeout(100);
+    v = await fn();
+  }
+  return v;
+}
+
 // ---- HERC while playing: real clicks land, the plain buttons and keys drive the engine,
 // the rate shown is the rate delivered, the view is framed where the machine is.
 async function hercPlay() {
@@ -313,9 +325,7 @@ async function hercPlay() {
   await realClick(`#herc-seq-list [data-seq="${walk}"]`);
   const n0 = await stepCount('herc');
   await realClick('#herc-request');
-  await page.waitForTimeout(400);
-  let lines = await linesFrom(id, n0);
-  const requested = lines.find((l) => l.op === 'request');
+  const requested = await eventually(async () => (await linesFrom(id, n0)).find((l) => l.op === 'request'));
   check(requested && requested.threads.some((t) => t.target_seq === walk || t.seq === walk),
     `herc: Play, a real click on "walk", a real click on "Request selected": the engine got the request for walk (${requested ? 'step ' + requested.step : 'no request line'})`);
   // The plain buttons and keys, while playing.
@@ -324,10 +334,12 @@ async function hercPlay() {
   await page.focus('#herc-step-count').catch(() => {});
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
   await page.keyboard.press('t');
-  await page.waitForTimeout(400);
-  lines = await linesFrom(id, n1);
-  const reqs = lines.filter((l) => l.op === 'request').map((l) => l.threads[l.slots[0]].target_seq);
   const turn = await seqOf('turn');
+  let reqs = [];
+  await eventually(async () => {
+    reqs = (await linesFrom(id, n1)).filter((l) => l.op === 'request').map((l) => l.threads[l.slots[0]].target_seq);
+    return reqs.includes(run) && reqs.includes(turn);
+  });
   check(reqs.includes(run) && reqs.includes(turn), `herc: the Run button and the T key request run and turn while playing (requests ${JSON.stringify(reqs)})`);
   // Playback speed: steps per second delivered and frames drawn.
   await realClick('#herc-do-walk');
@@ -341,10 +353,18 @@ async function hercPlay() {
   check(sps >= 24 && fps >= 30 && Math.abs(shown - sps) < 4,
     `herc: playing at 25 Hz delivers ${sps.toFixed(1)} steps/s at ${fps.toFixed(1)} frames/s; the page says ${shown.toFixed(1)} steps/s`);
   await realClick('#herc-play');
-  // Root motion on after walking: the view is framed where the machine is drawn.
+  // Root motion on after walking: the view is framed where the machine is drawn. Walk
+  // from idle first (a turn may have no authored way into walk).
+  await page.waitForFunction(() => document.getElementById('herc-play').textContent.includes('Play'));
+  await page.click('#herc-reset');
+  await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('0 '));
+  await page.click('#herc-do-walk');
+  await page.waitForFunction(() => parseInt(document.getElementById('herc-step-count').textContent, 10) >= 1);
+  for (let i = 0; i < 40; i++) await page.click('#herc-step');
+  await page.waitForFunction(() => parseInt(document.getElementById('herc-step-count').textContent, 10) >= 41, null, { timeout: 20000 });
   await page.click('#herc-root-motion');
   await page.click('#herc-step');
-  await page.waitForTimeout(200);
+  await page.waitForFunction(() => window.__hercFrame && window.__hercFrame.object, null, { timeout: 10000 }).catch(() => {});
   const fr = await page.evaluate(() => window.__hercFrame);
   const far = fr && fr.object ? Math.hypot(fr.center[0] - fr.object[0], fr.center[1] - fr.object[1]) : Infinity;
   check(fr && fr.object && Math.hypot(fr.object[0], fr.object[1]) > fr.radius && far < fr.radius,
@@ -352,8 +372,9 @@ async function hercPlay() {
   await page.click('#herc-root-motion');
   // Add thread plays at a visible rate.
   const before = (await sessionLine('herc')).line.threads.length;
+  const counted = await stepCount('herc');
   await page.click('#herc-add-thread');
-  await page.waitForFunction((n) => parseInt(document.getElementById('herc-step-count').textContent, 10) >= n, (await stepCount('herc')) + 2);
+  await page.waitForFunction((n) => parseInt(document.getElementById('herc-step-count').textContent, 10) >= n, counted + 2);
   const added = (await sessionLine('herc')).line;
   check(added.threads.length === before + 1 && added.threads[before].rate === 256,
     `herc: "Add thread" adds thread ${before} playing at rate ${added.threads[before] && added.threads[before].rate}`);
@@ -421,9 +442,12 @@ async function acPlay() {
   await realClick('#ac-play');
   await page.waitForTimeout(6000);
   await realClick('#ac-play');
-  await page.waitForTimeout(300);
-  const { id, line } = await sessionLine('ac');
-  const floor = await page.evaluate(() => window.__acFloor);
+  let id, line, floor;
+  await eventually(async () => {
+    ({ id, line } = await sessionLine('ac'));
+    floor = await page.evaluate(() => window.__acFloor);
+    return floor && Math.hypot(floor[0] - line.frame.origin[0], floor[1] - line.frame.origin[1]) < 1;
+  }, 5000);
   const o = line.frame.origin;
   check(floor && Math.hypot(o[0], o[1]) > 15 && Math.hypot(floor[0] - o[0], floor[1] - o[1]) < 1,
     `ac: after ${line.step} steps of running the creature is ${Math.hypot(o[0], o[1]).toFixed(1)} m out and the floor is centred ${floor ? Math.hypot(floor[0] - o[0], floor[1] - o[1]).toFixed(2) : '—'} m from it`);
