@@ -5,6 +5,7 @@
 import { api, el, perFrame, setText, setValue } from './api.js';
 
 const HISTORY = 4000; // trace lines kept in the page (the server keeps them all)
+const REFETCH = 1000; // lines fetched again when the session replaced them (`rebuilt`)
 // Steps Play sends in one request when it has fallen behind its rate, and the batch
 // of fast-forward (top speed), within the API's 1,000 steps per request.
 const MAX_CATCH_UP = 12;
@@ -83,9 +84,16 @@ export class EngineSession {
       if (resp.rebuilt) {
         // A step of a kind the session had not seen changed what every line carries
         // (the AC server loop's keys): the session replayed its steps; take the new lines.
+        // The last REFETCH lines, in as many answers as the lines endpoint's 1 MiB needs.
         const total = resp.step_count + 1;
-        const got = await api('GET', `/sessions/${this.id}/lines?from=${Math.max(0, total - HISTORY)}&to=${total}`);
-        this.lines = got.lines;
+        const lines = [];
+        for (let at = Math.max(0, total - REFETCH); at < total;) {
+          const got = await api('GET', `/sessions/${this.id}/lines?from=${at}&to=${total}`);
+          if (!got.lines.length) break;
+          for (const l of got.lines) lines.push(l);
+          at = got.from + got.lines.length;
+        }
+        this.lines = lines;
         this.emit(this.lines, true);
       } else {
         for (const l of resp.lines) this.lines.push(l);
