@@ -549,8 +549,10 @@ fn apply(sim: &mut AcSim, index: usize, step: &Step, at: &str) -> Result<Line, S
                 let p = &mut s.players[i];
                 p.last_raw = Some(state.raw.clone());
                 p.requested_location = Some(state.position);
-                let bytes = UpdateMotion::write(guid, &data, &mut p.seq);
-                push_wire(sim, bytes);
+                if state.broadcast_by_ace() {
+                    let bytes = UpdateMotion::write(guid, &data, &mut p.seq);
+                    push_wire(sim, bytes);
+                }
             }
             "None".into()
         }

@@ -12,6 +12,7 @@ pub mod move_to_state;
 pub mod movement_data;
 pub mod raw_motion_state;
 pub mod sequences;
+pub mod soul_emotes;
 pub mod update_motion;
 
 pub use bytes::{Reader, WireError, Writer};
