@@ -60,6 +60,10 @@ pub struct Player {
     pub seq: Sequences,
     /// `LastMoveToState`'s raw state.
     pub last_raw: Option<RawMotionState>,
+    /// `LastSoulEmote` / `LastSoulEmoteEndTime` (Q112): the last emote broadcast and the
+    /// clock at which its animation ends.
+    pub last_soul_emote: u32,
+    pub last_soul_emote_end: f64,
 }
 
 /// The extension's state.
@@ -102,6 +106,8 @@ fn player(fast_tick: Option<bool>) -> Player {
         requested_location: None,
         seq: Sequences::default(),
         last_raw: None,
+        last_soul_emote: 0,
+        last_soul_emote_end: f64::NEG_INFINITY,
     }
 }
 
@@ -543,13 +549,37 @@ fn apply(sim: &mut AcSim, index: usize, step: &Step, at: &str) -> Result<Line, S
                 }
                 o.on_move_to_state_server(&state.raw, state.standing_long_jump());
             }
+            let emote_length = state.raw.commands.first().map(|first| {
+                let emote = crate::wire::soul_emotes::full_command(first.command);
+                let length = o.table_manager().map_or(0.0, |tm| {
+                    tm.table.animation_length(
+                        crate::commands::NON_COMBAT,
+                        emote,
+                        first.speed,
+                        o.anims().as_ref(),
+                    )
+                });
+                (emote, length)
+            });
+            let broadcast = state.broadcast_by_ace();
+            let mut state = state;
+            if let (Some((emote, length)), Some(s)) = (emote_length, sim.server.as_mut()) {
+                let p = &mut s.players[i];
+                if emote == p.last_soul_emote && now < p.last_soul_emote_end {
+                    state.raw.commands.clear();
+                } else {
+                    p.last_soul_emote = emote;
+                    p.last_soul_emote_end = now + f64::from(length);
+                }
+            }
+            let o = obj_mut(sim, i);
             let data = movement_data_of_move_to_state(&state, o.weenie.run_rate);
             let guid = o.id;
             if let Some(s) = sim.server.as_mut() {
                 let p = &mut s.players[i];
                 p.last_raw = Some(state.raw.clone());
                 p.requested_location = Some(state.position);
-                if state.broadcast_by_ace() {
+                if broadcast {
                     let bytes = UpdateMotion::write(guid, &data, &mut p.seq);
                     push_wire(sim, bytes);
                 }

@@ -1,4 +1,4 @@
-//! The server loop's rules (quirks Q94–Q110): jumping, the wall-clock and server updates,
+//! The server loop's rules (quirks Q94–Q112; Q111 is in interpolation.rs): jumping, the wall-clock and server updates,
 //! entering and leaving the world, hidden and scale, and what the server broadcasts.
 //! Each test runs a short scenario on the sample humanoid records and checks values
 //! worked out by hand from the rule.
@@ -571,4 +571,39 @@ fn q110_zero_elapsed_server_update_caches_infinity() {
         json!(["Infinity", "NaN", "NaN"])
     );
     assert_eq!(t[3]["phys"]["cached_velocity"], json!([0.0, 0.0, 0.0]));
+}
+
+/// The same soul emote again before its animation has ended goes out without its
+/// action. Wave's link from Ready (NonCombat) is animation 0x03000120, frames 0 to its
+/// last (24 frames) at 30 per second: 0.8 s. Sent at 100.0, repeated at 100.5 (stripped),
+/// repeated at 100.9 (kept, numbered 3 since the stripped message wrote no item).
+#[test]
+fn q112_a_repeated_soul_emote_within_its_length_is_stripped() {
+    let wave = concat!(
+        "00080000",
+        "870001800000803f",
+        "1300647d0000704200007042000000000000803f000000000000000000000000",
+        "010001000000000001000000"
+    );
+    let t = run(
+        json!({}),
+        json!([{"op": "move_to_state_bytes", "hex": wave},
+               {"op": "update_object", "now": 100.5},
+               {"op": "move_to_state_bytes", "hex": wave},
+               {"op": "update_object", "now": 100.9},
+               {"op": "move_to_state_bytes", "hex": wave}]),
+    );
+    assert_eq!(
+        t[1]["wire"],
+        json!(["4cf700000100005000000100000001000000000080000000870002800000803f"])
+    );
+    // movement 2; state: no fields, no items.
+    assert_eq!(
+        t[3]["wire"],
+        json!(["4cf700000100005000000200000001000000000000000000"])
+    );
+    assert_eq!(
+        t[5]["wire"],
+        json!(["4cf700000100005000000300000001000000000080000000870003800000803f"])
+    );
 }

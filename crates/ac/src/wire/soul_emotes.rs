@@ -93,3 +93,13 @@ pub fn accepted_in_move_to_state(command: u32, speed: f32) -> bool {
             .iter()
             .any(|e| (e & 0xFFFF) == (command & 0xFFFF))
 }
+
+/// The full command id of a soul emote from the low 16 bits the wire carries (the
+/// value itself when it names none).
+pub fn full_command(command: u32) -> u32 {
+    SOUL_EMOTES
+        .iter()
+        .copied()
+        .find(|e| (e & 0xFFFF) == (command & 0xFFFF))
+        .unwrap_or(command)
+}
