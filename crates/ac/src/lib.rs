@@ -55,6 +55,7 @@ pub mod bench;
 pub mod commands;
 pub mod constraint_manager;
 pub mod creature;
+pub mod creature_server;
 pub mod inspect;
 pub mod interpolation;
 pub mod key_hash;
