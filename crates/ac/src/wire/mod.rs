@@ -7,6 +7,7 @@
 //! produce exactly the layout those readers expect.
 
 pub mod bytes;
+pub mod command_ids;
 pub mod jump_pack;
 pub mod move_to_state;
 pub mod movement_data;
