@@ -56,6 +56,7 @@ pub mod cold_box;
 pub mod commands;
 pub mod constraint_manager;
 pub mod creature;
+pub mod creature_server;
 pub mod inspect;
 pub mod interpolation;
 pub mod key_hash;

@@ -852,7 +852,10 @@ pub(crate) fn list_overflow(obj: &PhysicsObj) -> Option<(&'static str, usize)> {
         .map(|&(name, _, max)| (name, max))
 }
 
-/// The first NaN/±Infinity a trace line would print, as (JSON path, value).
+/// The first NaN/±Infinity a trace line would print, as (JSON path, value). A cached
+/// velocity is exempt (Q110): ACE divides the last move by the quantum, so a server update
+/// with no elapsed time leaves ±Infinity or NaN there, and the trace prints it as the
+/// strings `"Infinity"`, `"-Infinity"`, `"NaN"`.
 pub fn non_finite_in(line: &Line) -> Option<(String, &'static str)> {
     fn walk(v: &Value, path: &mut String) -> Option<&'static str> {
         match v {
@@ -868,6 +871,10 @@ pub fn non_finite_in(line: &Line) -> Option<(String, &'static str)> {
                 let len = path.len();
                 for (i, item) in items.iter().enumerate() {
                     path.push_str(&format!("[{i}]"));
+                    if path.ends_with(&format!("cached_velocity[{i}]")) {
+                        path.truncate(len);
+                        continue;
+                    }
                     if let Some(bad) = walk(item, path) {
                         return Some(bad);
                     }
