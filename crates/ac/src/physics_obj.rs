@@ -106,6 +106,8 @@ pub struct PhysicsObj {
     pub(crate) offset_memo: OffsetMemo,
     /// The server side: collision-report flags, the requested position, jump answers.
     pub server: crate::server_loop::ServerSide,
+    /// The host's event log, when it asked for one ([`PhysicsObj::enable_events`]).
+    pub(crate) events: Option<Box<crate::events::EventLog>>,
 }
 
 impl PhysicsObj {
@@ -162,6 +164,7 @@ impl PhysicsObj {
             sticky_object: 0,
             offset_memo: OffsetMemo::default(),
             server: crate::server_loop::ServerSide::default(),
+            events: None,
         }
     }
 
@@ -502,6 +505,7 @@ impl PhysicsObj {
         for i in 0..n {
             let h = self.anim_hooks[i];
             self.hook_log.push(h.hook_type);
+            self.raise(h.into());
             if h.hook_type == HOOK_ANIMATION_DONE {
                 self.animation_done(true);
             }
