@@ -330,10 +330,10 @@ namespace Retroanim
         [DllImport(Lib)] internal static extern Status ra_actor_update(ulong stage);
         [DllImport(Lib)] internal static extern Status ra_actor_frames(ulong stage, [Out] ActorFrame[] output, UIntPtr cap, out UIntPtr count);
 
-        /// <summary>NUL-terminated UTF-8 for a string argument; null stays null.</summary>
+        /// <summary>NUL-terminated UTF-8 for a string argument (callers refuse null first).</summary>
         internal static byte[] Utf8z(string s)
         {
-            if (s == null) return null;
+            NotNull(s, "s");
             var n = System.Text.Encoding.UTF8.GetByteCount(s);
             var b = new byte[n + 1];
             System.Text.Encoding.UTF8.GetBytes(s, 0, s.Length, b, 0);

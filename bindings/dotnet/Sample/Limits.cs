@@ -31,7 +31,7 @@ static class Limits
             Row("orientation", () => w.AddCreature(0x09000001u, zero));
             Row("orientation move_to_position", () => w.MoveToPosition(0, new AcFrame(Vector3.Zero, new Quaternion(0f, 0f, 0f, 0f)), AcWorld.DefaultMoveParams()));
             Row("quantum", () => w.TickAll(1e30));
-            Row("quantum negative", () => w.Tick(0, -0.5));
+            Row("quantum negative", () => w.Tick(0, -2.5));
             Row("quantum nan", () => w.TickAll(double.NaN));
             Row("target self", () => w.MoveToObject(0, 1, AcWorld.DefaultMoveParams()));
             Row("target 0", () => w.StickTo(0, 0));

@@ -500,6 +500,7 @@ impl PhysicsObj {
         }
     }
 
+    #[inline(never)]
     fn process_queued_hooks(&mut self) {
         let n = self.anim_hooks.len();
         for i in 0..n {

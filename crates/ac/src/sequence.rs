@@ -252,6 +252,19 @@ impl SeqNode {
         if !self.anim.may_have_hooks(frame) {
             return true;
         }
+        self.queue_frame_hooks(frame, dir, hooks, fired)
+    }
+
+    /// The scan of [`SeqNode::fire_hooks`] for a frame that may have hooks, kept out of
+    /// the crossing loop: most crossings have none, and the loop's registers stay free.
+    #[inline(never)]
+    fn queue_frame_hooks(
+        &self,
+        frame: i32,
+        dir: i32,
+        hooks: &mut Vec<FiredHook>,
+        fired: &mut usize,
+    ) -> bool {
         if let Some(pf) = self.part_frame(frame) {
             for (k, h) in pf.hooks.iter().enumerate() {
                 if h.direction == 0 || h.direction == dir {

@@ -508,8 +508,10 @@ RaStatus ra_ac_tick(RaAcWorld world, uint32_t creature, double quantum);
 
 // The batch call: the world clock advances by `quantum` seconds, then every creature
 // moves one quantum, in index order, its move-to, target and sticky managers included.
-// `quantum` lies within 0 to 2 s (ACE's `HugeQuantum`); outside, or NaN, it is refused
-// with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this door).
+// `quantum` lies within ±2 s (ACE's `HugeQuantum`), as the scenario runner's `tick`
+// requires (a negative one plays backwards there and here); outside, or NaN, it is
+// refused with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this
+// door).
 RaStatus ra_ac_world_tick(RaAcWorld world, double quantum);
 
 // The world clock in seconds (it starts at 100, as the conformance scenarios' does).

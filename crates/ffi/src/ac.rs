@@ -9,7 +9,7 @@ use retroanim_ac::interpolation::Position;
 use retroanim_ac::math::{AFrame, Quat, Vec3};
 use retroanim_ac::motion_interp::motion_allows_jump;
 use retroanim_ac::physics_obj::{PhysicsObj, DEFAULT_CELL};
-use retroanim_ac::scenario::{MAX_DT, MIN_ORIENTATION_LENGTH_SQ};
+use retroanim_ac::scenario::{check_dt, check_target, MIN_ORIENTATION_LENGTH_SQ};
 use retroanim_ac::scenario_world::DEFAULT_CLOCK;
 use retroanim_ac::target_manager::TargetStatus;
 use retroanim_ac::wire::{
@@ -368,15 +368,7 @@ pub(crate) fn flag(v: u8, what: &str) -> Result<bool> {
 /// A move-to, turn-to or stick target: neither the mover itself nor id 0, which no
 /// object has (such a move would wait forever).
 fn target_of(mover: u32, target: u32) -> Result<u32> {
-    if target == 0 {
-        Err(Error::invalid("target: id 0 names no object"))
-    } else if target == mover {
-        Err(Error::invalid(format!(
-            "target: {target:#x} is the creature itself"
-        )))
-    } else {
-        Ok(target)
-    }
+    check_target(mover, target).map_err(|e| Error::invalid(format!("target: {e}")))
 }
 
 pub(crate) fn finite(v: f32, what: &str) -> Result<f32> {
@@ -888,22 +880,20 @@ pub extern "C" fn ra_ac_tick(world: RaAcWorld, creature: u32, quantum: f64) -> R
     })
 }
 
-/// A quantum: finite, 0 to `MAX_DT` (2 s, ACE's `HugeQuantum`), the scenario runner's
-/// limit; a negative quantum, which the runner's `tick` allows, is refused here.
+/// A quantum: the scenario runner's rule (finite, within ±2 s, ACE's `HugeQuantum`)
+/// with its message, so that this door and the runner accept the same ticks.
 fn check_quantum(q: f64) -> Result<()> {
-    if q.is_finite() && (0.0..=MAX_DT).contains(&q) {
-        Ok(())
-    } else {
-        Err(Error::invalid(format!(
-            "quantum {q} is out of range: a tick's quantum lies within 0 to 2 s (ACE's HugeQuantum)"
-        )))
-    }
+    check_dt(q)
+        .map(|_| ())
+        .map_err(|e| Error::invalid(format!("quantum: {e}")))
 }
 
 /// The batch call: the world clock advances by `quantum` seconds, then every creature
 /// moves one quantum, in index order, its move-to, target and sticky managers included.
-/// `quantum` lies within 0 to 2 s (ACE's `HugeQuantum`); outside, or NaN, it is refused
-/// with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this door).
+/// `quantum` lies within ±2 s (ACE's `HugeQuantum`), as the scenario runner's `tick`
+/// requires (a negative one plays backwards there and here); outside, or NaN, it is
+/// refused with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this
+/// door).
 #[no_mangle]
 pub extern "C" fn ra_ac_world_tick(world: RaAcWorld, quantum: f64) -> RaStatus {
     on(world, |w| {
