@@ -114,13 +114,29 @@ fn report(all: &mut [Samples]) {
     }
 }
 
-fn main() {
-    let worlds = arg("--worlds", 4) as usize;
-    let creatures = arg("--creatures", 25_000);
-    let hz = arg("--hz", 30);
-    let seconds = arg("--seconds", 10);
-    let churn = arg("--churn", 1_000);
+/// What a run ended with.
+pub struct Outcome {
+    /// Creatures in all worlds at the end.
+    pub creatures: usize,
+    /// Calls that did not return `RA_STATUS_OK`.
+    pub failures: u64,
+}
 
+fn main() {
+    let o = run(
+        arg("--worlds", 4) as usize,
+        arg("--creatures", 25_000),
+        arg("--hz", 30),
+        arg("--seconds", 10),
+        arg("--churn", 1_000),
+    );
+    if o.failures != 0 {
+        std::process::exit(1);
+    }
+}
+
+/// One run (see the module documentation); prints the report.
+pub fn run(worlds: usize, creatures: u32, hz: u32, seconds: u32, churn: u32) -> Outcome {
     let handles: Vec<RaAcWorld> = (0..worlds).map(|_| world()).collect();
     // The creatures each world holds, by index: the churn thread's bookkeeping (the
     // tick threads only tick and read).
@@ -241,7 +257,8 @@ fn main() {
     }
     let failures = FAILURES.load(Ordering::Relaxed);
     println!("failed calls: {failures}");
-    if failures != 0 {
-        std::process::exit(1);
+    Outcome {
+        creatures: total,
+        failures,
     }
 }
