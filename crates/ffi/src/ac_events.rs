@@ -147,8 +147,13 @@ pub unsafe extern "C" fn ra_ac_world_events(
         let index_of = &w.index_of;
         let items = w.world.objects.iter().flat_map(|o| {
             let id = o.id();
-            let c = index_of.get(&id).copied().unwrap_or(u32::MAX);
             let dropped = o.events_dropped();
+            // Only a creature with something to report costs a look-up.
+            let c = if o.events().is_empty() && dropped == 0 {
+                u32::MAX
+            } else {
+                index_of.get(&id).copied().unwrap_or(u32::MAX)
+            };
             o.events()
                 .iter()
                 .map(move |e| event_out(c, id, e))
