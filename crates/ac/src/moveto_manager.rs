@@ -891,6 +891,7 @@ impl PhysicsObj {
     fn on_move_complete(&mut self, status: WeenieError) {
         self.move_completions.push(status);
         self.last_move_completion = Some(status);
+        self.raise(crate::events::Event::MoveComplete(status));
     }
 
     /// `IsInterpolating()`.

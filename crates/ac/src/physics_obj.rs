@@ -109,6 +109,8 @@ pub struct PhysicsObj {
     /// The server side: collision-report flags, the requested position, jump answers
     /// (off the object until a server loop first changes it).
     pub server: ColdBox<crate::server_loop::ServerSide>,
+    /// The host's event log, when it asked for one ([`PhysicsObj::enable_events`]).
+    pub(crate) events: Option<Box<crate::events::EventLog>>,
 }
 
 impl PhysicsObj {
@@ -165,6 +167,7 @@ impl PhysicsObj {
             sticky_object: 0,
             offset_memo: OffsetMemo::default(),
             server: ColdBox::pristine(),
+            events: None,
         }
     }
 
@@ -525,11 +528,13 @@ impl PhysicsObj {
         }
     }
 
+    #[inline(never)]
     fn process_queued_hooks(&mut self) {
         let n = self.anim_hooks.len();
         for i in 0..n {
             let h = self.anim_hooks[i];
             self.hook_log.push(h.hook_type);
+            self.raise(h.into());
             if h.hook_type == HOOK_ANIMATION_DONE {
                 self.animation_done(true);
             }
