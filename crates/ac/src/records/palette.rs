@@ -1,6 +1,6 @@
 //! The Palette record (`0x04……`): the id, then a `u32` count and that many colours, each a
 //! little-endian `u32` holding A, R, G, B from the high byte down (layout in
-//! docs/ac-formats.md section 5).
+//! docs/ac-formats.md section 1, "Textures").
 
 use super::error::RecordError;
 use super::reader::Cursor;

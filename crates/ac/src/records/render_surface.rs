@@ -1,6 +1,6 @@
 //! The RenderSurface record (`0x06……`, ACE's `Texture`): one image's pixels in one of
 //! the retail pixel formats, and [`decode_rgba`] which turns the formats retail uses into
-//! RGBA rows (layout in docs/ac-formats.md section 5).
+//! RGBA rows (layout in docs/ac-formats.md section 1, "Textures").
 
 use super::dxt::{self, Dxt};
 use super::error::RecordError;

@@ -1,5 +1,5 @@
 //! The Surface record (`0x08……`) and the SurfaceTexture record (`0x05……`) it points at
-//! (layouts in docs/ac-formats.md section 5).
+//! (layouts in docs/ac-formats.md section 1, "Textures").
 //!
 //! A Surface's bytes do not start with its id: the id comes from the container (or the
 //! file name), and [`read_surface`] takes it so errors can name the record. The type bits

@@ -2,7 +2,7 @@
 //! Surface (`0x08……`), its SurfaceTexture (`0x05……`), one RenderSurface (`0x06……`) in
 //! the named pixel format and, for P8, a Palette (`0x04……`). The pixels come from a
 //! pattern (checker or stripes) over a list of colours, so a source stays small and the
-//! records stay the project's own (docs/ac-formats.md section 5).
+//! records stay the project's own (docs/ac-formats.md section 1, "Textures").
 //!
 //! DXT images are encoded exactly when every 4×4 block holds at most two colours (which
 //! checker and stripe cells that are multiples of 4, or stripes 1..4 rows high, give);
@@ -114,7 +114,7 @@ fn encode_dxt(px: &[u32], size: usize, format: u32) -> Result<Vec<u8>, String> {
 
 fn compile_one(t: &TextureDef, at: &str, out: &mut TextureRecords) -> Result<(), String> {
     let size = t.size as usize;
-    if t.size == 0 || t.size > 256 || t.size % 4 != 0 {
+    if t.size == 0 || t.size > 256 || !t.size.is_multiple_of(4) {
         return Err(format!(
             "{at}.size: {} is not a multiple of 4 in 4..=256",
             t.size
