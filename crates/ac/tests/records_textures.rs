@@ -270,6 +270,33 @@ fn the_sample_textures_decode_to_their_authored_colours() {
     }
 }
 
+#[test]
+fn inspect_shows_the_texture_records_by_id_and_a_surface_by_its_file_name() {
+    use retroanim_ac::inspect::inspect_file;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/ac/records");
+    let text = inspect_file(&dir.join("06000101.bin"), None, false).unwrap();
+    assert_eq!(
+        text,
+        "RenderSurface 0x06000101\n32×32 DXT1 (827611204), 512 pixel bytes\n"
+    );
+    let text = inspect_file(&dir.join("06000102.bin"), None, false).unwrap();
+    assert!(text.ends_with("16×16 P8 (41), 256 pixel bytes, default palette 0x04000101\n"));
+    let text = inspect_file(&dir.join("08000102.bin"), None, false).unwrap();
+    assert_eq!(
+        text,
+        "Surface 0x08000102\ntype 0x00000002, image: SurfaceTexture 0x05000102, palette 0x04000101\ntranslucency 0, luminosity 0, diffuse 1\n"
+    );
+    let text = inspect_file(&dir.join("04000101.bin"), None, false).unwrap();
+    assert_eq!(
+        text,
+        "Palette 0x04000101\n2 colours (0xAARRGGBB)\n     0: ffe0a070 ffc08050\n"
+    );
+    let json = inspect_file(&dir.join("05000101.bin"), None, true).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["render_surfaces"][0], "0x06000101");
+    assert!(retroanim_ac::inspect::recognises(&dir.join("08000101.bin")));
+}
+
 fn any_record() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(any::<u8>(), 0..200)
 }
