@@ -9,6 +9,7 @@
 # what else the machine is doing.
 #
 # Usage: scripts/instructions.sh [ENGINE...]        (default: ac herc actor; also ac-chase)
+# CI (.ci/run) prints `ac herc actor ac-chase`, as a report with no threshold.
 # ac-chase reports per object ticked: N chasers plus N/10 targets (ENTITIES = N).
 # Environment: ENTITIES (default 1000), CARGO_TARGET_DIR (honoured), KEEP=dir to keep the callgrind outputs there
 # (callgrind_annotate DIR/ENGINE-60.out gives the profile).

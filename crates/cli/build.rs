@@ -5,12 +5,15 @@
 //! Also decides whether the static-site end-to-end test can run here (see
 //! `retroanim-testkit`): it needs the browser test's tools and the wasm32 target.
 
-use retroanim_testkit::{gate, CHROMIUM, NODE, PLAYWRIGHT, WASM32};
+use retroanim_testkit::{
+    gate, CHROMIUM, MATURIN, NODE, NUMPY, PLAYWRIGHT, PYTEST, PYTHON3, WASM32,
+};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
     gate("missing_site_tools", &[CHROMIUM, NODE, PLAYWRIGHT, WASM32]);
+    gate("missing_python_tools", &[PYTHON3, MATURIN, NUMPY, PYTEST]);
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let root = manifest.join("../../assets");
     println!("cargo:rerun-if-changed={}", root.display());

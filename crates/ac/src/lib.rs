@@ -52,6 +52,7 @@
 //!   differential test keeps the engine's tick bit for bit equal to it.
 
 pub mod bench;
+pub mod cold_box;
 pub mod commands;
 pub mod constraint_manager;
 pub mod creature;

@@ -741,6 +741,24 @@ pub fn to_degrees(rad: f32) -> f32 {
     (180.0 / std::f64::consts::PI * rad as f64) as f32
 }
 
+/// `x % 360` in f32 (C#'s `%`, the C `fmodf`), without the library call for the values
+/// the heading formulas produce. `fmodf(x, 360)` is `x` itself while `|x| < 360`, and
+/// `|x| − 360` with `x`'s sign while `|x| < 720`: that subtraction is exact (both
+/// operands within a factor of two of each other, Sterbenz), so the bits are `fmodf`'s.
+/// Anything else (larger, infinite, NaN) takes the library call.
+#[inline]
+pub fn rem360(x: f32) -> f32 {
+    let a = x.abs();
+    if a < 360.0 {
+        x
+    } else if a < 720.0 {
+        // copysign keeps fmodf's signed zero for x = −360.
+        (a - 360.0).copysign(x)
+    } else {
+        x % 360.0
+    }
+}
+
 /// ACE's `AFrame` (and the DAT `Frame`): origin plus orientation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AFrame {
@@ -856,7 +874,7 @@ impl AFrame {
     pub fn get_heading(&self) -> f32 {
         let (_, m21, m22, _) = self.orientation.matrix_elements();
         let h = (m22 as f64).atan2(m21 as f64) as f32;
-        (450.0 - to_degrees(h)) % 360.0
+        rem360(450.0 - to_degrees(h))
     }
 
     /// `AFrame.set_heading(deg)`.
@@ -874,7 +892,7 @@ impl AFrame {
             return;
         }
         let z_deg = 450.0 - to_degrees((n.y as f64).atan2(n.x as f64) as f32);
-        let z_rot = -to_radians(z_deg % 360.0);
+        let z_rot = -to_radians(rem360(z_deg));
         let x_rot = (n.z as f64).asin() as f32;
         self.set_rotate(Quat::from_ypr(x_rot, 0.0, z_rot));
     }
@@ -916,6 +934,34 @@ mod tests {
         let q = Quat::new(h, 0.0, 0.0, h);
         let r = Quat::rotate(q, Vec3::new(1.0, 0.0, 0.0));
         assert!((r.x).abs() < 1e-6 && (r.y - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn rem360_has_the_bits_of_the_remainder_operator() {
+        // By hand: within ±360 unchanged, then one turn off, signed zero for −360.
+        assert_eq!(rem360(450.0), 90.0);
+        assert_eq!(rem360(719.5), 359.5);
+        assert_eq!(rem360(-400.0), -40.0);
+        assert_eq!(rem360(-360.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(rem360(360.0).to_bits(), 0.0f32.to_bits());
+        assert_eq!(rem360(1080.0), 0.0);
+        let same = |x: f32| {
+            let (a, b) = (rem360(x), x % 360.0);
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "{x}: {a} {b}"
+            );
+        };
+        // Every f32 within 2^16 steps of each branch edge, and a stride over all of them.
+        for edge in [0.0f32, 360.0, 720.0, -360.0, -720.0] {
+            let c = edge.to_bits() as i64;
+            for k in -65_536i64..=65_536 {
+                same(f32::from_bits((c + k).clamp(0, u32::MAX as i64) as u32));
+            }
+        }
+        for bits in (0..=u32::MAX).step_by(65_537) {
+            same(f32::from_bits(bits));
+        }
     }
 
     #[test]

@@ -35,7 +35,7 @@ impl Default for MotionState {
             substate_mod: 1.0,
             // Reserved so that a steady-state object never grows its lists.
             modifiers: VecDeque::with_capacity(4),
-            actions: VecDeque::with_capacity(8),
+            actions: VecDeque::new(),
         }
     }
 }

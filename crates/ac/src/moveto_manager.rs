@@ -11,10 +11,10 @@
 
 use crate::commands::*;
 use crate::interpolation::Position;
-use crate::math::{AFrame, EPSILON};
+use crate::math::{rem360, AFrame, EPSILON};
 use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
-use crate::position_helpers::{cylinder_distance, heading, norm};
+use crate::position_helpers::{cylinder_distance, heading, norm, steer_estimate, Steer};
 use crate::target_manager::{TargetInfo, TargetStatus};
 use std::collections::VecDeque;
 
@@ -244,6 +244,7 @@ impl PhysicsObj {
                     return WeenieError::NoAnimationTable;
                 }
                 self.set_active(true);
+                self.reserve_move_buffers();
                 self.mt_perform_movement(mvs)
             }
             MovementType::Invalid => WeenieError::GeneralMovementFailure,
@@ -315,13 +316,13 @@ impl PhysicsObj {
         // Q61: the distance uses the previous move's UseSpheres.
         let distance = self.mt_get_current_distance();
         let here = self.position();
-        let bearing = heading(&here, &position);
         let cmd = get_command(params, distance);
         let m = &mut self.moveto;
         if cmd.motion != 0 {
+            // The bearing is read only here: a move that starts in range skips it.
             m.pending_actions.push_back(MovementNode {
                 kind: MovementType::TurnToHeading,
-                heading: bearing,
+                heading: heading(&here, &position),
             });
             m.pending_actions.push_back(MovementNode {
                 kind: MovementType::MoveToPosition,
@@ -391,10 +392,16 @@ impl PhysicsObj {
         self.moveto.sought_position = interp;
         self.moveto.current_target_position = target;
         let here = self.position();
-        let i_heading = heading(&here, &interp);
         let dist = self.mt_get_current_distance();
         let m = &mut self.moveto;
         let cmd = get_command(&m.movement_params, dist);
+        // `heading` is pure: a move that starts in range without a final turn (the
+        // common re-issued chase) has no node to aim and skips the arctangent.
+        let i_heading = if cmd.motion != 0 || m.movement_params.use_final_heading {
+            heading(&here, &interp)
+        } else {
+            0.0
+        };
         if cmd.motion != 0 {
             m.pending_actions.push_back(MovementNode {
                 kind: MovementType::TurnToHeading,
@@ -427,7 +434,7 @@ impl PhysicsObj {
         let th = heading(&here, &target);
         let m = &mut self.moveto;
         let sh = m.sought_position.frame.get_heading();
-        let h = (th + sh) % 360.0;
+        let h = rem360(th + sh);
         m.sought_position.frame.set_heading(h);
         m.pending_actions.push_back(MovementNode {
             kind: MovementType::TurnToHeading,
@@ -528,27 +535,32 @@ impl PhysicsObj {
     }
 
     /// `HandleMoveToPosition`: one step of a forward leg.
-    fn mt_handle_move_to_position(&mut self) {
+    fn mt_handle_move_to_position<const FAST: bool>(&mut self) {
         let cur = self.position();
         let m = &self.moveto;
         let mut mp = motion_params(m.movement_params.speed, m.movement_params.hold_key_to_apply);
         if !self.is_animating {
-            let mut h = get_desired_heading(m.current_command, m.moving_away)
-                + heading(&cur, &m.current_target_position);
-            if h >= 360.0 {
-                h -= 360.0;
-            }
-            let diff = norm(h - self.frame.get_heading());
             // Q70: a ±20° dead band, snapped when the correction turn ends.
-            if diff > 20.0 && diff < 340.0 {
-                let turn = if diff >= 180.0 { TURN_LEFT } else { TURN_RIGHT };
-                if turn != self.moveto.aux_command {
-                    self.mt_do_motion(turn, &mut mp);
-                    self.moveto.aux_command = turn;
+            let (steer, h) = self.mt_steer::<FAST>(&cur);
+            match steer {
+                Steer::Right | Steer::Left => {
+                    let turn = if steer == Steer::Left {
+                        TURN_LEFT
+                    } else {
+                        TURN_RIGHT
+                    };
+                    if turn != self.moveto.aux_command {
+                        self.mt_do_motion(turn, &mut mp);
+                        self.moveto.aux_command = turn;
+                    }
                 }
-            } else if self.moveto.aux_command != 0 {
-                self.set_heading(h);
-                self.mt_stop_aux_command(&mut mp);
+                Steer::Hold => {
+                    if self.moveto.aux_command != 0 {
+                        // A Hold with a correction turn running always carries `h`.
+                        self.set_heading(h.unwrap_or_default());
+                        self.mt_stop_aux_command(&mut mp);
+                    }
+                }
             }
         } else {
             self.mt_stop_aux_command(&mut mp);
@@ -600,6 +612,41 @@ impl PhysicsObj {
                 }
             }
         }
+    }
+
+    /// The steering decision of `HandleMoveToPosition` and the heading `h` it aims at:
+    /// `h = desired + heading(here, target)` (wrapped once), `diff = norm(h − heading)`.
+    fn mt_steer_plain(&self, cur: &Position) -> (Steer, f32) {
+        let m = &self.moveto;
+        let mut h = get_desired_heading(m.current_command, m.moving_away)
+            + heading(cur, &m.current_target_position);
+        if h >= 360.0 {
+            h -= 360.0;
+        }
+        let diff = norm(h - self.frame.get_heading());
+        (Steer::of_diff(diff), h)
+    }
+
+    /// [`PhysicsObj::mt_steer_plain`], where `FAST` first tries [`steer_estimate`]: a
+    /// certain Hold or turn costs no arctangent. `h` is left out (None) only when the
+    /// decision does not read it: a turn, or a Hold with no correction turn to snap.
+    #[inline]
+    fn mt_steer<const FAST: bool>(&self, cur: &Position) -> (Steer, Option<f32>) {
+        if FAST {
+            let m = &self.moveto;
+            let d = cur.get_offset(&m.current_target_position);
+            let (_, m21, m22, _) = self.frame.orientation.matrix_elements();
+            let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
+            match steer_estimate(d.x, d.y, m21, m22, away) {
+                Some(s) if s != Steer::Hold || m.aux_command == 0 => {
+                    debug_assert_eq!(s, self.mt_steer_plain(cur).0, "steer estimate");
+                    return (s, None);
+                }
+                _ => {}
+            }
+        }
+        let (s, h) = self.mt_steer_plain(cur);
+        (s, Some(h))
     }
 
     /// `CheckProgressMade(d)`: judged at most once per window of more than 1 s (Q71).
@@ -704,22 +751,39 @@ impl PhysicsObj {
     pub fn mt_use_time(&mut self) {
         // The three tests only read flags; the one that nearly always fails (no node
         // pending) comes first, so most ticks make one test instead of three.
+        if self
+            .moveto
+            .boxed()
+            .is_none_or(|m| m.pending_actions.is_empty())
+        {
+            return;
+        }
+        if !self.has_movement_manager || !self.contact {
+            return;
+        }
+        self.mt_use_time_node::<true>();
+    }
+
+    /// [`PhysicsObj::mt_use_time`] without the steering estimate: the plain path the
+    /// reference tick takes.
+    #[cfg(feature = "reference")]
+    pub fn mt_use_time_plain(&mut self) {
         if self.moveto.pending_actions.is_empty() {
             return;
         }
         if !self.has_movement_manager || !self.contact {
             return;
         }
-        self.mt_use_time_node();
+        self.mt_use_time_node::<false>();
     }
 
     /// The part of `UseTime` that runs only while a node is pending.
-    fn mt_use_time_node(&mut self) {
+    fn mt_use_time_node<const FAST: bool>(&mut self) {
         let Some(node) = self.moveto.pending_actions.front() else {
             return;
         };
         match node.kind {
-            MovementType::MoveToPosition => self.mt_handle_move_to_position(),
+            MovementType::MoveToPosition => self.mt_handle_move_to_position::<FAST>(),
             MovementType::TurnToHeading => self.mt_handle_turn_to_heading(),
             _ => {}
         }

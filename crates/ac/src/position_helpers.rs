@@ -2,7 +2,7 @@
 //! bearings, and the cylinder distances between two objects' bounding cylinders.
 
 use crate::interpolation::Position;
-use crate::math::{to_degrees, EPSILON};
+use crate::math::{rem360, to_degrees, EPSILON};
 
 /// `Position.heading(p)`: compass bearing from `from` to `to` in the horizontal plane
 /// (0 when they are closer than EPSILON horizontally).
@@ -13,7 +13,7 @@ pub fn heading(from: &Position, to: &Position) -> f32 {
         return 0.0;
     }
     let a = (d.y as f64).atan2(d.x as f64) as f32;
-    (450.0 - to_degrees(a)) % 360.0
+    rem360(450.0 - to_degrees(a))
 }
 
 /// `Position.CylinderDistance(r, h, pos, R, H, other)`. The reach uses the full 3-D
@@ -67,4 +67,177 @@ pub fn norm(h: f32) -> f32 {
         h += 360.0;
     }
     h
+}
+
+/// The steering decision of `HandleMoveToPosition` (Q70): keep the course (inside the
+/// ±20° dead band), or turn right or left towards the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Steer {
+    Hold,
+    Right,
+    Left,
+}
+
+impl Steer {
+    /// The plain decision from the heading difference `diff = norm(h − heading)`.
+    pub fn of_diff(diff: f32) -> Steer {
+        if diff > 20.0 && diff < 340.0 {
+            if diff >= 180.0 {
+                Steer::Left
+            } else {
+                Steer::Right
+            }
+        } else {
+            Steer::Hold
+        }
+    }
+}
+
+// sin and cos of 20.01°, 19.99° and 0.01°: the band's edges moved 0.01° outwards and
+// inwards, and the margin kept from 180°.
+const SIN_OUT: f64 = 0.342_184_145_417_465_5;
+const COS_OUT: f64 = 0.939_632_912_697_782_6;
+const SIN_IN: f64 = 0.341_856_130_815_342_6;
+const COS_IN: f64 = 0.939_752_300_249_360_1;
+const SIN_MARGIN: f64 = 0.000_174_532_924_313_336_8;
+const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
+
+/// [`Steer::of_diff`] of `norm(desired + heading(here, target) − frame heading)`, decided
+/// without the two arctangents when the answer is certain; `None` when it is not.
+///
+/// `(dx, dy)` is the horizontal offset from the mover to the target
+/// (`Position.get_offset`), `(m21, m22)` the facing direction's matrix elements
+/// (`Quat::matrix_elements`, what `AFrame.get_heading` takes its arctangent of), and
+/// `away` says the desired heading is 180 (else 0). The angle θ from the offset to the
+/// facing direction has sine and cosine proportional to their cross and dot products,
+/// which f64 forms exactly enough from f32 inputs; the plain path's f32 roundings (the
+/// normalisation, two narrowed arctangents, degrees, the subtractions) move its `diff` by
+/// less than 0.001°. So an angle more than 0.01° from every edge of the decision (20°,
+/// 180°, 340°) gives the plain path's answer; nearer an edge, or with a direction too
+/// short or too long to trust (the bearing of an offset under EPSILON is 0 by rule),
+/// the caller takes the plain path.
+#[inline]
+pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Option<Steer> {
+    let (mut x, mut y) = (f64::from(dx), f64::from(dy));
+    if away {
+        x = -x;
+        y = -y;
+    }
+    let (mx, my) = (f64::from(m21), f64::from(m22));
+    let d2 = x * x + y * y;
+    let m2 = mx * mx + my * my;
+    let small = 4.0 * f64::from(EPSILON);
+    if !((small * small..=1e30).contains(&d2) && (1e-12..=1e30).contains(&m2)) {
+        return None;
+    }
+    // |d||m|·sin θ and |d||m|·cos θ.
+    let s = x * my - y * mx;
+    let c = x * mx + y * my;
+    let a = s.abs();
+    if c > 0.0 && a * COS_IN < c * SIN_IN {
+        return Some(Steer::Hold);
+    }
+    // Beyond 20.01° from the offset and more than 0.01° short of 180°.
+    if a * COS_OUT - c * SIN_OUT > 0.0 && c * SIN_MARGIN + a * COS_MARGIN > 0.0 {
+        return Some(if s > 0.0 { Steer::Right } else { Steer::Left });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{AFrame, Quat, Vec3};
+    use proptest::prelude::*;
+
+    /// The plain decision of `HandleMoveToPosition` for a mover at the origin facing
+    /// `facing`, with the target at `(dx, dy)`.
+    fn plain(dx: f32, dy: f32, facing: Quat, away: bool) -> Steer {
+        let here = Position::new(0x7d64_0013, AFrame::new(Vec3::ZERO, facing));
+        let there = Position::new(0x7d64_0013, AFrame::new(Vec3::new(dx, dy, 0.0), facing));
+        let mut h = if away { 180.0 } else { 0.0 } + heading(&here, &there);
+        if h >= 360.0 {
+            h -= 360.0;
+        }
+        Steer::of_diff(norm(h - here.frame.get_heading()))
+    }
+
+    fn estimate(dx: f32, dy: f32, facing: Quat, away: bool) -> Option<Steer> {
+        let (_, m21, m22, _) = facing.matrix_elements();
+        steer_estimate(dx, dy, m21, m22, away)
+    }
+
+    /// A facing of `deg` compass degrees (0 = +Y, 90 = +X), tilted by `tilt` radians.
+    fn facing(deg: f32, tilt: f32) -> Quat {
+        let mut f = AFrame::new(Vec3::ZERO, Quat::from_ypr(tilt, 0.0, 0.0));
+        f.set_heading(deg);
+        f.orientation
+    }
+
+    #[test]
+    fn clear_cases_are_decided_by_hand() {
+        // Facing north (+Y): a target straight ahead holds, one due east is 90° to the
+        // right, one due west 90° to the left; moving away, north of us is behind.
+        let north = facing(0.0, 0.0);
+        assert_eq!(estimate(0.0, 5.0, north, false), Some(Steer::Hold));
+        assert_eq!(estimate(5.0, 0.0, north, false), Some(Steer::Right));
+        assert_eq!(estimate(-5.0, 0.0, north, false), Some(Steer::Left));
+        assert_eq!(estimate(0.0, -5.0, north, true), Some(Steer::Hold));
+        // 15° off the nose holds, 25° turns.
+        let (s15, c15) = 15f32.to_radians().sin_cos();
+        let (s25, c25) = 25f32.to_radians().sin_cos();
+        assert_eq!(estimate(s15, c15, north, false), Some(Steer::Hold));
+        assert_eq!(estimate(s25, c25, north, false), Some(Steer::Right));
+        assert_eq!(estimate(-s25, c25, north, false), Some(Steer::Left));
+        // Straight behind (180°) and a target on the mover's spot are left to the plain path.
+        assert_eq!(estimate(0.0, -5.0, north, false), None);
+        assert_eq!(estimate(0.0001, 0.0, north, false), None);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        /// Whenever the estimate answers, it is the plain path's answer, also at angles
+        /// a hair's breadth from the band's edges.
+        #[test]
+        fn the_estimate_agrees_with_the_plain_decision(
+            heading_deg in 0u32..36_000,
+            edge in prop::sample::select(vec![0.0f32, 20.0, -20.0, 180.0, 90.0, -90.0, 45.0]),
+            off in prop_oneof![
+                3 => -0.002f32..0.002,
+                1 => -0.05f32..0.05,
+                2 => -180.0f32..180.0,
+            ],
+            dist in prop_oneof![1 => 0.0f32..0.01, 4 => 0.01f32..200.0],
+            tilt in prop_oneof![3 => Just(0.0f32), 1 => -0.5f32..0.5],
+            away in any::<bool>(),
+        ) {
+            let h = heading_deg as f32 / 100.0;
+            let f = facing(h, tilt);
+            // The target's bearing, `edge + off` degrees from the facing.
+            let b = (h + edge + off).to_radians();
+            let (dx, dy) = (dist * b.sin(), dist * b.cos());
+            if let Some(s) = estimate(dx, dy, f, away) {
+                prop_assert_eq!(s, plain(dx, dy, f, away));
+            }
+        }
+    }
+
+    #[test]
+    fn the_estimate_answers_away_from_the_edges() {
+        // Bearings a whole degree or more from the edges: the estimate decides them all.
+        let mut decided = 0;
+        let mut total = 0;
+        for h in (0..360).step_by(7) {
+            let f = facing(h as f32, 0.0);
+            for d in (0..360).filter(|d| ![19, 20, 21, 179, 180, 181, 339, 340, 341].contains(d)) {
+                let b = ((h + d) as f32).to_radians();
+                let (dx, dy) = (3.0 * b.sin(), 3.0 * b.cos());
+                let e = estimate(dx, dy, f, false);
+                assert!(e.is_none_or(|s| s == plain(dx, dy, f, false)));
+                decided += usize::from(e.is_some());
+                total += 1;
+            }
+        }
+        assert_eq!(decided, total);
+    }
 }

@@ -370,7 +370,7 @@ fn floor_key(x: f32, nan: i64) -> i64 {
 impl Sequence {
     pub fn new() -> Sequence {
         Sequence {
-            nodes: Vec::with_capacity(8),
+            nodes: Vec::with_capacity(4),
             ..Sequence::default()
         }
     }

@@ -35,7 +35,7 @@ impl MotionTableManager {
             table,
             state: MotionState::default(),
             animation_counter: 0,
-            pending: VecDeque::with_capacity(16),
+            pending: VecDeque::with_capacity(4),
         }
     }
 

@@ -7,7 +7,10 @@
 //! object the same state bit for bit ([`state_words`]: each float's bits).
 //!
 //! `cargo test -p retroanim-ac --test differential` runs at least 20,000 steps per tick
-//! path (new random sequences each run; a failure is shrunk to a short sequence).
+//! path (new random sequences each run; a failure is shrunk to a short sequence), plus
+//! at least 7,000 steps of chase worlds: mostly 30 Hz ticks of objects moving to each
+//! other and to points while their targets are moved off, so that the move-to layer's
+//! steering (its fast estimate against the reference's plain arctangents) turns and holds.
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -195,6 +198,24 @@ fn world_step(n: u32) -> impl Strategy<Value = Value> {
     (prop_oneof![3 => object_step(), 2 => world], who).prop_map(|(s, o)| with_object(s, o))
 }
 
+/// One step of a chase world of `n` objects: mostly 30 Hz ticks, with objects sent after
+/// each other (mostly with default parameters, as servers send them), sent to points,
+/// and moved off under their chasers so that the chasers' correction turns start, run
+/// and snap (the steering of `HandleMoveToPosition`).
+fn chase_step(n: u32) -> impl Strategy<Value = Value> {
+    let target = move || (1..=n).prop_map(|t| format!("0x{t:08x}"));
+    let params = || prop_oneof![3 => Just(json!({})), 1 => params()];
+    let step = prop_oneof![
+        24 => Just(json!({"op": "tick", "dt": 1.0 / 30.0})),
+        2 => dt().prop_map(|dt| json!({"op": "tick", "dt": dt})),
+        3 => (target(), params()).prop_map(|(t, p)| json!({"op": "move_to_object", "target": t, "params": p})),
+        2 => (origin(), params()).prop_map(|(o, p)| json!({"op": "move_to_position", "origin": o, "params": p})),
+        2 => origin().prop_map(|o| json!({"op": "move_object", "origin": o})),
+        1 => Just(json!({"op": "handle_targetting"})),
+    ];
+    (step, 1..=n).prop_map(|(s, o)| with_object(s, Some(o)))
+}
+
 fn lone_setup() -> impl Strategy<Value = Value> {
     (
         prop::sample::select(TABLES),
@@ -251,6 +272,19 @@ fn set_hidden(sim: &mut AcSim, id: Option<u32>, hidden: bool) {
     }
 }
 
+thread_local! {
+    /// Steps after which some object of the engine's world had a correction turn
+    /// running (`MoveToManager.aux_command`), counted by [`play`] on this thread.
+    static TURNING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Whether some object of `sim` has a correction turn running.
+fn turning(sim: &AcSim) -> bool {
+    std::iter::once(&sim.obj)
+        .chain(sim.ext.iter().flat_map(|e| e.others.iter()))
+        .any(|o| o.moveto().aux_command != 0)
+}
+
 /// Every object's state words.
 fn words(sim: &AcSim) -> Vec<u32> {
     let mut out = Vec::new();
@@ -298,6 +332,9 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
                     i + 1
                 ),
             ));
+        }
+        if turning(&fast) {
+            TURNING.with(|t| t.set(t.get() + 1));
         }
         if words(&fast) != words(plain.sim()) {
             return Err((
@@ -364,6 +401,23 @@ fn the_several_object_world_ticks_bit_for_bit_as_the_reference() {
     println!("several-object world: {} steps per tick path", played.get());
     // With the lone object's: at least MIN_STEPS per tick path and run.
     assert!(played.get() + LONE_STEPS >= MIN_STEPS, "{}", played.get());
+}
+
+#[test]
+fn chase_worlds_tick_bit_for_bit_as_the_reference() {
+    let played = Cell::new(0);
+    TURNING.with(|t| t.set(0));
+    for n in [2, 3, 5] {
+        check(12, world_setup(n), chase_step(n), 200, &played).unwrap();
+    }
+    let turning = TURNING.with(Cell::get);
+    println!(
+        "chase worlds: {} steps, {turning} with a correction turn running",
+        played.get()
+    );
+    assert!(played.get() >= 7_000, "{}", played.get());
+    // The steering decisions were exercised, turns included (not only holds).
+    assert!(turning >= 100, "{turning}");
 }
 
 /// The differential check catches a bug planted in the engine's position step (the

@@ -241,6 +241,238 @@ async function herc() {
   await page.waitForSelector('#herc-thread-controls:not([hidden])');
 }
 
+
+// A real click: press, hold 80 ms, release (what a person's click is; a row rebuilt
+// between press and release loses it).
+async function realClick(selector) {
+  const box = await page.locator(selector).boundingBox();
+  if (!box) throw new Error(`${selector} is not on screen`);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(80);
+  await page.mouse.up();
+}
+
+// Frames the page draws per second over `ms` (requestAnimationFrame callbacks).
+async function framesPerSecond(ms) {
+  return page.evaluate((t) => new Promise((done) => {
+    let n = 0;
+    const t0 = performance.now();
+    const f = () => {
+      n++;
+      if (performance.now() - t0 < t) requestAnimationFrame(f);
+      else done((n * 1000) / (performance.now() - t0));
+    };
+    requestAnimationFrame(f);
+  }), ms);
+}
+
+async function linesFrom(id, from) {
+  const out = [];
+  for (let at = from; ;) {
+    const r = await api(`/sessions/${id}/lines?from=${at}`);
+    out.push(...r.lines);
+    at = r.from + r.lines.length;
+    if (!r.lines.length || at >= r.total) return out;
+  }
+}
+
+const measured = {};
+
+// Retry `fn` (async, returning a value or a falsy one) until it gives a truthy value or
+// `ms` pass; returns the last value.
+async function eventually(fn, ms = 10000) {
+  const end = Date.now() + ms;
+  let v = await fn();
+  while (!v && Date.now() < end) {
+    await page.waitForTimeout(100);
+    v = await fn();
+  }
+  return v;
+}
+
+// ---- HERC while playing: real clicks land, the plain buttons and keys drive the engine,
+// the rate shown is the rate delivered, the view is framed where the machine is.
+async function hercPlay() {
+  if (skipped.includes('herc')) return;
+  await page.goto(new URL('#herc', url).toString());
+  await page.waitForFunction(() => document.getElementById('view-herc').dataset.ready === 'yes', null, { timeout: 20000 });
+  await page.selectOption('#herc-mode', 'threads');
+  await page.waitForSelector('#herc-thread-controls:not([hidden])');
+  await page.click('#herc-reset');
+  await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('0 '));
+  const intro = await page.textContent('#herc-intro');
+  const folded = await page.evaluate(() => !document.getElementById('herc-transition').open);
+  check(/Walk, Run, Turn or Stop/.test(intro) && folded, `herc: the view starts with what you can do ("${intro.slice(0, 60)}…") and the engine details are folded`);
+  const { id } = await sessionLine('herc');
+  await page.waitForSelector('#herc-seq-list [data-seq]');
+  const seqOf = (name) => page.$$eval('#herc-seq-list [data-seq]', (rows, n) => {
+    const r = rows.find((x) => new RegExp(`^\\d+ ${n}$`).test(x.firstChild.textContent));
+    return r ? Number(r.dataset.seq) : null;
+  }, name);
+  const walk = await seqOf('walk');
+  const run = await seqOf('run');
+  await realClick('#herc-play');
+  await page.waitForFunction(() => parseInt(document.getElementById('herc-step-count').textContent, 10) > 5);
+  // Rows picked with real clicks while the list is being updated every step.
+  let landed = 0;
+  for (let k = 0; k < 10; k++) {
+    const want = k % 2 ? run : walk;
+    await realClick(`#herc-seq-list [data-seq="${want}"]`);
+    if (await page.$eval(`#herc-seq-list [data-seq="${want}"]`, (r) => r.classList.contains('sel'))) landed++;
+  }
+  check(landed === 10, `herc: 10 real 80 ms clicks on the sequence list while playing select the row clicked (${landed} of 10)`);
+  await realClick(`#herc-seq-list [data-seq="${walk}"]`);
+  const n0 = await stepCount('herc');
+  await realClick('#herc-request');
+  const requested = await eventually(async () => (await linesFrom(id, n0)).find((l) => l.op === 'request'));
+  check(requested && requested.threads.some((t) => t.target_seq === walk || t.seq === walk),
+    `herc: Play, a real click on "walk", a real click on "Request selected": the engine got the request for walk (${requested ? 'step ' + requested.step : 'no request line'})`);
+  // The plain buttons and keys, while playing.
+  const n1 = await stepCount('herc');
+  await realClick('#herc-do-run');
+  await page.focus('#herc-step-count').catch(() => {});
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  await page.keyboard.press('t');
+  const turn = await seqOf('turn');
+  let reqs = [];
+  await eventually(async () => {
+    reqs = (await linesFrom(id, n1)).filter((l) => l.op === 'request').map((l) => l.threads[l.slots[0]].target_seq);
+    return reqs.includes(run) && reqs.includes(turn);
+  });
+  check(reqs.includes(run) && reqs.includes(turn), `herc: the Run button and the T key request run and turn while playing (requests ${JSON.stringify(reqs)})`);
+  // Playback speed: steps per second delivered and frames drawn.
+  await realClick('#herc-do-walk');
+  const s0 = await stepCount('herc');
+  const t0 = Date.now();
+  const fps = await framesPerSecond(5000);
+  const s1 = await stepCount('herc');
+  const sps = ((s1 - s0) * 1000) / (Date.now() - t0);
+  const shown = Number(await value('#herc-real-rate'));
+  measured.herc = { sps, fps, shown };
+  check(sps >= 24 && fps >= 30 && Math.abs(shown - sps) < 4,
+    `herc: playing at 25 Hz delivers ${sps.toFixed(1)} steps/s at ${fps.toFixed(1)} frames/s; the page says ${shown.toFixed(1)} steps/s`);
+  await realClick('#herc-play');
+  // Root motion on after walking: the view is framed where the machine is drawn. Walk
+  // from idle first (a turn may have no authored way into walk).
+  await page.waitForFunction(() => document.getElementById('herc-play').textContent.includes('Play'));
+  await page.click('#herc-reset');
+  await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('0 '));
+  await page.click('#herc-do-walk');
+  await page.waitForFunction(() => parseInt(document.getElementById('herc-step-count').textContent, 10) >= 1);
+  for (let i = 0; i < 40; i++) await page.click('#herc-step');
+  await page.waitForFunction(() => parseInt(document.getElementById('herc-step-count').textContent, 10) >= 41, null, { timeout: 20000 });
+  await page.click('#herc-root-motion');
+  await page.click('#herc-step');
+  await page.waitForFunction(() => window.__hercFrame && window.__hercFrame.object, null, { timeout: 10000 }).catch(() => {});
+  const fr = await page.evaluate(() => window.__hercFrame);
+  const far = fr && fr.object ? Math.hypot(fr.center[0] - fr.object[0], fr.center[1] - fr.object[1]) : Infinity;
+  check(fr && fr.object && Math.hypot(fr.object[0], fr.object[1]) > fr.radius && far < fr.radius,
+    `herc: "Show root motion" after walking frames the machine where it walked to (${fr && fr.object ? fr.object.map((v) => v.toFixed(0)).join(', ') : '—'}; view centre ${far.toFixed(0)} units from it, radius ${fr ? fr.radius.toFixed(0) : '—'})`);
+  await page.click('#herc-root-motion');
+  // Add thread plays at a visible rate.
+  const before = (await sessionLine('herc')).line.threads.length;
+  const counted = await stepCount('herc');
+  await page.click('#herc-add-thread');
+  await page.waitForFunction((n) => parseInt(document.getElementById('herc-step-count').textContent, 10) >= n, counted + 2);
+  const added = (await sessionLine('herc')).line;
+  check(added.threads.length === before + 1 && added.threads[before].rate === 256,
+    `herc: "Add thread" adds thread ${before} playing at rate ${added.threads[before] && added.threads[before].rate}`);
+  // A loaded sample whose thread runs backwards: the slider shows its rate.
+  await page.selectOption('#herc-samples', 'turn_in_place.json');
+  await page.waitForFunction(() => /replayed \d+ steps/.test(document.getElementById('herc-status').textContent), null, { timeout: 30000 });
+  await page.waitForTimeout(200);
+  const tl = (await sessionLine('herc')).line;
+  const slider = Number(await page.inputValue('#herc-rate'));
+  const label = await page.textContent('#herc-rate-label');
+  check(slider === tl.threads[tl.slots[0]].rate && label.startsWith(String(slider)),
+    `herc: after turn_in_place.json the rate slider shows ${slider} ("${label}"), the thread runs at ${tl.threads[tl.slots[0]].rate}`);
+}
+
+// ---- A 29,000-step HERC file at top speed: progress n / N, finished within a minute.
+async function hercLong() {
+  if (skipped.includes('herc')) return;
+  await page.goto(new URL('#herc', url).toString());
+  await page.waitForFunction(() => document.getElementById('view-herc').dataset.ready === 'yes', null, { timeout: 20000 });
+  const N = 29000;
+  const doc = JSON.stringify({
+    engine: 'herc', asset: '../biped.json',
+    setup: { threads: [{ seq: 0, rate: 256 }], object: { euler: [0, 0, 0], position: [0, 0, 0] } },
+    steps: [{ op: 'request', thread: 0, seq: 1, frame: -1, stop_on_arrival: false }, ...Array.from({ length: N - 1 }, () => ({ op: 'step_ms', ms: 40 }))],
+  });
+  await page.selectOption('#herc-cadence', 'fast');
+  const t0 = Date.now();
+  await page.setInputFiles('#herc-load-file', { name: 'long.json', mimeType: 'application/json', buffer: Buffer.from(doc) });
+  await page.waitForFunction(() => /^long\.json: \d+ \/ 29000$/.test(document.getElementById('herc-progress').textContent)
+    && parseInt(document.getElementById('herc-progress').textContent.split(': ')[1], 10) > 1000, null, { timeout: 30000 }).catch(() => {});
+  const mid = await page.textContent('#herc-progress');
+  const midRate = Number(await value('#herc-real-rate'));
+  const done = await page.waitForFunction(() => /long\.json: replayed 29000 steps/.test(document.getElementById('herc-status').textContent), null, { timeout: 90000 }).then(() => true, () => false);
+  const seconds = (Date.now() - t0) / 1000;
+  const { steps } = await sessionLine('herc');
+  measured.long = { seconds, midRate };
+  check(done && steps === N && seconds < 60 && /\d+ \/ 29000/.test(mid),
+    `herc: the ${N}-step file replays at top speed in ${seconds.toFixed(1)} s (progress shown "${mid}", ${midRate.toFixed(0)} steps/s; ${steps} steps played${done ? '' : '; status: ' + (await page.textContent('#herc-status'))})`);
+  await page.selectOption('#herc-cadence', '25');
+  await page.click('#herc-reset');
+  await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('0 '));
+}
+
+// ---- AC while playing: plain words, the floor under the running creature, the jump
+// key and the UpdateMotion bytes.
+async function acPlay() {
+  if (skipped.includes('ac')) return;
+  await page.goto(new URL('#ac', url).toString());
+  await page.waitForFunction(() => document.getElementById('view-ac').dataset.ready === 'yes', null, { timeout: 20000 });
+  await page.click('#ac-world-single');
+  await page.waitForFunction(() => document.getElementById('ac-step-count').textContent.startsWith('0 '), null, { timeout: 10000 });
+  const intro = await page.textContent('#ac-intro');
+  const folded = await page.evaluate(() => !document.getElementById('ac-internals').open && !document.getElementById('ac-queues').open);
+  check(/Walk, Run, Turn or Jump/.test(intro) && folded, 'ac: the view starts with what you can do and the engine details are folded');
+  await page.click('#ac-turn-left');
+  await page.waitForFunction(() => /turn/i.test(document.getElementById('ac-doing').textContent));
+  const doing = await page.textContent('#ac-doing');
+  const interp = await page.textContent('#ac-interpreted');
+  check(/turn left/i.test(doing) && interp.includes('Turn left (') && !/^TurnRight/.test(interp.split(' / ')[2] || ''),
+    `ac: "Turn left" reads "${doing}" (interpreted: ${interp.split(' / ')[2]})`);
+  await page.click('#ac-stop-completely');
+  await waitValue('#ac-substate', (v) => v === '0x41000003', 'Ready');
+  // Run for 6 s of play: the floor stays under the creature.
+  await page.click('#ac-run');
+  await realClick('#ac-play');
+  await page.waitForTimeout(6000);
+  await realClick('#ac-play');
+  let id, line, floor;
+  await eventually(async () => {
+    ({ id, line } = await sessionLine('ac'));
+    floor = await page.evaluate(() => window.__acFloor);
+    return floor && Math.hypot(floor[0] - line.frame.origin[0], floor[1] - line.frame.origin[1]) < 1;
+  }, 5000);
+  const o = line.frame.origin;
+  check(floor && Math.hypot(o[0], o[1]) > 15 && Math.hypot(floor[0] - o[0], floor[1] - o[1]) < 1,
+    `ac: after ${line.step} steps of running the creature is ${Math.hypot(o[0], o[1]).toFixed(1)} m out and the floor is centred ${floor ? Math.hypot(floor[0] - o[0], floor[1] - o[1]).toFixed(2) : '—'} m from it`);
+  // Jump: hold J half a second, release.
+  await page.click('#ac-stop-completely');
+  await waitValue('#ac-substate', (v) => v === '0x41000003', 'Ready');
+  const n0 = await stepCount('ac');
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  await page.keyboard.down('j');
+  await page.waitForTimeout(500);
+  await page.keyboard.up('j');
+  await waitSteps('ac', n0 + 3);
+  await waitValue('#ac-update-motion', (v) => !!v, 'the UpdateMotion bytes');
+  await ticks(8);
+  const lines = await linesFrom(id, n0);
+  const charge = lines.find((l) => l.op === 'charge_jump');
+  const jump = lines.find((l) => l.op === 'jump');
+  const md = lines.find((l) => l.op === 'movement_data');
+  const shownHex = await value('#ac-update-motion');
+  const up = Math.max(...lines.map((l) => l.frame.origin[2]));
+  check(charge && jump && md && md.wire && md.wire.length === 1 && md.wire[0] === shownHex && shownHex.startsWith('4cf70000') && up > 0,
+    `ac: holding J charges and releasing jumps (${charge ? 'charge_jump' : 'no charge'}, ${jump ? `jump → ${jump.result}` : 'no jump'}, highest point ${up.toFixed(3)} m); the panel shows the UpdateMotion the engine wrote (${shownHex ? shownHex.length / 2 : 0} bytes, ${shownHex ? shownHex.slice(0, 8) : '—'}…)`);
+  await screenshot('ac_jump');
+}
+
 // ---- HERC with --es2: the folder's shape (the sample biped's DTS inside a SIMVOL0.VOL the
 // test wrote) is listed, plays on a click, and its meshes are drawn at the node matrices.
 async function hercEs2() {
@@ -503,6 +735,16 @@ async function acWorld() {
   check(drawn.step === w.step && drawn.objects.length === 3 && drawn.objects.every((o, i) => near(o.origin, engineObjs[i]))
     && drawn.objects[0].trail > 30 && drawn.objects[1].trail === 4,
     `ac world: the map draws the 3 objects where the engine has them, with trails of ${drawn.objects.map((o) => o.trail).join(', ')} points`);
+  const in3d = await page.evaluate(() => window.__acFigureOthers);
+  check(in3d && in3d.length === 2 && in3d.every((o, i) => near(o.origin, engineObjs[i + 1]) && o.in3d),
+    `ac world: objects 2 and 3 are drawn in 3D beside the creature (${JSON.stringify(in3d && in3d.map((o) => o.origin))})`);
+  if (shots) {
+    await page.evaluate(() => document.getElementById('ac-figure').scrollIntoView({ block: 'start' }));
+    mkdirSync(shotsDir, { recursive: true });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(shotsDir, 'ac_moveto_3d.png') });
+    console.log('     screenshot docs/screenshots/ac_moveto_3d.png');
+  }
 
   // Every action was a step: the exported scenario replays to the same trace.
   const trace = await downloadText('#ac-export-trace');
@@ -650,20 +892,24 @@ async function benchInPage(ticks) {
 }
 
 try {
+  // RETROANIM_E2E_ONLY=hercPlay,acPlay runs only those checks (while working on them).
+  const only = process.env.RETROANIM_E2E_ONLY ? process.env.RETROANIM_E2E_ONLY.split(',') : null;
   const runView = async (view) => {
+    if (only && !only.includes(view.name)) return;
     try {
       await view();
     } catch (e) {
       check(false, `${view.name}: ${e.message.split('\n')[0]}`);
     }
   };
-  for (const view of [herc, ac, acWorld, actor]) await runView(view);
+  for (const view of [herc, hercPlay, hercLong, ac, acPlay, acWorld, actor]) await runView(view);
+  if (measured.herc) console.log(`     measured: HERC ${measured.herc.sps.toFixed(1)} steps/s, ${measured.herc.fps.toFixed(1)} fps; 29,000 steps in ${measured.long ? measured.long.seconds.toFixed(1) : '—'} s`);
   // Exported before the --es2 check moves the herc view onto the folder's shape (a
   // scenario naming the server's folder, which `retroanim run` cannot replay), so every
   // view's export is compared with `retroanim run` in both modes.
-  if (process.env.RETROANIM_E2E_EXPORTS) await saveExports(process.env.RETROANIM_E2E_EXPORTS);
+  if (process.env.RETROANIM_E2E_EXPORTS && !only) await saveExports(process.env.RETROANIM_E2E_EXPORTS);
   await runView(hercEs2);
-  if (process.env.RETROANIM_E2E_DAT_URL) {
+  if (process.env.RETROANIM_E2E_DAT_URL && !only) {
     try {
       await acDat(process.env.RETROANIM_E2E_DAT_URL);
     } catch (e) {

@@ -295,6 +295,7 @@ pub async fn create_session(
         // Play every step once, so that a bad step is reported now with its path
         // instead of halfway through the page's replay.
         s.apply(&prepared.steps, "scenario", &mut budget)?;
+        s.take_rebuilt();
         if replay {
             let (lines, _) = s.lines_text(0, usize::MAX, usize::MAX);
             Ok::<_, ApiError>((s, lines, Vec::new()))
@@ -389,17 +390,18 @@ pub async fn apply_steps(
     }
     let turn = st.engine_turn(&id).await?;
     let mut budget = st.budget();
-    let (lines, step_count, bytes) = tokio::task::spawn_blocking(move || {
+    let (lines, step_count, bytes, rebuilt) = tokio::task::spawn_blocking(move || {
         let mut turn = turn;
         let s = &mut turn.session;
         let first = s.line_count();
         let result = s.apply(&req.steps, "", &mut budget).map_err(ApiError::from);
         // The steps before a refused one are kept: the store must see their size.
         let bytes = s.bytes();
+        let rebuilt = s.take_rebuilt();
         match result {
             Ok(_) => {
                 let (lines, _) = s.lines_text(first, usize::MAX, usize::MAX);
-                Ok((lines, s.step_count(), bytes))
+                Ok((lines, s.step_count(), bytes, rebuilt))
             }
             Err(e) => Err((e, bytes)),
         }
@@ -411,10 +413,13 @@ pub async fn apply_steps(
         e
     })?;
     lock(&st.store).resized(&id, bytes);
-    Ok(json_with(
-        json!({ "step_count": step_count }),
-        &[("lines", &lines)],
-    ))
+    // `rebuilt`: the lines played before were replaced (docs/browser.md): fetch them again.
+    let head = if rebuilt {
+        json!({ "step_count": step_count, "rebuilt": true })
+    } else {
+        json!({ "step_count": step_count })
+    };
+    Ok(json_with(head, &[("lines", &lines)]))
 }
 
 /// `POST /api/sessions/{id}/reset`
@@ -539,6 +544,21 @@ pub async fn get_figure(
         .describe(engine, move || crate::figure::ac(&scenario))
         .await?;
     Ok(Json(json!({ "engine": engine.name, "figure": v })))
+}
+
+/// `GET /api/sessions/{id}/update_motion`: the last message the session's engine wrote
+/// (the AC server loop's `wire` key, hex) and its step; `{"hex": null}` before any.
+pub async fn get_update_motion(
+    State(st): State<AppState>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let s = st
+        .lock_session(&id, Instant::now() + st.opts.queue_wait)
+        .await?;
+    Ok(Json(retroanim_session::update_motion_json(
+        s.engine.name,
+        s.last_wire(),
+    )))
 }
 
 /// `GET /api/sessions/{id}/meshes`: the DTS meshes a herc session draws (docs/browser.md),

@@ -88,6 +88,7 @@ pub fn router_with_options(
         .route("/ac/dat", get(api::get_ac_dat))
         .route("/ac/dat/figure", get(api::get_ac_dat_figure))
         .route("/sessions/{id}/meshes", get(api::get_meshes))
+        .route("/sessions/{id}/update_motion", get(api::get_update_motion))
         .route("/herc/es2", get(api::get_es2))
         .fallback(api::api_not_found)
         .with_state(state);

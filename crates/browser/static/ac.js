@@ -2,7 +2,7 @@
 // animation list as a timeline, both pending queues, position / velocity / root
 // trail, and a network-correction demo (interpolate_to, move_or_teleport).
 
-import { api, el, field, fmt } from './api.js';
+import { api, el, field, fmt, perFrame, setClass, setText, setValue, syncList, syncRows } from './api.js';
 import { EngineSession, toolbar } from './session.js';
 import { AcFigure } from './ac_figure.js';
 import { datPanel } from './ac_dat.js';
@@ -25,6 +25,28 @@ const NONCOMBAT = 0x8000003d, HANDCOMBAT = 0x8000003c;
 
 const idOf = (s) => (s === null || s === undefined ? 0 : typeof s === 'number' ? s >>> 0 : parseInt(String(s), 16) >>> 0);
 const hex = (n) => '0x' + (n >>> 0).toString(16).padStart(8, '0');
+// What a visitor calls each command, and what a negative speed makes of it.
+const PLAIN = {
+  0x41000003: ['Standing'], 0x40000004: ['Stop'], 0x45000005: ['Walk forward', 'Walk backwards'],
+  0x45000006: ['Walk backwards', 'Walk forward'], 0x44000007: ['Run forward', 'Run backwards'],
+  0x6500000d: ['Turn right', 'Turn left'], 0x6500000e: ['Turn left', 'Turn right'],
+  0x6500000f: ['Sidestep right', 'Sidestep left'], 0x65000010: ['Sidestep left', 'Sidestep right'],
+  0x40000015: ['Falling'], 0x2500003b: ['Jump'], 0x8000003c: ['Hand combat stance'], 0x8000003d: ['Peaceful stance'],
+  0x40000011: ['Dead'], 0x41000012: ['Crouching'], 0x41000013: ['Sitting'], 0x41000014: ['Sleeping'], 0x40000008: ['Fallen'],
+};
+
+// A command in plain words first, its engine name and id after: "Turn left (TurnRight
+// 0x6500000d ×-1)". `speed` (optional) is the command's speed: negative reverses it.
+export function plainMotion(id, speed) {
+  const n = idOf(id);
+  if (n === 0) return 'nothing';
+  const p = PLAIN[n];
+  const back = typeof speed === 'number' && speed < 0;
+  const word = p ? (back && p[1] ? p[1] : p[0]) : (NAMES[n] || null);
+  const tail = `${NAMES[n] || ''} ${hex(n)}${typeof speed === 'number' && speed !== 1 ? ` ×${fmt(speed)}` : ''}`.trim();
+  return word ? `${word} (${tail})` : motionName(n);
+}
+
 export function motionName(id) {
   const n = idOf(id);
   const name = NAMES[n];
@@ -55,7 +77,7 @@ export async function mount(root, info) {
   const motion = (op, id, extra = {}) => session.step({ op, motion: hex(id), ...extra });
 
   // ---- motion table panel
-  const tablePanel = el('div', { class: 'panel', id: 'ac-table' }, el('h2', {}, 'Motion table'));
+  const tablePanel = el('details', { class: 'panel', id: 'ac-table' }, el('summary', {}, 'Details: the motion table'));
   const tableBody = el('div', { class: 'list', id: 'ac-table-list', style: 'max-height: 320px' });
   tablePanel.append(tableBody);
 
@@ -91,7 +113,7 @@ export async function mount(root, info) {
       el('button', { id: 'ac-style', onclick: () => { const s = styles(); styleIdx = (styleIdx + 1) % s.length; motion('do_motion', s[styleIdx]); } }, 'Next style (T)'),
       el('button', { id: 'ac-contact', onclick: () => session.step({ op: 'set_state', contact: !contactOn() }) }, 'Contact on/off (C)'),
       el('label', {}, 'tick dt (s)', dtIn)),
-    el('p', { class: 'keys' }, 'Keys (view focused): W walk (hold Shift to run; Shift while walking switches to running), S back, A/D turn, Q/E sidestep: held keys do_motion on press and stop_motion on release. X stop, Z stop completely, 1 action, T style, C contact, P play/pause, Space one tick.'));
+    el('p', { class: 'keys' }, 'Keys: W walk (hold Shift to run), S back, A/D turn, Q/E sidestep (held keys move, releasing stops), J jump (hold to charge), X stop, Z stop completely, 1 action, T stance, C contact, U send UpdateMotion, P play/pause, Space one tick.'));
 
   async function stopAll() {
     const l = session.last();
@@ -106,33 +128,80 @@ export async function mount(root, info) {
     else session.status('nothing to stop: no forward, sidestep or turn command is active');
   }
 
-  // ---- state panel
-  const state = el('div', { class: 'panel', id: 'ac-state' }, el('h2', {}, 'Motion state'));
+  // ---- state panel: what the creature does, in plain words; the engine's words folded below
+  const state = el('div', { class: 'panel', id: 'ac-state' }, el('h2', {}, 'What the creature does'));
+  const doing = el('div', { class: 'plain', id: 'ac-doing' });
+  state.append(doing);
   const F = {};
   const add = (label, key, box = state) => (F[key] = field(box, label, `ac-${key}`));
-  add('style', 'style');
-  add('substate', 'substate');
-  add('substate mod', 'substate-mod');
-  add('interpreted fwd / side / turn', 'interpreted');
-  add('raw fwd (hold key)', 'raw');
-  add('modifiers', 'modifiers');
-  add('actions', 'actions');
-  add('hooks this step', 'hooks');
-  add('motions done', 'motions-done');
-  add('result', 'result');
-  add('contact / walkable / cell', 'contact');
+  add('stance', 'style');
+  add('motion', 'substate');
+  add('on the ground', 'contact');
+  const internals = el('details', { id: 'ac-internals' }, el('summary', {}, 'Details: MotionInterp and MotionTableManager state'));
+  state.append(internals);
+  add('substate speed', 'substate-mod', internals);
+  add('interpreted fwd / side / turn', 'interpreted', internals);
+  add('raw forward command (hold key)', 'raw', internals);
+  add('modifiers', 'modifiers', internals);
+  add('actions', 'actions', internals);
+  add('hooks this step', 'hooks', internals);
+  add('motions done', 'motions-done', internals);
+  add('result', 'result', internals);
 
-  const queues = el('div', { class: 'panel', id: 'ac-queues' }, el('h2', {}, 'Pending queues'));
+  const queues = el('details', { class: 'panel', id: 'ac-queues' }, el('summary', {}, 'Details: pending queues'));
   const tq = el('table', { class: 'q', id: 'ac-table-pending' });
   const iq = el('table', { class: 'q', id: 'ac-interp-pending' });
   const qcounter = el('span', { class: 'keys', id: 'ac-counter' });
   queues.append(el('h3', {}, 'MotionTableManager pending animations (motion, NumAnims) ', qcounter), tq,
     el('h3', {}, 'MotionInterp pending motions (motion, context, jump error)'), iq);
 
-  const timelinePanel = el('div', { class: 'panel', id: 'ac-sequence' }, el('h2', {}, 'Sequence animation list'));
+  const timelinePanel = el('details', { class: 'panel', id: 'ac-sequence' }, el('summary', {}, 'Details: the Sequence\'s animation list'));
   const timeline = el('div', { class: 'timeline', id: 'ac-timeline' });
   const seqInfo = el('div', { class: 'keys', id: 'ac-seq-info' });
   timelinePanel.append(el('p', { class: 'keys' }, 'dashed = link (plays once), green = cyclic (from the first-cyclic marker on); the outlined node is current.'), timeline, seqInfo);
+
+  // ---- the server loop: jumping (hold J to charge) and the last UpdateMotion message
+  let jumpHeld = null; // performance.now() when the charge started
+  const startJump = () => {
+    if (jumpHeld !== null) return;
+    jumpHeld = performance.now();
+    jumpBtn.classList.add('on');
+    session.step({ op: 'charge_jump' });
+  };
+  const releaseJump = () => {
+    if (jumpHeld === null) return;
+    // A full second of charge is a full jump (extent 1).
+    const extent = Math.round(Math.min(1, Math.max(0, (performance.now() - jumpHeld) / 1000)) * 100) / 100;
+    jumpHeld = null;
+    jumpBtn.classList.remove('on');
+    session.apply([{ op: 'jump', extent }, { op: 'movement_data' }]);
+  };
+  const jumpBtn = el('button', { id: 'ac-jump', title: 'Hold to charge (up to 1 s), release to jump: charge_jump, then jump with the extent charged, then the UpdateMotion a server would send' }, 'Jump (hold J)');
+  jumpBtn.addEventListener('pointerdown', (ev) => { ev.preventDefault(); startJump(); });
+  jumpBtn.addEventListener('pointerup', releaseJump);
+  jumpBtn.addEventListener('pointerleave', releaseJump);
+  const wireHex = el('div', { class: 'hexdump', id: 'ac-update-motion' }, 'none yet');
+  const wireInfo = el('div', { class: 'keys', id: 'ac-update-motion-info' });
+  const wirePanel = el('div', { class: 'panel', id: 'ac-wire' }, el('h2', {}, 'Last UpdateMotion message (bytes a server sends)'),
+    el('div', { class: 'row' }, jumpBtn,
+      el('button', { id: 'ac-broadcast', title: 'movement_data: the UpdateMotion (0xF74C) a server would broadcast for the creature now', onclick: () => session.step({ op: 'movement_data' }) }, 'Send UpdateMotion (U)')),
+    wireInfo, wireHex);
+  let lastWire = null;
+  const showWire = () => {
+    if (!lastWire) {
+      setText(wireHex, 'none yet: jump, or press "Send UpdateMotion"');
+      setText(wireInfo, '');
+      setValue(wireHex, '');
+      return;
+    }
+    const bytes = lastWire.hex.match(/../g) || [];
+    const rows = [];
+    for (let i = 0; i < bytes.length; i += 16) rows.push(`${i.toString(16).padStart(4, '0')}  ${bytes.slice(i, i + 16).join(' ')}`);
+    setText(wireHex, rows.join('\n'));
+    setValue(wireHex, lastWire.hex);
+    const op = bytes.length >= 4 ? bytes.slice(0, 4).reverse().join('') : '';
+    setText(wireInfo, `${bytes.length} bytes, opcode 0x${op.toUpperCase()}${op.toUpperCase() === '0000F74C' ? ' (UpdateMotion)' : ''}, made at step ${lastWire.step}`);
+  };
 
   const posPanel = el('div', { class: 'panel', id: 'ac-position' }, el('h2', {}, 'Position and velocity (root trail, top-down, +y forward)'));
   const trailCv = el('canvas', { class: 'view2d', id: 'ac-trail', height: 300 });
@@ -153,7 +222,7 @@ export async function mount(root, info) {
     const d = Number(dist.value) || 0;
     return [o[0] + f[0] * d, o[1] + f[1] * d, o[2]];
   };
-  const net = el('div', { class: 'panel', id: 'ac-net' }, el('h2', {}, 'Network correction'),
+  const net = el('details', { class: 'panel', id: 'ac-net' }, el('summary', {}, 'Details: network correction'),
     el('p', { class: 'keys' }, 'Send a server position some distance ahead of the object and tick: within the blip distance (100 outdoors) the interpolation manager queues it (and, as ACE does, never moves the object by correction; a failed 5-tick progress window blips); farther targets blip on the next tick.'),
     el('div', { class: 'row' },
       el('label', {}, 'distance', dist),
@@ -180,10 +249,14 @@ export async function mount(root, info) {
     before: () => { tb.player.pause(); session.replay.steps = []; session.replay.next = 0; datChoice = null; },
   });
 
-  root.append(el('p', { class: 'intro' }, "The Asheron's Call motion system as ACE ports it: a motion goes through MotionInterp (raw and interpreted states) to the MotionTableManager, which appends link and cycle animations to the Sequence; the root moves by the sequence's velocity and position frames. Every value below is the engine's trace line."), tb.bar, tb.status,
+  root.append(el('p', { class: 'intro', id: 'ac-intro' }, 'Press Play, then Walk, Run, Turn or Jump (keys W, Shift+W, A/D, hold J) to move the sample creature; '
+    + '"Start the move-to world" puts three creatures on a map where one walks to another. Drag the picture to look around.'),
+  el('details', { class: 'about' }, el('summary', {}, 'What this view shows'),
+    el('p', { class: 'keys' }, "The Asheron's Call motion system as ACE ports it: a motion goes through MotionInterp (raw and interpreted states) to the MotionTableManager, which appends link and cycle animations to the Sequence; the root moves by the sequence's velocity and position frames. Every value shown is the engine's trace line.")),
+  tb.bar, tb.status,
     el('div', { class: 'grid' },
-      el('div', {}, ...(dat ? [dat] : []), figurePanel, inputs, world.panel, timelinePanel, posPanel, net),
-      el('div', {}, state, queues, tablePanel, tb.extra)));
+      el('div', {}, ...(dat ? [dat] : []), figurePanel, inputs, world.panel, posPanel, timelinePanel, net),
+      el('div', {}, state, wirePanel, queues, tablePanel, tb.extra)));
 
   // ---- keys
   const held = new Set();
@@ -198,7 +271,9 @@ export async function mount(root, info) {
       ev.preventDefault();
       return;
     }
-    if (keyMotion[k]) {
+    if (k === 'j') startJump();
+    else if (k === 'u') session.step({ op: 'movement_data' });
+    else if (keyMotion[k]) {
       held.add(k);
       const extra = k === 'w' ? { hold_key: ev.shiftKey ? 'run' : 'none' } : {};
       motion('do_motion', keyMotion[k], extra);
@@ -214,6 +289,10 @@ export async function mount(root, info) {
   });
   window.addEventListener('keyup', (ev) => {
     const k = ev.key.toLowerCase();
+    if (k === 'j') {
+      releaseJump();
+      return;
+    }
     if (ev.key === 'Shift' && held.has('w')) {
       if (active()) motion('do_motion', WALK, { hold_key: 'none' });
       return;
@@ -223,14 +302,20 @@ export async function mount(root, info) {
     if (active()) motion('stop_motion', keyMotion[k]);
   });
 
+  let tableKey = null;
   function renderTable() {
     if (!table) {
+      tableKey = null;
       tableBody.replaceChildren(el('div', { class: 'muted' }, 'no motion table description available'));
       return;
     }
     const l = session.last();
     const cur = l ? idOf(l.table.substate) : 0;
     const curStyle = l ? idOf(l.table.style) : 0;
+    // Rebuilt only when the table or the row to mark changes, not at every step.
+    const key = `${cur}/${curStyle}`;
+    if (tableKey && tableKey.table === table && tableKey.key === key) return;
+    tableKey = { table, key };
     const frames = table.anim_frames || {};
     const anims = (md) => (md.anims || []).map((a) => `${a.anim_id}${frames[a.anim_id] !== undefined ? `(${frames[a.anim_id]}f)` : ''}[${a.low_frame}..${a.high_frame}]@${a.framerate}`).join(' ');
     const phys = (md) => `${md.flags & 1 ? ' v' + fmt(md.velocity) : ''}${md.flags & 2 ? ' ω' + fmt(md.omega) : ''}`;
@@ -287,19 +372,36 @@ export async function mount(root, info) {
     ctx.fillText(`span ${span.toFixed(1)} m`, 6, h - 6);
   }
 
-  function update(lines, reset) {
-    if (reset) trail.length = 0;
-    for (const l of lines) trail.push(l.frame.origin.slice(0, 2));
+  function ingest(lines, reset) {
+    if (reset) {
+      trail.length = 0;
+      lastWire = null;
+    }
+    for (const l of lines) {
+      trail.push(l.frame.origin.slice(0, 2));
+      if (l.wire && l.wire.length) lastWire = { hex: l.wire[l.wire.length - 1], step: l.step };
+    }
     if (trail.length > 3000) trail.splice(0, trail.length - 3000);
+  }
+
+  function update() {
     const l = session.last();
     if (!l) return;
     const setV = (k, text, value) => {
-      F[k].textContent = text;
-      F[k].dataset.value = value === undefined ? '' : String(value);
+      setText(F[k], text);
+      setValue(F[k], value);
     };
     const t = l.table, ip = l.interp;
-    setV('style', motionName(t.style), t.style);
-    setV('substate', motionName(t.substate), t.substate);
+    const i = ip.interpreted;
+    // One sentence: the forward, sidestep and turn commands in force, in plain words.
+    const parts = [];
+    const fwd0 = idOf(i.forward_command);
+    parts.push(fwd0 === READY || fwd0 === 0 ? 'Standing' : plainMotion(fwd0, i.forward_speed).replace(/ \(.*$/, ''));
+    if (idOf(i.sidestep_command)) parts.push(plainMotion(i.sidestep_command, i.sidestep_speed).replace(/ \(.*$/, '').toLowerCase());
+    if (idOf(i.turn_command)) parts.push(plainMotion(i.turn_command, i.turn_speed).replace(/ \(.*$/, '').toLowerCase());
+    setText(doing, `${parts.join(', ')}${l.phys.contact ? '' : ' — in the air'}.`);
+    setV('style', plainMotion(t.style), t.style);
+    setV('substate', plainMotion(t.substate, t.substate_mod), t.substate);
     setV('substate-mod', fmt(t.substate_mod));
     // A movement button is lit only while the engine is in the motion it starts (the
     // motion table's substate: RunForward after Run, WalkForward after Walk).
@@ -307,65 +409,74 @@ export async function mount(root, info) {
     for (const [id, motionId] of [['ac-walk', 0x45000005], ['ac-run', 0x44000007], ['ac-back', 0x45000006]]) {
       const b = document.getElementById(id);
       if (!b) continue;
-      b.classList.toggle('on', fwd === motionId);
-      b.setAttribute('aria-pressed', fwd === motionId ? 'true' : 'false');
+      if (b.classList.contains('on') !== (fwd === motionId)) b.classList.toggle('on', fwd === motionId);
+      const pressed = fwd === motionId ? 'true' : 'false';
+      if (b.getAttribute('aria-pressed') !== pressed) b.setAttribute('aria-pressed', pressed);
     }
-    setV('interpreted', `${motionName(ip.interpreted.forward_command)} ×${fmt(ip.interpreted.forward_speed)} / ${motionName(ip.interpreted.sidestep_command)} / ${motionName(ip.interpreted.turn_command)}`, ip.interpreted.forward_command);
-    setV('raw', `${motionName(ip.raw.forward_command)} (${ip.raw.forward_hold_key}; current ${ip.raw.current_hold_key})`);
-    setV('modifiers', t.modifiers.map(([m, s]) => `${motionName(m)} ×${fmt(s)}`).join(', ') || '—');
-    setV('actions', t.actions.map(([m, s]) => `${motionName(m)} ×${fmt(s)}`).join(', ') || '—');
+    setV('interpreted', `${plainMotion(i.forward_command, i.forward_speed)} / ${plainMotion(i.sidestep_command, i.sidestep_speed)} / ${plainMotion(i.turn_command, i.turn_speed)}`, i.forward_command);
+    setV('raw', `${plainMotion(ip.raw.forward_command, ip.raw.forward_speed)}; hold key ${ip.raw.forward_hold_key} (held now: ${ip.raw.current_hold_key})`);
+    setV('modifiers', t.modifiers.map(([m, sp]) => plainMotion(m, sp)).join(', ') || '—');
+    setV('actions', t.actions.map(([m, sp]) => plainMotion(m, sp)).join(', ') || '—');
     setV('hooks', l.hooks.join(', ') || '—');
-    setV('motions-done', l.motions_done.map(([m, ok]) => `${motionName(m)} ${ok ? 'ok' : 'failed'}`).join(', ') || '—');
+    setV('motions-done', l.motions_done.map(([m, ok]) => `${plainMotion(m)} ${ok ? 'ok' : 'failed'}`).join(', ') || '—');
     setV('result', l.result, l.result);
-    setV('contact', `${l.phys.contact ? 'contact' : 'no contact'} / ${l.phys.on_walkable ? 'walkable' : 'not walkable'} / ${l.phys.in_cell ? 'in cell' : 'no cell'}${ip.is_animating ? ' · animating' : ''}`, l.phys.contact);
-    qcounter.textContent = `counter ${t.counter}`;
-    tq.replaceChildren(...(t.pending.length ? t.pending.map(([m, n]) => el('tr', {}, el('td', {}, motionName(m)), el('td', {}, String(n)))) : [el('tr', {}, el('td', { class: 'keys' }, 'empty'))]));
-    iq.replaceChildren(...(ip.pending_detail.length ? ip.pending_detail.map(([m, c, e]) => el('tr', {}, el('td', {}, motionName(m)), el('td', {}, String(c)), el('td', {}, e))) : [el('tr', {}, el('td', { class: 'keys' }, 'empty'))]));
-    const s = l.seq;
-    timeline.replaceChildren(...s.anims.map((a, i) => {
-      const cyclic = s.first_cyclic !== null && i >= s.first_cyclic;
-      const n = el('div', { class: `node ${cyclic ? 'cyclic' : 'link'}${i === s.curr ? ' current' : ''}`, 'data-index': i },
-        `${i}: ${a.anim} [${a.low}..${a.high}] @${fmt(a.framerate)} ${cyclic ? 'cyclic' : 'link'}`);
-      if (i === s.curr) {
+    setV('contact', `${l.phys.contact ? 'yes' : 'no (in the air)'}${l.phys.on_walkable ? '' : ', not on walkable ground'}${ip.is_animating ? ' · animating' : ''}`, l.phys.contact);
+    setText(qcounter, `counter ${t.counter}`);
+    const empty = [[{ text: 'empty', class: 'keys' }]];
+    syncRows(tq, t.pending.length ? t.pending.map(([m, n]) => [plainMotion(m), String(n)]) : empty);
+    syncRows(iq, ip.pending_detail.length ? ip.pending_detail.map(([m, c, e]) => [plainMotion(m), String(c), e]) : empty);
+    const sq = l.seq;
+    syncList(timeline, sq.anims, () => el('div', { class: 'node' }, el('span', {}), el('div', { class: 'bar' }, el('i', {}))), (n, a, k) => {
+      const cyclic = sq.first_cyclic !== null && k >= sq.first_cyclic;
+      setClass(n, `node ${cyclic ? 'cyclic' : 'link'}${k === sq.curr ? ' current' : ''}`);
+      if (n.dataset.index !== String(k)) n.dataset.index = String(k);
+      setText(n.firstChild, `${k}: ${a.anim} [${a.low}..${a.high}] @${fmt(a.framerate)} ${cyclic ? 'cyclic' : 'link'}`);
+      const bar = n.lastChild;
+      bar.hidden = k !== sq.curr;
+      if (k === sq.curr) {
         const span = a.high - a.low || 1;
-        const pos = Math.max(0, Math.min(1, (s.frame - a.low) / span));
-        n.append(el('div', { class: 'bar' }, el('i', { style: `left: ${pos * 100}%` })));
+        const left = `${Math.max(0, Math.min(1, (sq.frame - a.low) / span)) * 100}%`;
+        if (bar.firstChild.style.left !== left) bar.firstChild.style.left = left;
       }
-      return n;
-    }));
-    seqInfo.textContent = `current node ${s.curr ?? '—'}, first cyclic ${s.first_cyclic ?? '—'}, frame ${fmt(s.frame)}`;
-    seqInfo.dataset.value = String(s.curr);
+    });
+    setText(seqInfo, `current node ${sq.curr ?? '—'}, first cyclic ${sq.first_cyclic ?? '—'}, frame ${fmt(sq.frame)}`);
+    setValue(seqInfo, sq.curr);
     setV('origin', fmt(l.frame.origin));
     setV('orientation', fmt(l.frame.orientation));
-    setV('seq-vel', `${fmt(s.velocity)} / ${fmt(s.omega)}`);
+    setV('seq-vel', `${fmt(sq.velocity)} / ${fmt(sq.omega)}`);
     setV('velocity', fmt(l.phys.velocity));
     setV('cached', fmt(l.phys.cached_velocity));
     setV('interp-queue', (l.interp_queue || []).map((n) => `${n.type} ${fmt(n.origin)}`).join('\n') || 'empty');
     const m = l.interp_mgr;
-    setV('interp-mgr', m ? `frames ${m.frame_counter}, fails ${m.node_fail_counter}, original distance ${fmt(m.original_distance)}, keep heading ${m.keep_heading}${m.blip_to ? `, blip to ${fmt(m.blip_to.origin)}` : ''}` : 'none yet');
+    const far = (d) => (d > 1e30 ? 'none yet' : fmt(d));
+    setV('interp-mgr', m ? `frames ${m.frame_counter}, fails ${m.node_fail_counter}, original distance ${far(m.original_distance)}, keep heading ${m.keep_heading}${m.blip_to ? `, blip to ${fmt(m.blip_to.origin)}` : ''}` : 'none yet');
+    showWire();
     drawTrail(l);
-    figure.pose(l, trail);
+    figure.pose(l, trail, world.others(l));
     renderTable();
   }
 
   let assetsLoaded = Promise.resolve();
+  const updateSoon = perFrame(update);
   session.subscribe((lines, reset) => {
     if (reset) {
       assetsLoaded = api('GET', `/sessions/${session.id}/assets`).then((r) => {
         table = r.assets && r.assets.table ? r.assets.table : null;
         if (table && table.names) for (const [k, v] of Object.entries(table.names)) NAMES[idOf(k)] = v;
-        update([], false);
+        tableKey = null;
+        update();
       }).catch(() => { table = null; renderTable(); });
       const fromDat = session.scenario && session.scenario.asset_dat !== undefined && datChoice;
       const figureUrl = !fromDat ? `/sessions/${session.id}/figure`
         : datChoice.setup ? `/ac/dat/figure?table=${datChoice.table}&setup=${datChoice.setup}` : null;
       const figureLoaded = (figureUrl ? api('GET', figureUrl) : Promise.resolve({ figure: { reason: 'no Setup chosen' } })).then((r) => {
         figure.load(r.figure);
-        figure.pose(session.last(), trail);
+        figure.pose(session.last(), trail, world.others(session.last()));
       }).catch((e) => figure.load({ reason: String(e.message || e) }));
       assetsLoaded = Promise.all([assetsLoaded, figureLoaded]);
     }
-    update(lines, reset);
+    ingest(lines, reset);
+    updateSoon();
   });
   await session.start(null);
   await assetsLoaded; // the view is ready once it can name what it shows

@@ -119,10 +119,14 @@ export class AcFigure {
       const grid = new THREE.GridHelper(40, 40, 0x8a929a, 0xd0d4d8);
       grid.rotation.x = Math.PI / 2; // GridHelper lies in XZ; AC's ground is XY
       scene.add(grid);
+      // The trail in one buffer rewritten in place (3,000 points, the page's trail length).
       const trailGeom = new THREE.BufferGeometry();
+      trailGeom.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * 3000), 3));
+      trailGeom.setDrawRange(0, 0);
       const trail = new THREE.Line(trailGeom, new THREE.LineBasicMaterial({ color: 0x1f6feb }));
+      trail.frustumCulled = false;
       scene.add(trail);
-      this.three = { THREE, renderer, scene, camera, controls, canvas, grid, trail, trailGeom, target: null };
+      this.three = { THREE, renderer, scene, camera, controls, canvas, grid, trail, trailGeom, target: null, others: [] };
       const resize = () => {
         const w = canvas.clientWidth || 600, h = canvas.clientHeight || 440;
         renderer.setSize(w, h, false);
@@ -153,6 +157,10 @@ export class AcFigure {
       }
     }
     this.meshes = [];
+    if (this.three) {
+      for (const g of this.three.others) this.three.scene.remove(g);
+      this.three.others = [];
+    }
     if (!this.figure) {
       this.note.textContent = figure && figure.reason ? `No creature drawn: ${figure.reason}.` : 'No creature drawn.';
       return;
@@ -238,9 +246,65 @@ export class AcFigure {
     return { rgba: Array.from(out), at: [x, size.y - y] };
   }
 
-  // Pose the parts for trace line l; trail is the root trail ([x, y] points).
-  pose(l, trail) {
-    if (!this.figure || !l) return;
+  // The other objects of a move-to world (`others`: [{id, frame, radius, color}]), each
+  // drawn as the Setup in its resting placement at its frame (their trace carries no
+  // Sequence), or as a cylinder of its radius when no Setup is drawn.
+  poseOthers(others) {
+    window.__acFigureOthers = others.map((o) => ({ id: o.id, origin: o.frame.origin.slice(), in3d: !!this.three }));
+    if (!this.three) return;
+    const { THREE, scene } = this.three;
+    const list = this.three.others;
+    while (list.length > others.length) {
+      const g = list.pop();
+      scene.remove(g);
+    }
+    others.forEach((o, k) => {
+      let g = list[k];
+      const kind = this.figure ? this.figure.setup.id : 'cylinder';
+      if (g && g.userData.kind !== kind) {
+        scene.remove(g);
+        g = null;
+      }
+      if (!g) {
+        g = new THREE.Group();
+        g.userData.kind = kind;
+        const mat = new THREE.MeshLambertMaterial({ color: new THREE.Color(o.color || '#2e7d32'), flatShading: true });
+        if (this.figure) {
+          const place = this.figure.setup.placement || [];
+          this.meshes.forEach((m, i) => {
+            const part = new THREE.Mesh(m.geometry, mat);
+            const f = place[i] || [0, 0, 0, 1, 0, 0, 0];
+            const sc = this.figure.setup.default_scale[i] || [1, 1, 1];
+            part.position.set(f[0] * sc[0], f[1] * sc[1], f[2] * sc[2]);
+            part.quaternion.set(f[4], f[5], f[6], f[3]);
+            g.add(part);
+          });
+        } else {
+          const r = o.radius || 0.3;
+          const c = new THREE.Mesh(new THREE.CylinderGeometry(r, r, 1.8, 16), mat);
+          c.rotation.x = Math.PI / 2; // the cylinder's axis is y; AC's up is z
+          c.position.z = 0.9;
+          g.add(c);
+        }
+        g.name = `object ${o.id}`;
+        scene.add(g);
+        list[k] = g;
+      }
+      const q = o.frame.orientation;
+      g.position.set(...o.frame.origin);
+      g.quaternion.set(q[1], q[2], q[3], q[0]);
+    });
+  }
+
+  // Pose the parts for trace line l; trail is the root trail ([x, y] points); others
+  // the other objects of a move-to world.
+  pose(l, trail, others = []) {
+    if (!l) return;
+    this.poseOthers(others);
+    if (!this.figure) {
+      this.render();
+      return;
+    }
     const posed = posedParts(this.figure, l);
     window.__acFigure = posed;
     this.container.dataset.step = String(l.step);
@@ -252,7 +316,21 @@ export class AcFigure {
         m.position.set(...p.origin);
         m.quaternion.set(p.orientation[1], p.orientation[2], p.orientation[3], p.orientation[0]);
       });
-      trailGeom.setAttribute('position', new THREE.Float32BufferAttribute(trail.flatMap((t) => [t[0], t[1], 0.005]), 3));
+      const attr = trailGeom.getAttribute('position');
+      const n = Math.min(trail.length, attr.count);
+      const from = trail.length - n;
+      for (let k = 0; k < n; k++) {
+        attr.array[3 * k] = trail[from + k][0];
+        attr.array[3 * k + 1] = trail[from + k][1];
+        attr.array[3 * k + 2] = 0.005;
+      }
+      attr.needsUpdate = true;
+      trailGeom.setDrawRange(0, n);
+      // The floor re-centres under the creature in whole metres, so it never runs off it.
+      const grid = this.three.grid;
+      const gx = Math.round(l.frame.origin[0]), gy = Math.round(l.frame.origin[1]);
+      if (grid.position.x !== gx || grid.position.y !== gy) grid.position.set(gx, gy, 0);
+      window.__acFloor = [grid.position.x, grid.position.y];
       // The camera follows the root, keeping whatever view the user orbited to.
       const o = l.frame.origin;
       const target = [o[0], o[1], o[2] + (this.figure.setup.height || 1.8) / 2];

@@ -11,7 +11,7 @@
 // sticky target and its constraint. The map's mapping and what it drew are exposed on
 // window.__acWorld for the e2e test.
 
-import { el, fmt } from './api.js';
+import { el, fmt, perFrame, setText, setValue, syncList, syncRows } from './api.js';
 
 const COLORS = ['#1f6feb', '#2e7d32', '#b35900', '#7e57c2', '#c62828'];
 const SNAP = 0.1; // metres: a click places an object on a 10 cm grid
@@ -302,28 +302,42 @@ export function worldPanel(session, { scenario, before }) {
     const mi = Math.max(0, ids.indexOf(moverSel.value));
     const mover = objs[mi];
     const m = mover && mover.mgr;
-    mtType.textContent = m ? `${m.movement_type}${m.movement_type !== 'Invalid' ? ` to ${m.movement_type === 'MoveToObject' || m.movement_type === 'TurnToObject' ? 'object ' + short(m.sought_object) : fmt(m.sought_position.origin)}, command ${m.current_command}, previous distance ${fmt(m.previous_distance)}` : ''}` : '—';
-    mtType.dataset.value = m ? m.movement_type : '';
+    const far = (d) => (d > 1e30 ? 'not measured yet' : `${fmt(d)} m`);
+    setText(mtType, m ? (m.movement_type === 'Invalid' ? 'not moving (Invalid)'
+      : `${m.movement_type} to ${m.movement_type === 'MoveToObject' || m.movement_type === 'TurnToObject' ? 'object ' + short(m.sought_object) : fmt(m.sought_position.origin)}, command ${m.current_command}, last distance ${far(m.previous_distance)}`) : '—');
+    setValue(mtType, m ? m.movement_type : '');
     const done = mover ? lastDone.get(ids[mi]) : undefined;
-    mtLast.textContent = done || 'none yet';
-    mtLast.dataset.value = done || '';
+    setText(mtLast, done || 'none yet');
+    setValue(mtLast, done || '');
     const pend = (m && m.pending) || [];
-    nodes.replaceChildren(...(pend.length ? pend.map(([t, hd]) => el('li', {}, t === 'TurnToHeading' ? `${t} ${fmt(hd)}°` : t)) : [el('li', { class: 'muted', style: 'list-style: none' }, 'empty')]));
-    nodes.dataset.value = String(pend.length);
-    table.replaceChildren(
-      el('tr', {}, ...['object', 'origin', 'move', 'nodes', 'stuck to', 'leash', 'last move complete'].map((h) => el('th', {}, h))),
+    const items = pend.length ? pend.map(([t, hd]) => (t === 'TurnToHeading' ? `${t} ${fmt(hd)}°` : t)) : [null];
+    syncList(nodes, items, () => el('li', {}), (li, text) => {
+      setText(li, text === null ? 'empty' : text);
+      const cls = text === null ? 'muted' : '';
+      if (li.className !== cls) li.className = cls;
+      const style = text === null ? 'list-style: none' : '';
+      if ((li.getAttribute('style') || '') !== style) li.setAttribute('style', style);
+    });
+    setValue(nodes, pend.length);
+    syncRows(table, [['object', 'origin', 'move', 'nodes', 'stuck to', 'leash', 'last move complete'],
       ...objs.map((o, i) => {
         const om = o.mgr;
-        const row = el('tr', { 'data-id': ids[i], 'data-origin': JSON.stringify(o.frame.origin) },
-          el('td', { style: `color: ${COLORS[i % COLORS.length]}` }, `${short(ids[i])}${i === 0 ? ' (main)' : ''}`),
-          el('td', {}, fmt(o.frame.origin)),
-          el('td', {}, om ? om.movement_type : 'no motion table'),
-          el('td', {}, om ? String(om.pending.length) : '—'),
-          el('td', {}, o.sticky && idNum(o.sticky.target) ? short(o.sticky.target) : '—'),
-          el('td', {}, o.constraint && o.constraint.constrained ? `${fmt(o.constraint.position.origin)} (${fmt(o.constraint.start)}..${fmt(o.constraint.max)})` : '—'),
-          el('td', {}, lastDone.get(ids[i]) || '—'));
-        return row;
-      }));
+        return [{ text: `${short(ids[i])}${i === 0 ? ' (main)' : ''}`, style: `color: ${COLORS[i % COLORS.length]}` },
+          fmt(o.frame.origin),
+          om ? om.movement_type : 'no motion table',
+          om ? String(om.pending.length) : '—',
+          o.sticky && idNum(o.sticky.target) ? short(o.sticky.target) : '—',
+          o.constraint && o.constraint.constrained ? `${fmt(o.constraint.position.origin)} (${fmt(o.constraint.start)}..${fmt(o.constraint.max)})` : '—',
+          lastDone.get(ids[i]) || '—'];
+      })], null, true);
+    // Each object's row says which object it is and where.
+    objs.forEach((o, i) => {
+      const tr = table.rows[i + 1];
+      if (!tr) return;
+      if (tr.dataset.id !== ids[i]) tr.dataset.id = ids[i];
+      const origin = JSON.stringify(o.frame.origin);
+      if (tr.dataset.origin !== origin) tr.dataset.origin = origin;
+    });
     draw();
   }
 
@@ -397,8 +411,15 @@ export function worldPanel(session, { scenario, before }) {
     } else {
       ingest(lines);
     }
-    render();
+    renderSoon();
   });
+  const renderSoon = perFrame(render);
   setup();
-  return { panel, render };
+  // The other objects of the world (not the main one) for the 3D picture: frame and radius.
+  const others = (l) => {
+    if (!active || !l || !l.moveto) return [];
+    const setupObjs = session.scenario.setup.objects;
+    return l.moveto.objects.map((o, i) => ({ id: ids[i + 1], frame: o.frame, radius: (setupObjs[i] && setupObjs[i].radius) || 0.3, color: COLORS[(i + 1) % COLORS.length] }));
+  };
+  return { panel, render, others };
 }

@@ -3,7 +3,7 @@
 // breakpoint), request and forced-request controls, the frame scale, and a
 // top-down map of the cell window showing who is updated and why the others are not.
 
-import { api, el, field, fmt } from './api.js';
+import { api, el, field, fmt, perFrame, setClass, setText, setValue, syncList, syncRows } from './api.js';
 import { EngineSession, toolbar } from './session.js';
 
 const WHY = {
@@ -94,7 +94,11 @@ export async function mount(root, info) {
     session.step({ op: 'set_view', x: x * CELL + CELL / 2, y: y * CELL + CELL / 2 });
   });
 
-  root.append(el('p', { class: 'intro' }, "The RAAN/RAGR actor command interpreter (actor.md): each actor plays command groups (show frame, loops, breakpoints) with a byte countdown per frame; requests are arbitrated against a single pending slot and a default group; only actors in the 18×18 cell window around the view (or persistent ones) are updated. Every value below is the engine's trace line."), tb.bar, tb.status,
+  root.append(el('p', { class: 'intro', id: 'actor-intro' }, 'Press Play to run the sample actors; pick an actor and a group, then "Request" or "Forced request" to change what it plays. '
+    + 'Click the map to move the view: only actors near it are updated.'),
+  el('details', { class: 'about' }, el('summary', {}, 'What this view shows'),
+    el('p', { class: 'keys' }, "The RAAN/RAGR actor command interpreter (actor.md): each actor plays command groups (show frame, loops, breakpoints) with a byte countdown per frame; requests are arbitrated against a single pending slot and a default group; only actors in the 18×18 cell window around the view (or persistent ones) are updated. Every value shown is the engine's trace line.")),
+  tb.bar, tb.status,
     el('div', { class: 'grid' },
       el('div', {},
         el('div', { class: 'panel' }, el('h2', {}, 'Selected frame'), drawCv),
@@ -239,8 +243,8 @@ export async function mount(root, info) {
     const a = l.actors.find((x) => x.id === selId) || l.actors[0];
     const an = a ? a.anim : null;
     const setV = (key, text, value) => {
-      F[key].textContent = text;
-      F[key].dataset.value = value === undefined ? '' : String(value);
+      setText(F[key], text);
+      setValue(F[key], value);
     };
     if (an) {
       setV('current', an.current === null ? 'none' : `group ${an.current}`, an.current);
@@ -264,11 +268,15 @@ export async function mount(root, info) {
     // commands
     const m = modelOf(assetActor(a ? a.id : '') || {});
     const g = m && an && an.current !== null ? (m.groups || []).find((x) => x.group === an.current) : null;
-    cmds.replaceChildren(...(g ? g.commands.map((c, i) => el('div', { class: i === an.cursor ? 'cursor' : '' },
-      `${i}: ${c.op}${c.ref !== undefined ? ' ' + c.ref : ''}${c.target !== undefined ? ' → ' + c.target : ''}`)) : [el('div', { class: 'muted' }, 'no current group')]));
+    const items = g ? g.commands.map((c, i) => [i === an.cursor ? 'cursor' : '', `${i}: ${c.op}${c.ref !== undefined ? ' ' + c.ref : ''}${c.target !== undefined ? ' → ' + c.target : ''}`])
+      : [['muted', 'no current group']];
+    syncList(cmds, items, () => el('div', {}), (d, [cls, text]) => {
+      setClass(d, cls);
+      setText(d, text);
+    });
     // members
-    membersTable.replaceChildren(el('tr', {}, el('th', {}, 'actor'), el('th', {}, 'why'), el('th', {}, 'updated')),
-      ...(lastMembers || []).map((mm) => el('tr', {}, el('td', {}, mm.actor), el('td', { style: `color:${WHY[mm.why] ? WHY[mm.why].color : '#000'}` }, mm.why), el('td', {}, mm.updated ? 'yes' : 'no'))));
+    syncRows(membersTable, [['actor', 'why', 'updated'],
+      ...(lastMembers || []).map((mm) => [mm.actor, { text: mm.why, style: `color:${WHY[mm.why] ? WHY[mm.why].color : '#000'}` }, mm.updated ? 'yes' : 'no'])], null, true);
     drawFrame(a);
     drawMap(l);
   }
@@ -282,8 +290,9 @@ export async function mount(root, info) {
         render();
       }).catch((e) => session.status(`asset description: ${e.message}`, true));
     }
-    render();
+    renderSoon();
   });
+  const renderSoon = perFrame(render);
   await session.start(null);
   await assetsLoaded; // the view is ready once it can name what it shows
   return { session };

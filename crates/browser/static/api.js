@@ -71,3 +71,75 @@ export function fmt(x) {
   if (typeof x === 'object') return JSON.stringify(x);
   return String(x);
 }
+
+// ---- Small in-place DOM updates: a write forces style and layout, so values are
+// written only when they changed, and lists keep their elements (a click that lands
+// between two steps still finds the row it was pressed on).
+
+// Set an element's text when it differs from what was last written.
+export function setText(e, text) {
+  const t = String(text);
+  if (e.__text !== t) {
+    e.textContent = t;
+    e.__text = t;
+  }
+}
+
+// Set data-value when it differs.
+export function setValue(e, v) {
+  const t = v === undefined || v === null ? '' : String(v);
+  if (e.dataset.value !== t) e.dataset.value = t;
+}
+
+export function setClass(e, cls) {
+  if (e.className !== cls) e.className = cls;
+}
+
+// Keep `container`'s children one per item: `make(i)` builds the i-th child once (its
+// handlers should read what they act on from the element, not from the item), `fill(child,
+// item, i)` brings it up to date. Extra children are removed, missing ones appended.
+export function syncList(container, items, make, fill) {
+  while (container.children.length > items.length) container.lastElementChild.remove();
+  for (let i = 0; i < items.length; i++) {
+    let c = container.children[i];
+    if (!c) {
+      c = make(i);
+      container.append(c);
+    }
+    fill(c, items[i], i);
+  }
+}
+
+// A table kept in place: rows of cells whose text is set through setText; with `head`
+// the first row's cells are headings.
+export function syncRows(table, rows, onRow, head = false) {
+  syncList(table, rows, (i) => {
+    const tr = document.createElement('tr');
+    if (onRow) tr.addEventListener('click', () => onRow(Number(tr.dataset.row)));
+    tr.dataset.row = String(i);
+    return tr;
+  }, (tr, cells) => {
+    syncList(tr, cells, () => document.createElement(head && tr.dataset.row === '0' ? 'th' : 'td'), (td, c) => {
+      if (c && typeof c === 'object') {
+        setText(td, c.text);
+        if (c.class !== undefined) setClass(td, c.class);
+        if (c.style !== undefined && td.getAttribute('style') !== c.style) td.setAttribute('style', c.style);
+      } else {
+        setText(td, c);
+      }
+    });
+  });
+}
+
+// Run `fn` at most once per animation frame, however often it is asked for.
+export function perFrame(fn) {
+  let asked = false;
+  return () => {
+    if (asked) return;
+    asked = true;
+    requestAnimationFrame(() => {
+      asked = false;
+      fn();
+    });
+  };
+}

@@ -6,7 +6,7 @@
 // no meshes endpoint) the nodes are drawn as boxes and lines. The first point of each
 // drawn group, as placed, is exposed on window.__hercMeshes for the e2e test.
 
-import { api, el, field, fmt } from './api.js';
+import { api, el, field, perFrame, setClass, setText, setValue, syncList, syncRows } from './api.js';
 import { EngineSession, toolbar } from './session.js';
 
 const Q14 = 16384;
@@ -230,6 +230,8 @@ class Drawing {
     } else {
       this.followed = null;
     }
+    // Where the view is centred and where the machine is (for the e2e test).
+    window.__hercFrame = { center: this.center.slice(), radius: this.radius, object: object ? object.t.slice() : null };
     if (this.three) this.draw3d(world, parents, object, selectedNodes, picked);
     else this.draw2d(world, parents, object, selectedNodes, picked);
   }
@@ -355,7 +357,8 @@ export async function mount(root, info) {
   const drawing = new Drawing(drawBox);
   const rootMotion = el('input', { type: 'checkbox', id: 'herc-root-motion' });
   const meshSource = el('span', { class: 'keys', id: 'herc-mesh-source' }, '');
-  const panel = el('div', { class: 'panel', id: 'herc-transition' }, el('h2', {}, 'Transition panel (exposed thread)'));
+  // The engine's internals (H-rule state of the exposed thread), folded by default.
+  const panel = el('details', { class: 'panel', id: 'herc-transition' }, el('summary', {}, 'Details: the exposed thread\'s transition state (engine internals)'));
   const F = {};
   const add = (label, key) => (F[key] = field(panel, label, `herc-${key}`));
   add('thread / slot', 'thread-id');
@@ -377,6 +380,7 @@ export async function mount(root, info) {
   const framesStrip = el('div', { class: 'timeline', id: 'herc-frames' });
   // Parts: the node hierarchy with the asset's names; a click picks a part to inspect.
   let picked = -1;
+  let lastSeq = -1;
   const partsList = el('div', { class: 'list', id: 'herc-parts', style: 'max-height: 200px' });
   const partV = el('span', { class: 'v', id: 'herc-part' });
   const partsPanel = el('div', { class: 'panel' }, el('h2', {}, 'Parts (node hierarchy; orange = animated by the exposed thread\'s sequence)'),
@@ -411,10 +415,39 @@ export async function mount(root, info) {
   seek.addEventListener('change', () => send({ op: 'seek', thread: thread(), seq: selSeq, pos: Number(seek.value) }));
   rate.addEventListener('input', () => (rateV.textContent = `${rate.value} (${(rate.value / 256).toFixed(2)}×)`));
   rate.addEventListener('change', () => setRate(Number(rate.value)));
-  rootMotion.addEventListener('change', () => update());
+  // Switching root motion on or off moves the figure: frame it again where it is drawn.
+  rootMotion.addEventListener('change', () => { drawing.frameFixed = false; update(); });
+
+  // The plain controls: request the sample's named locomotion sequences on the exposed
+  // thread (the same request step as "Request selected").
+  const seqByName = (name) => (asset.sequences || []).findIndex((q) => q.name === name);
+  const requestNamed = (name) => {
+    const i = seqByName(name);
+    if (i < 0) {
+      session.status(`this shape has no sequence named "${name}"`, true);
+      return null;
+    }
+    return send({ op: 'request', thread: thread(), seq: i, frame: -1, stop_on_arrival: false });
+  };
+  const plain = [['walk', 'Walk', 'w'], ['run', 'Run', 'r'], ['turn', 'Turn', 't'], ['idle', 'Stop', 'x']];
+  const plainButtons = plain.map(([name, label, key]) => el('button', {
+    id: `herc-do-${label.toLowerCase()}`, 'data-seq-name': name, onclick: () => requestNamed(name),
+    title: `Request the "${name}" sequence on the exposed thread (key ${key.toUpperCase()})`,
+  }, `${label} (${key.toUpperCase()})`));
+  window.addEventListener('keydown', (ev) => {
+    const view = document.getElementById('view-herc');
+    const tag = document.activeElement && document.activeElement.tagName;
+    if (!view || view.hidden || ev.repeat || ['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (threadControls.hidden) return;
+    const hit = plain.find(([, , key]) => key === ev.key.toLowerCase());
+    if (!hit) return;
+    requestNamed(hit[0]);
+    ev.preventDefault();
+  });
 
   // The conformance steps (request, seek, rate, drop) act on the exposed thread.
   const threadControls = el('div', { id: 'herc-thread-controls' },
+    el('div', { class: 'row' }, ...plainButtons),
     el('div', { class: 'row' },
       el('button', { class: 'primary', id: 'herc-request', onclick: () => send({ op: 'request', thread: thread(), seq: selSeq, frame: Number(targetFrame.value), stop_on_arrival: stopOnArrival.checked }) }, 'Request selected'),
       el('label', {}, stopOnArrival, 'stop on arrival'),
@@ -423,7 +456,16 @@ export async function mount(root, info) {
     el('div', { class: 'row' },
       el('button', { id: 'herc-set-sequence', onclick: () => send({ op: 'set_sequence', thread: thread(), seq: selSeq, frame: Number(setFrame.value), acc: 0 }) }, 'Set sequence'),
       el('label', {}, 'at frame', setFrame),
-      el('button', { id: 'herc-add-thread', onclick: () => send({ op: 'add_thread', seq: selSeq }), title: 'Register a new thread on the selected sequence (rate 0)' }, 'Add thread')),
+      el('button', {
+        id: 'herc-add-thread',
+        // A new thread starts at rate 0 (H-rules): give it 1x in the same request, so it plays.
+        onclick: () => {
+          const l = session.last();
+          const n = l && l.threads ? l.threads.length : 0;
+          session.apply([{ op: 'add_thread', seq: selSeq }, { op: 'set_rate', thread: n, rate: 256 }]);
+        },
+        title: 'Register a new thread on the selected sequence and play it at 1x (rate 256)',
+      }, 'Add thread')),
     el('div', { class: 'row' }, el('label', {}, 'seek', seek), seekV),
     el('div', { class: 'row' }, el('label', {}, 'rate', rate), rateV),
     el('div', { class: 'row' },
@@ -431,7 +473,7 @@ export async function mount(root, info) {
       el('button', { id: 'herc-rate-half', onclick: () => setRate(128) }, '½×'),
       el('button', { id: 'herc-reverse', onclick: () => setRate(-Number(rate.value) || -256), title: 'Negate the rate: a sign change re-runs the pending request (H5)' }, 'Reverse'),
       el('button', { id: 'herc-rate-pause', onclick: () => setRate(0) }, 'Pause (rate 0)')),
-    el('p', { class: 'keys' }, 'Keys: P play/pause, Space one step. Play steps the clock by step_ms 40 at 25 Hz (SimTickDelta 81, 31 animation ticks at 1×, H24). '
+    el('p', { class: 'keys' }, 'Keys: W walk, R run, T turn, X stop, P play/pause, Space one step. Play advances the clock 40 ms per step, 25 steps a second (at 1× a step is 31 animation ticks, H24). '
       + 'A request searches for an authored transition; the panel shows the armed one. With stop on arrival the thread '
       + 'freezes (acc 0) when it reaches the target.'));
 
@@ -480,8 +522,8 @@ export async function mount(root, info) {
       + 'controller, gait and torso rules; the request / seek / rate controls of the conformance mode do not apply here.'));
 
   const modeSel = el('select', { id: 'herc-mode' },
-    el('option', { value: 'threads' }, 'threads: the conformance steps (request, seek, rate)'),
-    ...Object.keys(info.more_scenarios || {}).map((k) => el('option', { value: k }, `${k}: throttle, steering, torso on the sample chassis`)));
+    el('option', { value: 'threads' }, 'threads: request sequences yourself'),
+    ...Object.keys(info.more_scenarios || {}).map((k) => el('option', { value: k }, `${k}: drive it with throttle, steering and torso`)));
   modeSel.addEventListener('change', async () => {
     tb.player.pause();
     const doc = modeSel.value === 'threads' ? info.default_scenario : info.more_scenarios[modeSel.value];
@@ -503,7 +545,11 @@ export async function mount(root, info) {
     mechControls,
   );
 
-  root.append(el('p', { class: 'intro' }, "The DBSIM HERC animation threads (herc.md): each thread plays a sequence frame by frame in whole ticks; a request searches the frames ahead for an authored transition and arms it; threads are sorted by their sequence's priority and the first slot supplies root motion. Every value below is the engine's trace line."), tb.bar, tb.status,
+  root.append(el('p', { class: 'intro', id: 'herc-intro' }, 'Press Play, then Walk, Run, Turn or Stop (keys W, R, T, X) to drive the sample HERC; '
+    + 'click a sequence and "Request selected" to ask for any other one. Drag the picture to look around.'),
+  el('details', { class: 'about' }, el('summary', {}, 'What this view shows'),
+    el('p', { class: 'keys' }, "The DBSIM HERC animation threads (herc.md): each thread plays a sequence frame by frame in whole ticks; a request searches the frames ahead for an authored transition and arms it; threads are sorted by their sequence's priority and the first slot supplies root motion. Every value shown is the engine's trace line.")),
+  tb.bar, tb.status,
     el('div', { class: 'grid' },
       el('div', {}, drawBox,
         el('div', { class: 'row' }, el('label', {}, rootMotion, 'Show root motion'),
@@ -513,51 +559,69 @@ export async function mount(root, info) {
   await drawing.init();
 
   function renderSeqList(cur) {
-    seqList.replaceChildren(...(asset.sequences || []).map((q, i) => {
-      const frames = q.frames ? q.frames.length : 0;
-      const row = el('div', { 'data-seq': i, class: [i === selSeq ? 'sel' : '', i === cur ? 'cur' : ''].join(' '), onclick: () => { selSeq = i; renderSeqList(cur); } },
-        `${i} ${q.name || ''} `, el('span', { class: 'muted' }, `${q.class || ''} prio ${q.priority} · ${frames} frames${q.ground ? ' · ground' : ''}`));
+    const seqs = asset.sequences || [];
+    syncList(seqList, seqs, (i) => {
+      const row = el('div', { 'data-seq': i }, el('span', {}), ' ', el('span', { class: 'muted' }));
+      row.addEventListener('click', () => { selSeq = Number(row.dataset.seq); renderSeqList(lastSeq); });
       return row;
-    }));
+    }, (row, q, i) => {
+      const frames = q.frames ? q.frames.length : 0;
+      setClass(row, [i === selSeq ? 'sel' : '', i === cur ? 'cur' : ''].join(' '));
+      setText(row.firstChild, `${i} ${q.name || ''}`);
+      setText(row.lastChild, `${q.class || ''} prio ${q.priority} · ${frames} frames${q.ground ? ' · ground' : ''}`);
+    });
   }
 
+  let partsOrder = null;
   function renderParts(parents, covered, l) {
     const nodes = asset.nodes || [];
-    const depth = (i) => {
-      let d = 0;
-      for (let p = parents[i]; p >= 0 && d < nodes.length; p = parents[p]) d++;
-      return d;
-    };
-    // Parent-first order: each node after its parent, children in id order.
-    const order = [];
-    const visit = (p) => nodes.forEach((n, i) => { if (n.parent === p && !order.includes(i)) { order.push(i); visit(i); } });
-    visit(-1);
-    nodes.forEach((_, i) => { if (!order.includes(i)) order.push(i); });
-    partsList.replaceChildren(...order.map((i) => el('div', {
-      class: i === picked ? 'sel' : '', style: `padding-left: ${6 + depth(i) * 14}px${covered.has(i) ? '; color: #b35900' : ''}`,
-      'data-node': i, onclick: () => { picked = picked === i ? -1 : i; update(); },
-    }, `${nodes[i].name || 'node'} (${i})${i === 0 ? ' · root motion' : ''}`)));
+    if (!partsOrder || partsOrder.nodes !== nodes) {
+      const depth = (i) => {
+        let d = 0;
+        for (let p = parents[i]; p >= 0 && d < nodes.length; p = parents[p]) d++;
+        return d;
+      };
+      // Parent-first order: each node after its parent, children in id order.
+      const order = [];
+      const visit = (p) => nodes.forEach((n, i) => { if (n.parent === p && !order.includes(i)) { order.push(i); visit(i); } });
+      visit(-1);
+      nodes.forEach((_, i) => { if (!order.includes(i)) order.push(i); });
+      partsOrder = { nodes, order, depth: order.map(depth) };
+    }
+    const { order, depth } = partsOrder;
+    syncList(partsList, order, () => {
+      const row = el('div', {});
+      row.addEventListener('click', () => { const i = Number(row.dataset.node); picked = picked === i ? -1 : i; update(); });
+      return row;
+    }, (row, i, k) => {
+      if (row.dataset.node !== String(i)) row.dataset.node = String(i);
+      setClass(row, i === picked ? 'sel' : '');
+      const style = `padding-left: ${6 + depth[k] * 14}px${covered.has(i) ? '; color: #b35900' : ''}`;
+      if (row.getAttribute('style') !== style) row.setAttribute('style', style);
+      setText(row, `${nodes[i].name || 'node'} (${i})${i === 0 ? ' · root motion' : ''}`);
+    });
     if (picked >= 0 && l.world[picked]) {
       const T = l.world[picked];
-      partV.textContent = `${nodes[picked] ? nodes[picked].name || picked : picked}: local [${l.locals[picked].join(', ')}]\n`
-        + `world t [${T.t.join(', ')}] kind ${T.kind}`;
+      setText(partV, `${nodes[picked] ? nodes[picked].name || picked : picked}: local [${l.locals[picked].join(', ')}]\n`
+        + `world t [${T.t.join(', ')}] kind ${T.kind}`);
     } else {
-      partV.textContent = 'click a part';
+      setText(partV, 'click a part');
     }
   }
 
   function renderFrames(th) {
     const q = asset.sequences && asset.sequences[th.seq];
-    if (!q || !q.frames) { framesStrip.replaceChildren(); return; }
-    framesStrip.replaceChildren(...q.frames.map((f, i) => {
-      const n = el('div', { class: 'node' + (i === th.frame ? ' current' : '') + (f.transition_count ? ' cyclic' : ' link') },
-        `f${i} · ${f.duration} ticks`, f.transition_count ? ` · ${f.transition_count} tr` : '', i === th.scan_frame ? ' · SCAN' : '');
+    const frames = q && q.frames ? q.frames : [];
+    syncList(framesStrip, frames, () => el('div', { class: 'node' }, el('span', {}), el('div', { class: 'bar' }, el('i', {}))), (n, f, i) => {
+      setClass(n, 'node' + (i === th.frame ? ' current' : '') + (f.transition_count ? ' cyclic' : ' link'));
+      setText(n.firstChild, `f${i} · ${f.duration} ticks${f.transition_count ? ` · ${f.transition_count} tr` : ''}${i === th.scan_frame ? ' · SCAN' : ''}`);
+      const bar = n.lastChild;
+      bar.hidden = i !== th.frame;
       if (i === th.frame) {
-        const bar = el('div', { class: 'bar' }, el('i', { style: `left: ${th.dur ? (100 * th.acc) / th.dur : 0}%` }));
-        n.append(bar);
+        const left = `${th.dur ? (100 * th.acc) / th.dur : 0}%`;
+        if (bar.firstChild.style.left !== left) bar.firstChild.style.left = left;
       }
-      return n;
-    }));
+    });
   }
 
   function update() {
@@ -566,29 +630,44 @@ export async function mount(root, info) {
     // thread selector
     const want = ['auto', ...l.threads.map((_, i) => String(i))];
     if (threadSel.options.length !== want.length) {
-      threadSel.replaceChildren(el('option', { value: 'auto' }, 'first slot (H24)'), ...l.threads.map((_, i) => el('option', { value: i }, `thread ${i}`)));
+      threadSel.replaceChildren(el('option', { value: 'auto' }, 'the first slot (the thread that moves the machine)'), ...l.threads.map((_, i) => el('option', { value: i }, `thread ${i}`)));
       threadSel.value = followSlot0 ? 'auto' : String(exposed);
     }
     if (followSlot0) exposed = l.slots[0];
     if (exposed >= l.threads.length) exposed = 0;
     const th = l.threads[exposed];
-    slotsV.textContent = `[${l.slots.join(', ')}]`;
+    lastSeq = th.seq;
+    // The rate slider shows the exposed thread's rate unless it is being dragged.
+    if (document.activeElement !== rate && Number(rate.value) !== th.rate) {
+      rate.value = th.rate;
+      setText(rateV, `${th.rate} (${(th.rate / 256).toFixed(2)}×)`);
+    }
+    setText(slotsV, `[${l.slots.join(', ')}]`);
     // All threads in slot order: the priority of the playing sequence is the sort key (H17, H18).
     const prio = (q) => (asset.sequences && asset.sequences[q] ? asset.sequences[q].priority : '?');
-    threadTable.replaceChildren(
-      el('tr', {}, ...['slot', 'thread', 'sequence / frame', 'priority', 'rate', 'target', 'flags'].map((h) => el('th', {}, h))),
+    syncRows(threadTable, [['slot', 'thread', 'sequence / frame', 'priority', 'rate', 'target', 'flags'],
       ...l.slots.map((id, slot) => {
         const t = l.threads[id];
-        const pick = () => { followSlot0 = false; exposed = id; threadSel.value = String(id); update(); };
-        return el('tr', { onclick: pick, title: 'expose this thread', style: `cursor:pointer;${id === exposed ? 'background:#dbe9ff' : ''}` },
-          el('td', {}, String(slot)), el('td', {}, String(id)), el('td', {}, `${seqName(t.seq)} / ${t.frame}`),
-          el('td', {}, String(prio(t.seq))), el('td', {}, String(t.rate)),
-          el('td', {}, t.target_seq < 0 ? '—' : seqName(t.target_seq)),
-          el('td', {}, `${t.flags & FLAG_AT_TARGET ? 'A' : ''}${t.flags & FLAG_IN_TRANSITION ? 'T' : ''}`));
-      }));
+        return [String(slot), String(id), `${seqName(t.seq)} / ${t.frame}`, String(prio(t.seq)), String(t.rate),
+          t.target_seq < 0 ? '—' : seqName(t.target_seq), `${t.flags & FLAG_AT_TARGET ? 'A' : ''}${t.flags & FLAG_IN_TRANSITION ? 'T' : ''}`];
+      })], (row) => {
+      // Row 0 is the heading; row k is slot k - 1.
+      const l2 = session.last();
+      if (row < 1 || !l2 || row > l2.slots.length) return;
+      followSlot0 = false;
+      exposed = l2.slots[row - 1];
+      threadSel.value = String(exposed);
+      update();
+    }, true);
+    for (let r = 1; r < threadTable.rows.length; r++) {
+      const style = `cursor:pointer;${l.slots[r - 1] === exposed ? 'background:#dbe9ff' : ''}`;
+      const tr = threadTable.rows[r];
+      if (tr.getAttribute('style') !== style) tr.setAttribute('style', style);
+      if (!tr.title) tr.title = 'expose this thread';
+    }
     const setV = (k, text, value) => {
-      F[k].textContent = text;
-      F[k].dataset.value = value === undefined ? '' : String(value);
+      setText(F[k], text);
+      setValue(F[k], value);
     };
     setV('thread-id', `thread ${exposed}, slot ${l.slots.indexOf(exposed)}`, exposed);
     setV('seq', `${seqName(th.seq)} / frame ${th.frame}`, th.seq);
@@ -615,18 +694,18 @@ export async function mount(root, info) {
     if (mech) {
       if (modeSel.value === 'threads') modeSel.value = Object.keys(info.more_scenarios || {})[0] || 'threads';
       const i = mech.inputs;
-      M.inputs.textContent = `throttle axis ${i.throttle_axis}, lever ${i.lever}, steer ${i.steer}, twist ${i.twist_axis}${i.twist_centre ? ' (centring)' : ''}, pitch ${i.pitch_axis}`;
-      M.throttle.textContent = `${mech.throttle} / ${mech.desired}${mech.dirty ? ' (dirty)' : ''}`;
-      M.throttle.dataset.value = String(mech.throttle);
-      M.speed.textContent = `${mech.speed} / ${mech.speed_readout} / ${mech.hud_kmh}`;
-      M.speed.dataset.value = String(mech.speed);
-      M.turn.textContent = `${mech.turn} / ${mech.turn_rate}${mech.hold_turn ? ' (holding turn)' : ''}`;
-      M['anim-rate'].textContent = String(mech.anim_rate);
-      M.gait.textContent = mech.gait ? JSON.stringify(mech.gait) : '—';
-      M.torso.textContent = `angle ${mech.twist.angle} rate ${mech.twist.rate} / angle ${mech.pitch.angle} rate ${mech.pitch.rate}`;
-      M.blocked.textContent = `${JSON.stringify(mech.blocked)} / ${mech.collapsed} / ${mech.immobilised}${mech.refuse_moves ? `, refusing ${mech.refuse_moves} moves` : ''}`;
-      M.terrain.textContent = `${mech.terrain_height} / ${mech.slope}`;
-      M.eye.textContent = mech.eye_world ? `[${mech.eye_world.join(', ')}]` : '—';
+      setText(M.inputs, `throttle axis ${i.throttle_axis}, lever ${i.lever}, steer ${i.steer}, twist ${i.twist_axis}${i.twist_centre ? ' (centring)' : ''}, pitch ${i.pitch_axis}`);
+      setText(M.throttle, `${mech.throttle} / ${mech.desired}${mech.dirty ? ' (dirty)' : ''}`);
+      setValue(M.throttle, mech.throttle);
+      setText(M.speed, `${mech.speed} / ${mech.speed_readout} / ${mech.hud_kmh}`);
+      setValue(M.speed, mech.speed);
+      setText(M.turn, `${mech.turn} / ${mech.turn_rate}${mech.hold_turn ? ' (holding turn)' : ''}`);
+      setText(M['anim-rate'], String(mech.anim_rate));
+      setText(M.gait, mech.gait ? JSON.stringify(mech.gait) : '—');
+      setText(M.torso, `angle ${mech.twist.angle} rate ${mech.twist.rate} / angle ${mech.pitch.angle} rate ${mech.pitch.rate}`);
+      setText(M.blocked, `${JSON.stringify(mech.blocked)} / ${mech.collapsed} / ${mech.immobilised}${mech.refuse_moves ? `, refusing ${mech.refuse_moves} moves` : ''}`);
+      setText(M.terrain, `${mech.terrain_height} / ${mech.slope}`);
+      setText(M.eye, mech.eye_world ? `[${mech.eye_world.join(', ')}]` : '—');
     } else if (modeSel.value !== 'threads') {
       modeSel.value = 'threads';
     }
@@ -644,6 +723,7 @@ export async function mount(root, info) {
   }
 
   let assetsLoaded = Promise.resolve();
+  const updateSoon = perFrame(update);
   session.subscribe((lines, reset) => {
     if (reset) {
       drawing.frameFixed = false;
@@ -662,7 +742,7 @@ export async function mount(root, info) {
         update();
       }).catch((e) => session.status(`asset description: ${e.message}`, true));
     }
-    update();
+    updateSoon();
   });
   // The user's Earthsiege 2 folder (browse --es2): every shape of its VOLs, played on click.
   api('GET', '/herc/es2').then((r) => {

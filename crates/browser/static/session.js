@@ -2,9 +2,17 @@
 // play/step at a fixed cadence, reset, export the trace or the scenario, load a
 // scenario file and replay it step by step, and send any step as JSON.
 
-import { api, el } from './api.js';
+import { api, el, perFrame, setText, setValue } from './api.js';
 
 const HISTORY = 4000; // trace lines kept in the page (the server keeps them all)
+const REFETCH = 1000; // lines fetched again when the session replaced them (`rebuilt`)
+// Steps Play sends in one request when it has fallen behind its rate, and the batch
+// of fast-forward (top speed), within the API's 1,000 steps per request.
+const MAX_CATCH_UP = 12;
+const FAST_BATCH = 200;
+// Steps of a loaded file above which it is not checked whole before it plays (a check
+// of 30,000 steps would take the server's whole time budget of one request).
+const LONG_FILE = 2000;
 
 export class EngineSession {
   constructor(engine) {
@@ -41,8 +49,8 @@ export class EngineSession {
 
   status(text, isError = false) {
     if (!this.statusEl) return;
-    this.statusEl.textContent = text;
-    this.statusEl.classList.toggle('error', isError);
+    setText(this.statusEl, text);
+    if (this.statusEl.classList.contains('error') !== isError) this.statusEl.classList.toggle('error', isError);
   }
 
   async start(scenario) {
@@ -72,10 +80,26 @@ export class EngineSession {
     if (!this.id) return null;
     try {
       const resp = await api('POST', `/sessions/${this.id}/steps`, { steps });
-      this.lines.push(...resp.lines);
-      if (this.lines.length > HISTORY) this.lines.splice(0, this.lines.length - HISTORY);
       this.stepCount = resp.step_count;
-      this.emit(resp.lines, false);
+      if (resp.rebuilt) {
+        // A step of a kind the session had not seen changed what every line carries
+        // (the AC server loop's keys): the session replayed its steps; take the new lines.
+        // The last REFETCH lines, in as many answers as the lines endpoint's 1 MiB needs.
+        const total = resp.step_count + 1;
+        const lines = [];
+        for (let at = Math.max(0, total - REFETCH); at < total;) {
+          const got = await api('GET', `/sessions/${this.id}/lines?from=${at}&to=${total}`);
+          if (!got.lines.length) break;
+          for (const l of got.lines) lines.push(l);
+          at = got.from + got.lines.length;
+        }
+        this.lines = lines;
+        this.emit(this.lines, true);
+      } else {
+        for (const l of resp.lines) this.lines.push(l);
+        if (this.lines.length > HISTORY) this.lines.splice(0, this.lines.length - HISTORY);
+        this.emit(resp.lines, false);
+      }
       const l = resp.lines[resp.lines.length - 1];
       this.status(`step ${this.stepCount}: ${l ? l.op : ''}${l && l.result != null ? ' → ' + l.result : ''}`);
       return resp.lines;
@@ -111,28 +135,79 @@ export class EngineSession {
   }
 }
 
-// Calls `tick` at `hz`, never overlapping: a slow step delays the next one.
+// Plays at `hz` steps per second of wall-clock time: `tick(n)` applies n steps and
+// resolves to how many it applied (false stops). When a step takes longer than its
+// period the player does not fall further behind: the next request carries the steps
+// that are due (at most MAX_CATCH_UP). `fast` plays at top speed, FAST_BATCH steps per
+// request. `rate()` is the measured steps per second over the last two seconds.
 export class Player {
   constructor(tick, hz = 25) {
     this.tick = tick;
-    this.period = 1000 / hz;
+    this.hz = hz;
+    this.fast = false;
     this.timer = null;
+    this.running = false;
+    this.done = [];
     this.onchange = () => {};
   }
   get playing() {
-    return this.timer !== null;
+    return this.running;
+  }
+  set period(ms) {
+    this.hz = 1000 / ms;
+    this.anchor();
+  }
+  anchor() {
+    this.t0 = performance.now();
+    this.count = 0;
+  }
+  // Samples [time, steps played so far]; one older than two seconds is kept as the anchor.
+  record(n) {
+    const now = performance.now();
+    this.total += n;
+    this.done.push([now, this.total]);
+    while (this.done.length > 2 && now - this.done[1][0] >= 2000) this.done.shift();
+  }
+  rate() {
+    if (!this.running || this.done.length < 2) return 0;
+    const [t0, n0] = this.done[0];
+    const [t1, n1] = this.done[this.done.length - 1];
+    return t1 > t0 ? ((n1 - n0) * 1000) / (t1 - t0) : 0;
   }
   play() {
-    if (this.timer) return;
+    if (this.running) return;
+    this.running = true;
+    this.total = 0;
+    this.done = [[performance.now(), 0]];
+    this.anchor();
     const loop = async () => {
-      const t0 = performance.now();
-      const ok = await this.tick();
-      if (!this.timer) return;
-      if (ok === false) {
-        this.pause();
-        return;
+      this.timer = null;
+      if (!this.running) return;
+      let want;
+      if (this.fast) {
+        want = FAST_BATCH;
+      } else {
+        const due = Math.floor(((performance.now() - this.t0) * this.hz) / 1000) + 1 - this.count;
+        if (due > this.hz) {
+          // More than a second behind (a slow machine, a background tab): start over from now.
+          this.anchor();
+          want = 1;
+        } else {
+          want = Math.min(MAX_CATCH_UP, due);
+        }
       }
-      this.timer = setTimeout(loop, Math.max(0, this.period - (performance.now() - t0)));
+      if (want > 0) {
+        const n = await this.tick(want);
+        if (!this.running) return;
+        if (n === false) {
+          this.pause();
+          return;
+        }
+        this.count += n;
+        this.record(n);
+      }
+      const wait = this.fast ? 0 : Math.max(0, this.t0 + ((this.count) * 1000) / this.hz - performance.now());
+      this.timer = setTimeout(loop, wait);
     };
     this.timer = setTimeout(loop, 0);
     this.onchange(true);
@@ -140,7 +215,9 @@ export class Player {
   pause() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.onchange(false);
+    const was = this.running;
+    this.running = false;
+    if (was) this.onchange(false);
   }
   toggle() {
     this.playing ? this.pause() : this.play();
@@ -159,32 +236,75 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
     if (replay.next < replay.steps.length) return replay.steps[replay.next++];
     return clockStep();
   };
+  // The next n steps: the rest of a loaded scenario first (never mixed with clock steps
+  // in one request), else n clock steps.
+  const nextSteps = (n) => {
+    if (replay.next < replay.steps.length) {
+      const out = replay.steps.slice(replay.next, replay.next + n);
+      replay.next += out.length;
+      return out;
+    }
+    return Array.from({ length: n }, clockStep);
+  };
+  const finishReplay = () => {
+    session.status(`${replay.name}: replayed ${replay.steps.length} steps`);
+    replay.steps = [];
+    replay.next = 0;
+  };
   const stepOnce = async () => {
     const wasReplaying = replay.next < replay.steps.length;
     const r = await session.step(nextStep());
+    showProgress();
     if (wasReplaying && replay.next === replay.steps.length && r !== null) {
-      session.status(`${replay.name}: replayed ${replay.steps.length} steps`);
-      replay.steps = [];
-      replay.next = 0;
+      finishReplay();
       return 'finished';
     }
     return r;
   };
-  const player = new Player(async () => {
-    const r = await stepOnce();
-    return r !== null && r !== 'finished';
+  const player = new Player(async (n) => {
+    const wasReplaying = replay.next < replay.steps.length;
+    const steps = nextSteps(n);
+    const r = await session.apply(steps);
+    showProgress();
+    if (r === null) return false;
+    if (wasReplaying && replay.next === replay.steps.length) {
+      finishReplay();
+      return false;
+    }
+    return steps.length;
   });
-  const playBtn = el('button', { id: playId || `${prefix}-play`, onclick: () => player.toggle(), title: 'Play / pause at 25 Hz' }, '▶ Play');
+  const playBtn = el('button', { id: playId || `${prefix}-play`, onclick: () => player.toggle(), title: 'Play / pause (P)' }, '▶ Play');
   player.onchange = (p) => {
     playBtn.textContent = p ? '❚❚ Pause' : '▶ Play';
     playBtn.classList.toggle('on', p);
+    showRate();
   };
   const stepBtn = el('button', { id: `${prefix}-step`, onclick: () => stepOnce(), title: 'One clock step (or the next step of a scenario being replayed)' }, `Step (${clockLabel})`);
-  // Playback cadence: the nominal 25 Hz, or slower to follow each step (the step itself
-  // is unchanged, only how often it is sent).
-  const cadence = el('select', { id: `${prefix}-cadence`, title: 'How often Play sends the clock step' },
-    ...[[25, '25 Hz (nominal)'], [5, '5 Hz (slow)'], [1, '1 Hz']].map(([hz, t]) => el('option', { value: hz }, t)));
-  cadence.addEventListener('change', () => (player.period = 1000 / Number(cadence.value)));
+  // Playback cadence: the nominal 25 Hz, slower to follow each step, or as fast as the
+  // engine answers (the steps themselves are unchanged, only how often they are sent).
+  const cadence = el('select', { id: `${prefix}-cadence`, title: 'How often Play sends the steps' },
+    ...[[25, '25 Hz (nominal)'], [5, '5 Hz (slow)'], [1, '1 Hz'], ['fast', 'top speed (fast-forward)']].map(([hz, t]) => el('option', { value: hz }, t)));
+  cadence.addEventListener('change', () => {
+    player.fast = cadence.value === 'fast';
+    if (!player.fast) player.period = 1000 / Number(cadence.value);
+    showRate();
+  });
+  // What Play really delivers, beside what it aims at.
+  const rateV = el('span', { class: 'steps', id: `${prefix}-real-rate`, title: 'Steps per second Play delivers (measured over the last 2 s)' });
+  const showRate = () => {
+    const r = player.rate();
+    setText(rateV, player.playing ? `${r.toFixed(1)} steps/s${player.fast ? ' (top speed)' : ` of ${Math.round(player.hz)}`}` : '');
+    setValue(rateV, player.playing ? r.toFixed(2) : '');
+  };
+  setInterval(showRate, 500);
+  // n / N of a loaded scenario being replayed.
+  const progress = el('span', { class: 'steps', id: `${prefix}-progress` });
+  const showProgress = () => {
+    const active = replay.steps.length > 0;
+    setText(progress, active ? `${replay.name}: ${replay.next} / ${replay.steps.length}` : '');
+    setValue(progress, active ? `${replay.next}/${replay.steps.length}` : '');
+  };
+  replay.shown = showProgress;
   const file = el('input', { type: 'file', accept: '.json,application/json', id: `${prefix}-load-file`, class: 'hidden' });
   file.addEventListener('change', async () => {
     const f = file.files[0];
@@ -215,13 +335,13 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
   const anyStep = el('textarea', { rows: 3, id: `${prefix}-any-step`, spellcheck: 'false' });
   const bar = el('div', { class: 'toolbar' },
     playBtn, cadence, stepBtn,
-    el('button', { onclick: () => { player.pause(); replay.steps = []; replay.next = 0; session.reset(); }, id: `${prefix}-reset`, title: 'Back to the setup state; forgets the steps' }, 'Reset'),
+    el('button', { onclick: () => { player.pause(); replay.steps = []; replay.next = 0; showProgress(); session.reset(); }, id: `${prefix}-reset`, title: 'Back to the setup state; forgets the steps' }, 'Reset'),
     el('span', { class: 'sep' }),
     el('button', { onclick: () => session.download('trace'), id: `${prefix}-export-trace`, title: 'The JSON Lines trace of what was played (what `retroanim run` writes)' }, 'Export trace (.jsonl)'),
     el('button', { onclick: () => session.download('scenario'), id: `${prefix}-export-scenario`, title: 'The scenario with every step played so far' }, 'Export scenario'),
     el('button', { onclick: () => file.click(), id: `${prefix}-load`, title: 'Load a scenario file and replay its steps at 25 Hz' }, 'Load scenario…'),
     file, samples,
-    el('span', { class: 'steps', id: `${prefix}-step-count` }),
+    el('span', { class: 'steps', id: `${prefix}-step-count` }), rateV, progress,
   );
   const stepCount = bar.querySelector('.steps');
   const extra = el('div', { class: 'extra' },
@@ -255,11 +375,19 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
       ev.preventDefault();
     });
   }
-  session.subscribe(() => {
+  // The last line's JSON is large: written only while its panel is open.
+  const lastDetails = lastLine.parentElement;
+  const showLast = () => {
+    if (!lastDetails.open) return;
     const l = session.last();
     lastLine.textContent = l ? JSON.stringify(l, null, 1) : '';
-    stepCount.textContent = `${session.stepCount} step${session.stepCount === 1 ? '' : 's'}`;
+  };
+  lastDetails.addEventListener('toggle', showLast);
+  const showCount = perFrame(() => {
+    setText(stepCount, `${session.stepCount} step${session.stepCount === 1 ? '' : 's'}`);
+    showLast();
   });
+  session.subscribe(showCount);
   return { bar, status, extra, player, anyStep };
 }
 
@@ -269,12 +397,22 @@ async function loadScenario(session, player, replay, text, name) {
   player.pause();
   replay.steps = [];
   replay.next = 0;
+  if (replay.shown) replay.shown();
   let doc;
   try {
     doc = JSON.parse(text);
   } catch (e) {
     session.status(`${name}: not JSON: ${e.message}`, true);
     return;
+  }
+  // A long file starts without its steps and plays them in batches (each batch checked as
+  // it is sent); a short one is checked whole first, so a bad step is named at once.
+  const long = doc && typeof doc === 'object' && Array.isArray(doc.steps) && doc.steps.length > LONG_FILE;
+  let held = null;
+  if (long) {
+    held = doc.steps;
+    doc = { ...doc };
+    delete doc.steps;
   }
   let resp;
   try {
@@ -283,7 +421,7 @@ async function loadScenario(session, player, replay, text, name) {
     session.status(`${name}: ${e.message}`, true);
     return;
   }
-  const steps = resp.pending_steps || [];
+  const steps = held || resp.pending_steps || [];
   if (!steps.length) {
     session.status(`${name}: loaded (no steps)`);
     return;
@@ -291,6 +429,7 @@ async function loadScenario(session, player, replay, text, name) {
   replay.name = name;
   replay.steps = steps;
   replay.next = 0;
-  session.status(`${name}: replaying ${steps.length} steps (Pause stops, Step goes one at a time)`);
+  if (replay.shown) replay.shown();
+  session.status(`${name}: replaying ${steps.length} steps (Pause stops, Step goes one at a time; "top speed" fast-forwards)`);
   player.play();
 }

@@ -159,6 +159,74 @@ async fn ac_run_and_export() {
     assert_eq!(lines[1]["table"]["substate"], "0x44000007");
 }
 
+/// The first server-loop op after plain ticks: the session replays its steps with the
+/// `server` and `wire` keys (`"rebuilt": true`), so the trace is still what `retroanim
+/// run` writes for the exported scenario; the last UpdateMotion is offered on its own.
+#[tokio::test]
+async fn ac_jump_after_ticks_replays_the_lines_and_offers_the_update_motion() {
+    let app = retroanim_browser::router(&assets());
+    let (_, v) = json_call(&app, "POST", "/api/sessions", Some(json!({"engine": "ac"}))).await;
+    let id = v["id"].as_str().unwrap().to_string();
+    let steps = format!("/api/sessions/{id}/steps");
+    let (s, v) = json_call(
+        &app,
+        "POST",
+        &steps,
+        Some(json!({"steps": [{"op": "tick", "dt": 0.04}]})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v.get("rebuilt"), None);
+    assert_eq!(v["lines"][0].get("server"), None);
+    let (_, none) = json_call(
+        &app,
+        "GET",
+        &format!("/api/sessions/{id}/update_motion"),
+        None,
+    )
+    .await;
+    assert_eq!(none["hex"], Value::Null);
+    let (s, v) = json_call(
+        &app,
+        "POST",
+        &steps,
+        Some(json!({"steps": [{"op": "charge_jump"}, {"op": "jump", "extent": 0.5}, {"op": "movement_data"}, {"op": "tick", "dt": 0.04}]})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["rebuilt"], true);
+    assert_eq!(v["step_count"], 5);
+    let (_, lines) = json_call(&app, "GET", &format!("/api/sessions/{id}/lines"), None).await;
+    assert!(
+        lines["lines"][1]["server"].is_object(),
+        "the first tick's line was replayed with the server key"
+    );
+    let wire = lines["lines"][4]["wire"][0].as_str().unwrap().to_string();
+    // UpdateMotion's opcode 0xF74C, little-endian.
+    assert!(wire.starts_with("4cf70000"), "{wire}");
+    let (_, um) = json_call(
+        &app,
+        "GET",
+        &format!("/api/sessions/{id}/update_motion"),
+        None,
+    )
+    .await;
+    assert_eq!(um["hex"], wire);
+    assert_eq!(um["step"], 4);
+    assert_eq!(um["bytes"], wire.len() / 2);
+
+    let (_, trace) = call(&app, "GET", &format!("/api/sessions/{id}/trace"), None).await;
+    let (_, exported) = json_call(&app, "GET", &format!("/api/sessions/{id}/scenario"), None).await;
+    let dir = copy_of_assets("ac").join("scenarios");
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = Scenario::from_value(exported, "exported.json", dir).unwrap();
+    let expected = retroanim_core::run_scenario::<retroanim_ac::AcSim>(&scenario).unwrap();
+    assert_eq!(
+        String::from_utf8(trace).unwrap(),
+        retroanim_core::trace::to_jsonl(&expected)
+    );
+}
+
 #[tokio::test]
 async fn actor_forced_request_and_export() {
     let lines = play_and_compare(

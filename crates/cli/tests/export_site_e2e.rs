@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 /// Where the test serves the site: a sub-path, so an absolute URL in the page misses.
 const SUB_PATH: &str = "/retroanim/";
 
-const TIMEOUT: Duration = Duration::from_secs(300);
+const TIMEOUT: Duration = Duration::from_secs(540);
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -19,6 +19,6 @@ pub mod session;
 
 pub use error::{ApiError, SCENARIO_LABEL};
 pub use session::{
-    body_too_large, plain_bytes, trace_full, Pace, Session, MAX_BODY_BYTES, MAX_SESSIONS,
-    MAX_STEPS, MAX_STEPS_PER_CALL, MAX_TRACE_BYTES,
+    body_too_large, plain_bytes, trace_full, update_motion_json, Pace, Session, MAX_BODY_BYTES,
+    MAX_SESSIONS, MAX_STEPS, MAX_STEPS_PER_CALL, MAX_TRACE_BYTES,
 };

@@ -56,6 +56,17 @@ pub fn trace_full() -> String {
     )
 }
 
+/// The answer of `GET /sessions/{id}/update_motion` on both sites: the last message the
+/// engine wrote ([`Session::last_wire`]) as hex with its step and byte count, or nulls.
+pub fn update_motion_json(engine: &str, wire: Option<(usize, String)>) -> Value {
+    match wire {
+        Some((step, hex)) => serde_json::json!({
+            "engine": engine, "step": step, "bytes": hex.len() / 2, "hex": hex,
+        }),
+        None => serde_json::json!({ "engine": engine, "step": null, "hex": null, "bytes": 0 }),
+    }
+}
+
 /// Builds a live simulation from a scenario whose assets the engine can reach.
 pub type LoadFn = fn(&Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError>;
 
@@ -100,6 +111,16 @@ pub struct Session<E: 'static> {
     /// Bumped by every reset, so that a download streaming the lines notices that
     /// they were replaced under it.
     generation: u64,
+    /// Set when a step of a new kind made the session replay its steps and the lines
+    /// changed; cleared by [`Session::take_rebuilt`].
+    rebuilt: bool,
+    /// The ops of the scenario as given: what a reset goes back to knowing.
+    base_ops: std::collections::BTreeSet<String>,
+}
+
+/// The op of a step, if it names one.
+fn op_of(step: &Value) -> Option<&str> {
+    step.get("op").and_then(Value::as_str)
 }
 
 impl<E> Session<E> {
@@ -109,8 +130,20 @@ impl<E> Session<E> {
         engine: &'static E,
         load: LoadFn,
         doc: Value,
-        scenario: Scenario,
+        mut scenario: Scenario,
     ) -> Result<Session<E>, ApiError> {
+        // The engine is told which ops the session has played (an engine may choose at
+        // load time what its lines carry: `retroanim run` sees every step of the file).
+        if scenario.step_ops.is_none() {
+            let ops = scenario
+                .steps()
+                .iter()
+                .filter_map(op_of)
+                .map(str::to_string)
+                .collect();
+            scenario.step_ops = Some(ops);
+        }
+        let base_ops = scenario.step_ops.clone().unwrap_or_default();
         let sim = load(&scenario).map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL))?;
         let mut s = Session {
             engine,
@@ -123,6 +156,8 @@ impl<E> Session<E> {
             bytes: 0,
             steps: Vec::new(),
             generation: 0,
+            rebuilt: false,
+            base_ops,
         };
         let first = s.sim.snapshot_json();
         s.record(first);
@@ -150,6 +185,7 @@ impl<E> Session<E> {
                 ),
             ));
         }
+        self.learn_ops(steps, prefix)?;
         for (i, step) in steps.iter().enumerate() {
             let at = format!("steps[{i}]");
             if self.bytes >= MAX_TRACE_BYTES {
@@ -173,12 +209,102 @@ impl<E> Session<E> {
                     pace.ran(&self.last, self.bytes - before);
                 }
                 Err(e) => {
-                    self.rebuild();
+                    if !self.forget_unplayed_ops() {
+                        self.rebuild();
+                    }
                     return Err(ApiError::from_scenario(e, prefix));
                 }
             }
         }
         Ok(steps.len())
+    }
+
+    /// Steps with ops the session has not played yet: the engine is loaded again
+    /// knowing them, as `retroanim run` would load the exported scenario. When its setup
+    /// line changes (the AC server loop adds keys to every line), the steps played so far
+    /// are replayed so every line is what `retroanim run` writes; otherwise the object
+    /// is kept as it is.
+    fn learn_ops(&mut self, steps: &[Value], prefix: &str) -> Result<(), ApiError> {
+        let new: Vec<String> = steps
+            .iter()
+            .filter_map(op_of)
+            .filter(|op| !self.scenario.uses_op(op))
+            .map(str::to_string)
+            .collect();
+        if new.is_empty() {
+            return Ok(());
+        }
+        let mut known = self.scenario.step_ops.clone().unwrap_or_default();
+        known.extend(new);
+        self.know(known, prefix).map(|_| ())
+    }
+
+    /// After a refused step: the engine knows only the ops of the scenario and of the
+    /// steps kept, as `retroanim run` of the exported scenario would. Returns whether the
+    /// object was rebuilt doing so.
+    fn forget_unplayed_ops(&mut self) -> bool {
+        let mut played = self.base_ops.clone();
+        played.extend(self.steps.iter().filter_map(op_of).map(str::to_string));
+        if self.scenario.step_ops.as_ref() == Some(&played) {
+            return false;
+        }
+        self.know(played, "").unwrap_or(false)
+    }
+
+    /// Load the engine knowing `ops`; when that changes its setup line, replay every step
+    /// kept and replace the lines. Returns whether the object was replaced.
+    fn know(
+        &mut self,
+        ops: std::collections::BTreeSet<String>,
+        prefix: &str,
+    ) -> Result<bool, ApiError> {
+        self.scenario.step_ops = Some(ops);
+        let mut sim =
+            (self.load)(&self.scenario).map_err(|e| ApiError::from_scenario(e, prefix))?;
+        let first = retroanim_core::trace::line_text(&sim.snapshot_json());
+        if self.lines.first() == Some(&first) {
+            return Ok(false);
+        }
+        let mut lines = Vec::with_capacity(self.lines.len());
+        let mut bytes = first.len();
+        lines.push(first);
+        let mut last = sim.snapshot_json();
+        for (i, step) in self.steps.iter().enumerate() {
+            let line = sim
+                .apply_json(i + 1, step, &format!("steps[{i}]"))
+                .map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL))?;
+            let text = retroanim_core::trace::line_text(&line);
+            bytes += text.len() + step.to_string().len();
+            lines.push(text);
+            last = line;
+        }
+        self.sim = sim;
+        self.lines = lines;
+        self.last = last;
+        self.bytes = bytes;
+        self.rebuilt = true;
+        self.generation += 1;
+        Ok(true)
+    }
+
+    /// The last message the engine wrote to a line's `wire` key (the AC server loop's
+    /// UpdateMotion and MovementData bytes, as hex) with the step of that line; `None`
+    /// when no line carries one.
+    pub fn last_wire(&self) -> Option<(usize, String)> {
+        self.lines.iter().enumerate().rev().find_map(|(i, text)| {
+            if !text.contains("\"wire\":[\"") {
+                return None;
+            }
+            let line: Value = serde_json::from_str(text).ok()?;
+            let hex = line.get("wire")?.as_array()?.last()?.as_str()?.to_string();
+            Some((i, hex))
+        })
+    }
+
+    /// Whether the lines played so far were replaced since the last call (a step of a
+    /// new kind changed what every line carries): a page showing them fetches them again.
+    pub fn take_rebuilt(&mut self) -> bool {
+        std::mem::take(&mut self.rebuilt)
     }
 
     fn record(&mut self, line: Value) {
@@ -203,6 +329,8 @@ impl<E> Session<E> {
 
     /// Back to the state after setup, forgetting every step.
     pub fn reset(&mut self) -> Result<(), ApiError> {
+        // The steps are forgotten, and so are the ops only they used.
+        self.scenario.step_ops = Some(self.base_ops.clone());
         self.sim =
             (self.load)(&self.scenario).map_err(|e| ApiError::from_scenario(e, SCENARIO_LABEL))?;
         self.lines.clear();
@@ -371,5 +499,144 @@ mod tests {
             "this session's trace is full: it holds 64 MiB (67108864 bytes) of trace text, the most one session may hold; export the trace, then reset"
         );
         assert_eq!(s.step_count(), 64);
+    }
+
+    /// A stand-in engine that, like the AC server loop, adds a key to every line when
+    /// the scenario uses the op `loud`; its lines count the steps.
+    struct Loud {
+        loud: bool,
+    }
+
+    impl DynSimulation for Loud {
+        fn snapshot_json(&self) -> Value {
+            self.line(0, "setup")
+        }
+        fn apply_json(
+            &mut self,
+            index: usize,
+            step: &Value,
+            _: &str,
+        ) -> Result<Value, ScenarioError> {
+            Ok(self.line(index, step["op"].as_str().unwrap_or("")))
+        }
+    }
+
+    impl Loud {
+        fn line(&self, step: usize, op: &str) -> Value {
+            if self.loud {
+                json!({ "step": step, "op": op, "loud": true })
+            } else {
+                json!({ "step": step, "op": op })
+            }
+        }
+    }
+
+    fn load_loud(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
+        Ok(Box::new(Loud {
+            loud: s.uses_op("loud"),
+        }))
+    }
+
+    fn loud_session() -> Session<()> {
+        let scenario = Scenario::from_value(
+            json!({ "engine": "loud" }),
+            "loud.json",
+            std::path::PathBuf::from("."),
+        )
+        .unwrap();
+        Session::start(&(), load_loud, json!({ "engine": "loud" }), scenario).unwrap()
+    }
+
+    #[test]
+    fn a_new_op_that_changes_the_lines_replays_the_session_as_retroanim_run_would() {
+        let mut s = loud_session();
+        s.apply(
+            &[json!({ "op": "tick" }), json!({ "op": "tick" })],
+            "",
+            &mut (),
+        )
+        .unwrap();
+        assert!(!s.take_rebuilt());
+        assert_eq!(
+            s.trace_jsonl(),
+            "{\"step\":0,\"op\":\"setup\"}\n{\"step\":1,\"op\":\"tick\"}\n{\"step\":2,\"op\":\"tick\"}\n"
+        );
+        s.apply(&[json!({ "op": "loud" })], "", &mut ()).unwrap();
+        assert!(s.take_rebuilt());
+        assert!(!s.take_rebuilt(), "the flag is taken once");
+        assert_eq!(
+            s.trace_jsonl(),
+            "{\"step\":0,\"op\":\"setup\",\"loud\":true}\n{\"step\":1,\"op\":\"tick\",\"loud\":true}\n{\"step\":2,\"op\":\"tick\",\"loud\":true}\n{\"step\":3,\"op\":\"loud\",\"loud\":true}\n"
+        );
+        assert_eq!(s.step_count(), 3);
+        // A reset forgets the steps and what they taught: the exported scenario has none.
+        s.reset().unwrap();
+        assert_eq!(s.trace_jsonl(), "{\"step\":0,\"op\":\"setup\"}\n");
+    }
+
+    #[test]
+    fn a_new_op_that_changes_nothing_keeps_the_lines() {
+        let mut s = loud_session();
+        s.apply(&[json!({ "op": "tick" })], "", &mut ()).unwrap();
+        s.apply(&[json!({ "op": "quiet" })], "", &mut ()).unwrap();
+        assert!(!s.take_rebuilt());
+        assert_eq!(
+            s.trace_jsonl(),
+            "{\"step\":0,\"op\":\"setup\"}\n{\"step\":1,\"op\":\"tick\"}\n{\"step\":2,\"op\":\"quiet\"}\n"
+        );
+    }
+
+    /// A stand-in whose op `loud` is refused after it was learnt: the lines go back.
+    struct Refusing(Loud);
+
+    impl DynSimulation for Refusing {
+        fn snapshot_json(&self) -> Value {
+            self.0.snapshot_json()
+        }
+        fn apply_json(
+            &mut self,
+            index: usize,
+            step: &Value,
+            at: &str,
+        ) -> Result<Value, ScenarioError> {
+            if step.get("bad").is_some() {
+                return Err(ScenarioError::new(
+                    "loud.json",
+                    format!("{at}.bad"),
+                    "refused",
+                ));
+            }
+            self.0.apply_json(index, step, at)
+        }
+    }
+
+    #[test]
+    fn a_refused_step_of_a_new_kind_leaves_the_lines_as_they_were() {
+        fn load(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
+            Ok(Box::new(Refusing(Loud {
+                loud: s.uses_op("loud"),
+            })))
+        }
+        let scenario = Scenario::from_value(
+            json!({ "engine": "loud" }),
+            "loud.json",
+            std::path::PathBuf::from("."),
+        )
+        .unwrap();
+        let mut s: Session<()> =
+            Session::start(&(), load, json!({ "engine": "loud" }), scenario).unwrap();
+        s.apply(&[json!({ "op": "tick" })], "", &mut ()).unwrap();
+        let e = s
+            .apply(&[json!({ "op": "loud", "bad": 1 })], "", &mut ())
+            .unwrap_err();
+        assert_eq!(e.at, "steps[0].bad");
+        assert_eq!(s.step_count(), 1);
+        assert_eq!(
+            s.trace_jsonl(),
+            "{\"step\":0,\"op\":\"setup\"}\n{\"step\":1,\"op\":\"tick\"}\n"
+        );
+        // The next step is traced as retroanim run traces the exported scenario.
+        s.apply(&[json!({ "op": "tick" })], "", &mut ()).unwrap();
+        assert_eq!(s.last_line(), &json!({ "step": 2, "op": "tick" }));
     }
 }

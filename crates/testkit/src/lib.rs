@@ -46,6 +46,8 @@ enum Find {
     InRepository(&'static str),
     /// A Rust target whose standard library is installed.
     RustTarget(&'static str),
+    /// A module `python3` can import.
+    PythonModule(&'static str),
 }
 
 /// The C compiler for the C examples.
@@ -109,6 +111,31 @@ pub const WASM32: Need = Need {
     find: Find::RustTarget("wasm32-unknown-unknown"),
 };
 
+/// The Python interpreter the wheel is built for and tested with.
+pub const PYTHON3: Need = Need {
+    name: "python3 (with venv)",
+    install: "apt-get install -y python3 python3-venv",
+    find: Find::Program("python3"),
+};
+/// The wheel builder of the Python package (crates/python).
+pub const MATURIN: Need = Need {
+    name: "the Python module maturin",
+    install: "python3 -m pip install maturin==1.16.0",
+    find: Find::PythonModule("maturin"),
+};
+/// The Python package's one dependency.
+pub const NUMPY: Need = Need {
+    name: "the Python module numpy",
+    install: "python3 -m pip install numpy==2.4.6",
+    find: Find::PythonModule("numpy"),
+};
+/// The Python package's test runner.
+pub const PYTEST: Need = Need {
+    name: "the Python module pytest",
+    install: "python3 -m pip install pytest==9.2.0",
+    find: Find::PythonModule("pytest"),
+};
+
 impl Need {
     /// Where it is, or `None` when it is missing.
     pub fn locate(&self) -> Option<PathBuf> {
@@ -123,6 +150,7 @@ impl Need {
             }
             Find::InRepository(rel) => Some(repository().join(rel)).filter(|p| p.is_dir()),
             Find::RustTarget(triple) => Some(target_libdir(triple)?).filter(|p| p.is_dir()),
+            Find::PythonModule(module) => python_module(module),
         }
     }
 
@@ -197,6 +225,19 @@ fn target_libdir(triple: &str) -> Option<PathBuf> {
     (out.status.success() && !dir.trim().is_empty()).then(|| PathBuf::from(dir.trim()))
 }
 
+/// Where `python3` imports `module` from (its package folder or file), if it can.
+fn python_module(module: &str) -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            &format!("import {module}, os; print(os.path.dirname({module}.__file__))"),
+        ])
+        .output()
+        .ok()?;
+    let dir = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && !dir.trim().is_empty()).then(|| PathBuf::from(dir.trim()))
+}
+
 /// A found tool changes or goes away: watch it (cargo reruns the build script when a
 /// watched path's modification time changes or the path disappears).
 fn watch_found(need: &Need, found: &Path) {
@@ -238,7 +279,26 @@ fn watch_missing(need: &Need) {
                 watch(&components(&dir));
             }
         }
+        // pip installs into python3's site-packages: watch that folder.
+        Find::PythonModule(_) => {
+            if let Some(site) = site_packages() {
+                watch(&site);
+            }
+        }
     }
+}
+
+/// python3's site-packages folder, where pip installs modules.
+fn site_packages() -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+        ])
+        .output()
+        .ok()?;
+    let dir = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && !dir.trim().is_empty()).then(|| PathBuf::from(dir.trim()))
 }
 
 /// rustup's list of installed components, which it rewrites on every `target add` and

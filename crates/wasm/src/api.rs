@@ -150,7 +150,12 @@ impl Api {
                 let s = self.session(id)?;
                 let mut lines = Vec::new();
                 s.apply(&steps, "", &mut lines)?;
-                ok(json!({ "lines": lines, "step_count": s.step_count() }))
+                let mut answer = json!({ "lines": lines, "step_count": s.step_count() });
+                // The lines played before were replaced: the page fetches them again.
+                if s.take_rebuilt() {
+                    answer["rebuilt"] = json!(true);
+                }
+                ok(answer)
             }
             ("POST", ["sessions", id, "reset"]) => {
                 let s = self.session(id)?;
@@ -216,6 +221,13 @@ impl Api {
                 let figure = engines::ac_figure(s.scenario())
                     .map_err(|m| ApiError::unprocessable(s.engine.asset_field, m))?;
                 ok(json!({ "engine": name, "figure": figure }))
+            }
+            ("GET", ["sessions", id, "update_motion"]) => {
+                let s = self.session(id)?;
+                ok(retroanim_session::update_motion_json(
+                    s.engine.name,
+                    s.last_wire(),
+                ))
             }
             ("GET", ["sessions", id, "meshes"]) => {
                 let s = self.session(id)?;
@@ -299,6 +311,7 @@ impl Api {
         let mut s = engine.start(doc, scenario)?;
         // Every step once now, so a bad step is reported with its path at once.
         s.apply(&steps, "scenario", &mut ())?;
+        s.take_rebuilt();
         let pending = if replay {
             Vec::new()
         } else {

@@ -405,3 +405,48 @@ fn the_page_applies_the_servers_trace_budget_and_body_limit_words() {
         "request body too large: the limit is 1 MiB (1048576 bytes)"
     );
 }
+
+/// The AC server loop in the page: the first jump after plain ticks replays the lines
+/// with the `server` and `wire` keys (`"rebuilt": true`), the trace stays what `retroanim
+/// run` writes for the exported scenario, and `update_motion` offers the last message.
+#[test]
+fn a_jump_in_the_page_replays_the_lines_and_offers_the_update_motion() {
+    let mut api = Api::default();
+    let s = json_of(api.handle("POST", "/sessions", Some(json!({ "engine": "ac" }))));
+    let id = s["id"].as_str().unwrap().to_string();
+    let steps = format!("/sessions/{id}/steps");
+    let first = json_of(api.handle(
+        "POST",
+        &steps,
+        Some(json!({ "steps": [{ "op": "tick", "dt": 0.04 }] })),
+    ));
+    assert_eq!(first.get("rebuilt"), None);
+    let none = json_of(api.handle("GET", &format!("/sessions/{id}/update_motion"), None));
+    assert_eq!(none["hex"], Value::Null);
+    let jumped = json_of(api.handle(
+        "POST",
+        &steps,
+        Some(json!({ "steps": [{ "op": "charge_jump" }, { "op": "jump", "extent": 0.5 }, { "op": "movement_data" }] })),
+    ));
+    assert_eq!(jumped["rebuilt"], true);
+    let wire = jumped["lines"][2]["wire"][0].as_str().unwrap().to_string();
+    assert!(wire.starts_with("4cf70000"), "{wire}");
+    let um = json_of(api.handle("GET", &format!("/sessions/{id}/update_motion"), None));
+    assert_eq!(um["hex"], wire);
+    assert_eq!(um["step"], 4);
+    let Answer::Download { text, .. } = api.handle("GET", &format!("/sessions/{id}/trace"), None)
+    else {
+        panic!("no trace download");
+    };
+    let Answer::Download { text: doc, .. } =
+        api.handle("GET", &format!("/sessions/{id}/scenario"), None)
+    else {
+        panic!("no scenario download");
+    };
+    let dir = assets().join("ac").join("scenarios");
+    let s =
+        Scenario::from_value(serde_json::from_str(&doc).unwrap(), "exported.json", dir).unwrap();
+    let lines = retroanim_core::sim::run_scenario::<retroanim_ac::AcSim>(&s).unwrap();
+    assert!(lines[1]["server"].is_object());
+    assert_eq!(text, retroanim_core::trace::to_jsonl(&lines));
+}

@@ -14,7 +14,7 @@ pub fn update_object_internal(obj: &mut PhysicsObj, quantum: f64) {
     if !update_position(obj, quantum) {
         return;
     }
-    obj.mt_use_time();
+    obj.mt_use_time_plain();
     // PartArray.HandleMovement.
     obj.check_for_completed_motions();
     obj.position_manager_use_time();

@@ -28,7 +28,7 @@ pub fn update_object(w: &mut impl Registry, i: usize, quantum: f64) {
         return;
     }
     handle_targetting(w, i);
-    w.at_mut(i).mt_use_time();
+    w.at_mut(i).mt_use_time_plain();
     flush(w, i);
     w.at_mut(i).check_for_completed_motions();
     flush(w, i);

@@ -1,0 +1,56 @@
+//! The checks every door applies to what a host hands in, worded as the C ABI words them
+//! (docs/limits.md's table), so a Python caller and a C caller read the same refusal.
+
+use crate::RetroanimError;
+use pyo3::PyErr;
+use retroanim_ac::math::{Quat, Vec3};
+
+/// Below this squared length normalising an orientation would divide by (almost) zero.
+const MIN_ORIENTATION_LENGTH_SQ: f32 = 1e-12;
+/// ACE's `HugeQuantum`: no single physics step is longer.
+const MAX_QUANTUM: f64 = 2.0;
+
+pub fn error(message: impl Into<String>) -> PyErr {
+    RetroanimError::new_err(message.into())
+}
+
+pub fn vec3(v: [f32; 3], what: &str) -> Result<Vec3, PyErr> {
+    if !v.iter().all(|c| c.is_finite()) {
+        return Err(error(format!("{what}: NaN or infinite component")));
+    }
+    Ok(Vec3::new(v[0], v[1], v[2]))
+}
+
+/// An orientation as `[w, x, y, z]`. Taken as given (the engine normalises where ACE
+/// does); only one too short to normalise is refused.
+pub fn orientation(q: [f32; 4], what: &str) -> Result<Quat, PyErr> {
+    if !q.iter().all(|c| c.is_finite()) {
+        return Err(error(format!("{what}: NaN or infinite component")));
+    }
+    let len_sq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if len_sq < MIN_ORIENTATION_LENGTH_SQ {
+        return Err(error(format!(
+            "{what}: [{}, {}, {}, {}] is too close to zero length to be an orientation (its squared length must be at least 1e-12)",
+            q[0], q[1], q[2], q[3]
+        )));
+    }
+    Ok(Quat::new(q[0], q[1], q[2], q[3]))
+}
+
+pub fn quantum(dt: f64) -> Result<f64, PyErr> {
+    if !(0.0..=MAX_QUANTUM).contains(&dt) {
+        return Err(error(format!(
+            "quantum {dt} is out of range: a tick's quantum lies within 0 to 2 s (ACE's HugeQuantum)"
+        )));
+    }
+    Ok(dt)
+}
+
+/// A speed or rate the engine multiplies by: any finite number.
+pub fn finite(v: f32, what: &str) -> Result<f32, PyErr> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(error(format!("{what}: {v} is not a finite number")))
+    }
+}
