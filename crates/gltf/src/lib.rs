@@ -6,6 +6,8 @@
 //! rules glTF imposes (strictly increasing key times, unit quaternions with a continuous sign,
 //! accessor bounds) are enforced in one place.
 
+pub mod actor;
+pub mod herc;
 pub mod scene;
 
 pub use scene::{Channel, Clip, Interpolation, Mesh, MorphTarget, Node, Property, Scene};

@@ -1,0 +1,1 @@
+//! Actor export (to come).
