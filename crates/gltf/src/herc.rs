@@ -32,7 +32,7 @@ pub const STEP_MS: i64 = 40;
 pub const KEY_SECONDS: f64 = 0.04;
 /// The default size of one DTS unit. DTS files carry no unit; a centimetre makes the
 /// sample biped about 6 m tall, the size of a HERC.
-pub const METRES_PER_UNIT: f32 = 0.01;
+pub const METRES_PER_UNIT: f64 = 0.01;
 
 /// Where the ground movement goes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub enum RootMotion {
 pub struct Options {
     pub root_motion: RootMotion,
     /// The size of one DTS unit in metres.
-    pub metres_per_unit: f32,
+    pub metres_per_unit: f64,
 }
 
 impl Default for Options {
@@ -547,7 +547,7 @@ pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError
             ),
         });
     }
-    let scale = f64::from(options.metres_per_unit);
+    let scale = options.metres_per_unit;
 
     // Nodes: DTS node i is glTF node i; parentless nodes hang from node 0.
     let rest = list.rest_keys();
