@@ -128,3 +128,10 @@ fn the_weights_follow_the_interpreters_selection_for_a_placed_actor() {
         }
     }
 }
+
+#[test]
+fn the_flag_writes_as_a_glb() {
+    let scene = export(&sample_flag(), &Options::default()).unwrap();
+    let glb = retroanim_gltf::write_glb(&scene, &Default::default()).unwrap();
+    assert_eq!(&glb[0..4], b"glTF");
+}

@@ -215,3 +215,16 @@ fn the_sidecar_holds_transitions_and_frame_events() {
     assert!((events[1].0 - 300.0 / 775.0).abs() < 1e-9 && events[1].1 == 1);
     assert!((events[2].0 - 600.0 / 775.0).abs() < 1e-9 && events[2].1 == 0);
 }
+
+#[test]
+fn the_biped_writes_as_a_glb_in_both_root_motion_modes() {
+    for root_motion in [RootMotion::InPlace, RootMotion::Baked] {
+        let options = Options {
+            root_motion,
+            ..Options::default()
+        };
+        let scene = export(&sample_biped(), &options).unwrap();
+        let glb = retroanim_gltf::write_glb(&scene, &Default::default()).unwrap();
+        assert_eq!(&glb[0..4], b"glTF");
+    }
+}
