@@ -201,6 +201,41 @@ pub fn orthogonality_defect(m: &Mat4) -> f64 {
     worst
 }
 
+/// `m` with its rotation part replaced by the nearest rotation (the orthogonal polar
+/// factor), by the Newton–Schulz iteration `R ← R·(3I − RᵀR)/2`.
+pub fn orthonormalised(m: &Mat4) -> Mat4 {
+    let mut r = [[0.0f64; 3]; 3];
+    for (i, row) in r.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = m[j * 4 + i];
+        }
+    }
+    for _ in 0..8 {
+        let mut rtr = [[0.0f64; 3]; 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                rtr[i][j] = (0..3).map(|k| r[k][i] * r[k][j]).sum();
+            }
+        }
+        let mut next = [[0.0f64; 3]; 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                next[i][j] = (0..3)
+                    .map(|k| r[i][k] * (if k == j { 3.0 } else { 0.0 } - rtr[k][j]) / 2.0)
+                    .sum();
+            }
+        }
+        r = next;
+    }
+    let mut out = *m;
+    for i in 0..3 {
+        for j in 0..3 {
+            out[j * 4 + i] = r[i][j];
+        }
+    }
+    out
+}
+
 /// World matrices of a glTF scene's nodes at key `k` of clip `c`, from the scene's own
 /// rest values and STEP keys: what a viewer computes.
 pub fn scene_world(scene: &retroanim_gltf::Scene, c: usize, k: usize) -> Vec<Mat4> {
@@ -266,4 +301,194 @@ pub fn scene_world(scene: &retroanim_gltf::Scene, c: usize, k: usize) -> Vec<Mat
         m
     }
     (0..n).map(|i| get(i, scene, &mut world, &local)).collect()
+}
+
+/// One exported sample for the viewer checks, with what the engine says at chosen keys.
+pub struct Sample {
+    /// The file name it is written under (`biped.glb`).
+    pub file: String,
+    pub glb: Vec<u8>,
+    pub checks: Vec<Check>,
+}
+
+/// One clip at one key: the time to sample and what each node must show there.
+pub struct Check {
+    pub clip: String,
+    pub key: usize,
+    /// The key's time in seconds.
+    pub time: f64,
+    /// How many keys the clip has.
+    pub keys: usize,
+    pub expect: Expect,
+}
+
+pub enum Expect {
+    /// Per glTF node: its world matrix and how far its rotation entries may be (the engine
+    /// matrix's own departure from a rotation, for a Q14 matrix).
+    Nodes(Vec<(usize, Mat4, f64)>),
+    /// A node's morph weights.
+    Weights(usize, Vec<f64>),
+}
+
+/// The bundled HERC biped (in place and with baked root motion) and actor flag, exported
+/// and written, with the engine's poses at the first keys, a middle one and the last of
+/// several clips.
+pub fn samples() -> Vec<Sample> {
+    use retroanim_gltf::{herc, write_glb};
+    let mut out = Vec::new();
+    let biped = sample_biped();
+    for (file, root_motion, clips) in [
+        (
+            "biped.glb",
+            RootMotion::InPlace,
+            &["idle", "walk", "run", "turn", "stop", "twist", "pitch"][..],
+        ),
+        (
+            "biped_baked.glb",
+            RootMotion::Baked,
+            &["walk", "turn", "stop"][..],
+        ),
+    ] {
+        let options = herc::Options {
+            root_motion,
+            ..herc::Options::default()
+        };
+        let scene = herc::export(&biped, &options).expect("the biped exports");
+        let glb = write_glb(&scene, &Default::default()).expect("the biped writes");
+        let mut checks = Vec::new();
+        for &clip in clips {
+            let seq = biped.model.sequence_named(clip).expect("a sequence");
+            let c = scene.clips.iter().position(|x| x.name == clip).unwrap();
+            let keys = scene.clips[c].channels[0].times.len();
+            let poses = herc_poses(&biped.model, seq, keys - 1, root_motion, 0.01);
+            for key in [0, 1, 2, keys / 2, keys - 1] {
+                let nodes = poses[key]
+                    .1
+                    .iter()
+                    .enumerate()
+                    .map(|(n, m)| (n, *m, orthogonality_defect(m)))
+                    .collect();
+                checks.push(Check {
+                    clip: clip.to_string(),
+                    key,
+                    time: key as f64 * 0.04,
+                    keys,
+                    expect: Expect::Nodes(nodes),
+                });
+            }
+        }
+        out.push(Sample {
+            file: file.to_string(),
+            glb,
+            checks,
+        });
+    }
+    out.push(flag_sample());
+    out
+}
+
+/// The flag: every key of every group, the weights one-hot on the frame flag_a selects
+/// when forced onto the group (scripts off), update after update.
+fn flag_sample() -> Sample {
+    use retroanim_gltf::{actor, write_glb};
+    let text = std::fs::read_to_string(repository().join("assets/actor/flag2.json")).unwrap();
+    let asset = actor::ActorAsset::from_json(&text, "flag2.json").expect("the flag loads");
+    let scene = actor::export(&asset, &actor::Options::default()).expect("the flag exports");
+    let glb = write_glb(&scene, &Default::default()).expect("the flag writes");
+    let targets: Vec<[u16; 2]> = asset.meshes[0]
+        .frames
+        .iter()
+        .map(|(h, i, _)| [*h, *i])
+        .collect();
+    let mut checks = Vec::new();
+    for (clip, group) in [("idle", 0u8), ("wave", 1), ("gust", 10)] {
+        let keys = scene
+            .clips
+            .iter()
+            .find(|c| c.name == clip)
+            .map(|c| c.channels[0].times.len())
+            .unwrap();
+        let mut stage = retroanim_actor::Stage::builder(asset.set.clone())
+            .view([2660, 2860])
+            .scripts(false)
+            .build()
+            .unwrap();
+        stage.force_request("flag_a", group, 0).unwrap();
+        for key in 0..keys {
+            if key > 0 {
+                stage.update().unwrap();
+            }
+            let frame = stage.frame("flag_a").unwrap();
+            let weights = targets
+                .iter()
+                .map(|t| if Some(*t) == frame { 1.0 } else { 0.0 })
+                .collect();
+            checks.push(Check {
+                clip: clip.to_string(),
+                key,
+                time: key as f64 * 0.04,
+                keys,
+                expect: Expect::Weights(0, weights),
+            });
+        }
+    }
+    Sample {
+        file: "flag2.glb".to_string(),
+        glb,
+        checks,
+    }
+}
+
+/// The largest differences a viewer showed: (rotation entry from the engine's matrix,
+/// rotation entry from that matrix orthonormalised, translation in metres, morph weight),
+/// after checking each against its tolerance. `nodes` and `weights` are indexed
+/// by glTF node; `who` names the viewer in messages.
+pub fn compare(
+    who: &str,
+    sample: &Sample,
+    check: &Check,
+    nodes: &[Option<Mat4>],
+    weights: &[Option<Vec<f64>>],
+    tolerance: f64,
+) -> (f64, f64, f64, f64) {
+    let at = format!(
+        "{who}: {} clip {} key {}",
+        sample.file, check.clip, check.key
+    );
+    let (mut rot, mut ortho, mut moved, mut weight) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    match &check.expect {
+        Expect::Nodes(want) => {
+            for (n, m, defect) in want {
+                let got = nodes
+                    .get(*n)
+                    .and_then(|g| g.as_ref())
+                    .unwrap_or_else(|| panic!("{at}: no node {n}"));
+                let r = rotation_difference(got, m);
+                let o = rotation_difference(got, &orthonormalised(m));
+                let t = translation_difference(got, m);
+                assert!(
+                    r <= defect + tolerance && o <= tolerance && t <= tolerance,
+                    "{at} node {n}: rotation {r:e} (allowed {:e}), {o:e} from the nearest \
+                     rotation, translation {t:e} m\n got {got:?}\n want {m:?}",
+                    defect + tolerance
+                );
+                rot = rot.max(r);
+                ortho = ortho.max(o);
+                moved = moved.max(t);
+            }
+        }
+        Expect::Weights(n, want) => {
+            let got = weights
+                .get(*n)
+                .and_then(|g| g.as_ref())
+                .unwrap_or_else(|| panic!("{at}: no weights on node {n}"));
+            assert_eq!(got.len(), want.len(), "{at}");
+            for (g, w) in got.iter().zip(want) {
+                let d = (g - w).abs();
+                assert!(d <= tolerance, "{at}: weights {got:?}, want {want:?}");
+                weight = weight.max(d);
+            }
+        }
+    }
+    (rot, ortho, moved, weight)
 }
