@@ -308,6 +308,8 @@ pub struct Sample {
     /// The file name it is written under (`biped.glb`).
     pub file: String,
     pub glb: Vec<u8>,
+    /// The scene it was written from (node names, clips and their keys).
+    pub scene: retroanim_gltf::Scene,
     pub checks: Vec<Check>,
 }
 
@@ -380,6 +382,7 @@ pub fn samples() -> Vec<Sample> {
         out.push(Sample {
             file: file.to_string(),
             glb,
+            scene,
             checks,
         });
     }
@@ -435,6 +438,7 @@ fn flag_sample() -> Sample {
     Sample {
         file: "flag2.glb".to_string(),
         glb,
+        scene,
         checks,
     }
 }
