@@ -25,6 +25,9 @@ use serde_json::{json, Value};
 pub const METRES_PER_UNIT: f64 = 0.01;
 /// The most updates one clip is baked for when its state never repeats.
 pub const MAX_UPDATES: usize = 4096;
+/// The most weights (keys × morph targets, summed over the clips) an export may hold, so
+/// that a hostile set cannot ask for gigabytes.
+pub const MAX_WEIGHTS: usize = 20_000_000;
 /// The id of the one actor each bake places.
 const ACTOR: &str = "export";
 
@@ -58,6 +61,9 @@ pub enum ExportError {
         at: String,
         message: String,
     },
+    /// The clips would hold more than [`MAX_WEIGHTS`] weights.
+    #[error("{file}: more than {MAX_WEIGHTS} morph weights in all")]
+    TooLarge { file: String },
     /// The interpreter refused the bake (a group that runs away).
     #[error("model {model}, group {group}: {error}")]
     Run {
@@ -227,6 +233,7 @@ pub fn export(asset: &ActorAsset, options: &Options) -> Result<Scene, ExportErro
         ..Scene::default()
     };
     let mut models_sidecar = Vec::new();
+    let mut weights = 0usize;
     for (m, (table, drawing)) in asset.set.models.iter().zip(&asset.meshes).enumerate() {
         let Some((_, _, base)) = drawing.frames.first() else {
             continue;
@@ -283,6 +290,12 @@ pub fn export(asset: &ActorAsset, options: &Options) -> Result<Scene, ExportErro
             let seconds = |k: usize| k as f64 / options.updates_per_second;
             let times: Vec<f32> = (0..keys.len()).map(|k| seconds(k) as f32).collect();
             let targets = drawing.frames.len();
+            weights = weights.saturating_add(keys.len().saturating_mul(targets));
+            if weights > MAX_WEIGHTS {
+                return Err(ExportError::TooLarge {
+                    file: asset.name.clone(),
+                });
+            }
             let mut values = vec![0.0f32; keys.len() * targets];
             for (k, key) in keys.iter().enumerate() {
                 if let Some(t) = target_of(key.frame) {

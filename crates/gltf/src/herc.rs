@@ -34,6 +34,11 @@ pub const KEY_SECONDS: f64 = 0.04;
 /// sample biped about 6 m tall, the size of a HERC.
 pub const METRES_PER_UNIT: f64 = 0.01;
 
+/// The most keyed values (keys × nodes, summed over the clips) an export may hold: ten
+/// times what the largest shipped shapes need, so that a hostile file cannot ask for
+/// gigabytes (a sequence may last 32767 ticks, a model hold 32767 nodes and sequences).
+pub const MAX_KEYED_VALUES: usize = 20_000_000;
+
 /// Where the ground movement goes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RootMotion {
@@ -72,6 +77,9 @@ pub enum ExportError {
     /// A name list does not match the model.
     #[error("{file}: {message}")]
     Names { file: String, message: String },
+    /// The clips would hold more than [`MAX_KEYED_VALUES`].
+    #[error("{file}: {keys} node keys in all, more than {MAX_KEYED_VALUES}")]
+    TooLarge { file: String, keys: usize },
     /// The engine refused a call while baking (a model the loader accepted never does).
     #[error("sequence {sequence}: {error}")]
     Engine {
@@ -548,6 +556,18 @@ pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError
         });
     }
     let scale = options.metres_per_unit;
+    let tps = ticks_per_step();
+    let keyed: usize = list
+        .sequences()
+        .iter()
+        .map(|s| (steps_for(s.total_duration(), tps) + 1).saturating_mul(n_nodes))
+        .fold(0, usize::saturating_add);
+    if keyed > MAX_KEYED_VALUES {
+        return Err(ExportError::TooLarge {
+            file: asset.name.clone(),
+            keys: keyed,
+        });
+    }
 
     // Nodes: DTS node i is glTF node i; parentless nodes hang from node 0.
     let rest = list.rest_keys();
@@ -585,7 +605,6 @@ pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError
         }
     }
 
-    let tps = ticks_per_step();
     let mut clips = Vec::with_capacity(n_seqs);
     let mut sidecar_seqs = Vec::with_capacity(n_seqs);
     for (s, seq) in list.sequences().iter().enumerate() {

@@ -135,3 +135,25 @@ fn the_flag_writes_as_a_glb() {
     let glb = retroanim_gltf::write_glb(&scene, &Default::default()).unwrap();
     assert_eq!(&glb[0..4], b"glTF");
 }
+
+#[test]
+fn a_set_without_vertices_is_refused_naming_the_place() {
+    let path = support::repository().join("assets/actor/flag2.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["models"][0]["raan"][1]
+        .as_object_mut()
+        .unwrap()
+        .remove("vertices");
+    let err = ActorAsset::from_json(&doc.to_string(), "flag2.json").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "flag2.json: models[0].raan[1].vertices: no vertices: the model cannot be drawn"
+    );
+    doc["models"][0]["raan"][1]["vertices"] = serde_json::json!([[], [], []]);
+    let err = ActorAsset::from_json(&doc.to_string(), "flag2.json").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "flag2.json: models[0].raan[1].vertices[0]: 0 vertices, frame 0 has 12"
+    );
+}

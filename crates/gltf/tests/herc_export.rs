@@ -228,3 +228,17 @@ fn the_biped_writes_as_a_glb_in_both_root_motion_modes() {
         assert_eq!(&glb[0..4], b"glTF");
     }
 }
+
+#[test]
+fn a_truncated_dts_is_refused_naming_the_file() {
+    let dts = std::fs::read(support::repository().join("assets/herc/biped.dts")).unwrap();
+    let err =
+        retroanim_gltf::herc::HercAsset::from_dts(&dts[..100], "biped.dts", "biped").unwrap_err();
+    assert!(err.to_string().starts_with("biped.dts: "), "{err}");
+    // The whole file exports, with DTS's numbered names.
+    let asset = retroanim_gltf::herc::HercAsset::from_dts(&dts, "biped.dts", "biped").unwrap();
+    let scene = export(&asset, &Options::default()).unwrap();
+    assert_eq!(scene.clips[1].name, "seq 1");
+    assert_eq!(scene.nodes[1].name, "node 1");
+    assert_eq!(scene.meshes.len(), 14);
+}
