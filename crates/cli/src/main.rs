@@ -3,6 +3,7 @@
 mod assets;
 mod bench;
 mod engines;
+mod export_gltf;
 mod export_site;
 mod inspect;
 mod progress;
@@ -154,6 +155,15 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         wasm: Option<PathBuf>,
     },
+    /// Export a model and every animation its engine plays as binary glTF 2.0 (.glb),
+    /// baked by running the engine, plus a sidecar JSON with the state graph and events.
+    ///
+    /// `retroanim export-gltf ac OUT.glb` exports the bundled AC sample; see each
+    /// engine's --help for the user's own files.
+    ExportGltf {
+        #[command(subcommand)]
+        source: export_gltf::Source,
+    },
 }
 
 fn parse_tolerance(s: &str) -> Result<f64, String> {
@@ -230,6 +240,10 @@ fn main() -> ExitCode {
                 .and_then(|dir| retroanim_browser::serve_with(&host, port, &dir, opts))
         }) {
             Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("{e:#}")),
+        },
+        Command::ExportGltf { source } => match export_gltf::run(source) {
+            Ok(text) => emit(&text),
             Err(e) => fail(format!("{e:#}")),
         },
         Command::ExportSite { dir, wasm } => match export_site::export(&dir, wasm.as_deref()) {

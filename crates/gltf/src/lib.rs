@@ -19,3 +19,5 @@ pub use error::Error;
 pub use glb::chunks;
 pub use scene::{Channel, Clip, Interpolation, Mesh, MorphTarget, Node, Property, Scene};
 pub use write::{write_glb, WriteOptions};
+
+pub mod ac;
