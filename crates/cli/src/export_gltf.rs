@@ -26,8 +26,16 @@ pub enum Source {
     /// Without --ac-dat the bundled sample records are exported (the humanoid, Setup
     /// 0x02000001 with motion table 0x09000001).
     Ac(AcArgs),
-    // HERC (`--es2 DIR --shape NAME`, the bundled biped by default) and actor exports
-    // are added here as `Herc(HercArgs)` and `Actor(ActorArgs)`, sharing `Common`.
+    /// Earthsiege 2's HERC: a DTS shape with its meshes; one clip per sequence, keyed at
+    /// the game's 25 Hz steps.
+    ///
+    /// Without --es2 the bundled sample biped is exported (assets/herc/biped.json, drawn
+    /// by biped.dts); with --es2 DIR, the shape --shape names or, with --all, every shape.
+    Herc(crate::export_gltf_herc_actor::HercArgs),
+    /// An actor set: each model's frames as morph targets, one clip per RAGR group.
+    ///
+    /// Without --set the bundled sample flag is exported (assets/actor/flag2.json).
+    Actor(crate::export_gltf_herc_actor::ActorArgs),
 }
 
 /// What root motion does in the clips.
@@ -95,6 +103,8 @@ fn parse_id(s: &str) -> Result<u32, String> {
 pub fn run(source: Source) -> anyhow::Result<String> {
     match source {
         Source::Ac(args) => ac(&args),
+        Source::Herc(args) => crate::export_gltf_herc_actor::herc(&args),
+        Source::Actor(args) => crate::export_gltf_herc_actor::actor(&args),
     }
 }
 
@@ -229,7 +239,7 @@ fn ac(args: &AcArgs) -> anyhow::Result<String> {
 }
 
 /// Writes `scene` as `out` and its sidecar as `out` with the extension `.json`.
-fn write(scene: &Scene, out: &Path, common: &Common) -> anyhow::Result<String> {
+pub fn write(scene: &Scene, out: &Path, common: &Common) -> anyhow::Result<String> {
     let glb = write_glb(scene, &common.write_options())
         .with_context(|| format!("{}: cannot be written as glTF", scene.name))?;
     let sidecar_path = out.with_extension("json");

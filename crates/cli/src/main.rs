@@ -4,6 +4,7 @@ mod assets;
 mod bench;
 mod engines;
 mod export_gltf;
+mod export_gltf_herc_actor;
 mod export_site;
 mod inspect;
 mod progress;
