@@ -4,15 +4,15 @@
 #
 #   blender -b --factory-startup --python sample.py -- REQUEST.json OUTPUT.json
 #
-# REQUEST: {"fps": 25, "files": [{"glb": "/abs/path.glb", "nodes": ["root_motion", ...],
-#           "samples": [{"clip": "walk", "frame": 3}]}]}
+# REQUEST: {"files": [{"glb": "/abs/path.glb", "fps": 25, "nodes": ["root_motion", ...],
+#           "samples": [{"clip": "walk", "frame": 3, "subframe": 0.5}]}]}
 # OUTPUT:  {"blender": "3.4.1", "files": [{"glb", "seconds": import time, "actions":
 #           {"walk_pelvis": [first, last], ...}, "samples": [{"clip", "frame",
 #           "nodes": [[16 numbers, column-major] | null per requested node],
 #           "weights": [[...] | null per requested node]}]}]}
 #
-# The scene runs at `fps` frames a second before each import, so that a key at t seconds
-# lands on frame t·fps. Blender 3.4 makes one action per clip and node, named
+# The scene runs at the file's `fps` before its import, so that a key at t seconds lands on
+# frame t·fps. Blender 3.4 makes one action per clip and node, named
 # `<clip>_<node>` (shape keys: `<clip>_<mesh>`); a sample plays, on every object, that
 # clip's action, and puts objects the clip does not animate back at their rest pose.
 # Blender's importer turns glTF's +Y up into its +Z up, (x, y, z) -> (x, -z, y); the
@@ -28,7 +28,6 @@ from mathutils import Matrix
 
 args = sys.argv[sys.argv.index("--") + 1:]
 request = json.load(open(args[0]))
-fps = int(request.get("fps", 25))
 
 # glTF axes -> Blender axes, as the importer converts.
 TO_BLENDER = Matrix(((1, 0, 0, 0), (0, 0, -1, 0), (0, 1, 0, 0), (0, 0, 0, 1)))
@@ -43,7 +42,7 @@ result = {"blender": bpy.app.version_string, "files": []}
 for f in request["files"]:
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
-    scene.render.fps = fps
+    scene.render.fps = int(f.get("fps", 25))
     scene.render.fps_base = 1.0
     started = time.time()
     # Flat shading: the exports carry no normals (their faces are flat), and the importer's
@@ -78,7 +77,7 @@ for f in request["files"]:
                 if keys.animation_data is None:
                     keys.animation_data_create()
                 keys.animation_data.action = sk
-        scene.frame_set(int(s["frame"]))
+        scene.frame_set(int(s["frame"]), subframe=float(s.get("subframe", 0.0)))
         bpy.context.view_layer.update()
         nodes = []
         weights = []

@@ -319,6 +319,9 @@ pub struct Check {
     pub key: usize,
     /// The key's time in seconds.
     pub time: f64,
+    /// Seconds from this key to the next (a viewer samples half a step after the key, where
+    /// a STEP key holds).
+    pub step: f64,
     /// How many keys the clip has.
     pub keys: usize,
     pub expect: Expect,
@@ -374,6 +377,7 @@ pub fn samples() -> Vec<Sample> {
                     clip: clip.to_string(),
                     key,
                     time: key as f64 * 0.04,
+                    step: 0.04,
                     keys,
                     expect: Expect::Nodes(nodes),
                 });
@@ -387,7 +391,132 @@ pub fn samples() -> Vec<Sample> {
         });
     }
     out.push(flag_sample());
+    out.push(humanoid_sample());
     out
+}
+
+/// The bundled AC humanoid (Setup 0x02000001, motion table 0x09000001), exported by
+/// gltfa's AC exporter, checked at chosen keys of two cycles and two links against the
+/// part frames the engine's Sequence shows when played in 1/30 s updates from the clip's
+/// start to half a frame after the key.
+fn humanoid_sample() -> Sample {
+    use retroanim_ac::math::{AFrame, Vec3};
+    use retroanim_ac::motion_table::add_motion;
+    use retroanim_ac::sequence::Sequence;
+    use retroanim_gltf::write_glb;
+    const SETUP: u32 = 0x0200_0001;
+    const TABLE: u32 = 0x0900_0001;
+    let mut loader = retroanim_ac::Loader::from_dir(repository().join("assets/ac/records"));
+    let scene = retroanim_gltf::ac::export(&mut loader, Some(SETUP), TABLE, &Default::default())
+        .expect("the humanoid exports");
+    let glb = write_glb(&scene, &Default::default()).expect("the humanoid writes");
+    let motions = loader.load(TABLE).expect("the table loads");
+    let records = loader.store().motion_table(TABLE).expect("the table reads");
+    let (bytes, file) = loader.store().raw(SETUP).expect("the Setup");
+    let setup = retroanim_ac::records::read_setup(&bytes, &file).expect("the Setup reads");
+    let cycle = |key: u32| &records.cycles.iter().find(|c| c.0 == key).unwrap().1;
+    let link = |from: u32, to: u32| {
+        let inner = &records.links.iter().find(|l| l.0 == from).unwrap().1;
+        &inner.iter().find(|l| l.0 == to).unwrap().1
+    };
+    let rate = 30.0;
+    let mut checks = Vec::new();
+    for (clip, md) in [
+        ("NonCombat.WalkForward", cycle(0x003d_0005)),
+        ("NonCombat.RunForward", cycle(0x003d_0007)),
+        ("NonCombat.Ready→Wave", link(0x003d_0003, 0x1300_0087)),
+        (
+            "SwordCombat.Ready→TripleThrustLow",
+            link(0x003e_0003, 0x1000_0128),
+        ),
+    ] {
+        let c = scene.clips.iter().position(|x| x.name == clip).unwrap();
+        let keys = scene.clips[c].channels[0].times.len();
+        // The last key holds the last frame to the clip's end; the frames before it are
+        // one 30th of a second each.
+        for key in [0, 1, 2, keys / 2, keys - 2] {
+            let time = key as f64 / rate;
+            let mut seq = Sequence::new();
+            add_motion(&mut seq, Some(md), 1.0, &*motions.anims);
+            let mut left = time + 0.5 / rate;
+            let mut hooks = Vec::new();
+            while left > 1e-9 {
+                let dt = left.min(1.0 / rate);
+                let mut offset = AFrame::IDENTITY;
+                seq.update(dt as f32, Some(&mut offset), &mut hooks);
+                left -= dt;
+            }
+            let ci = seq.curr().expect("a playing node");
+            let parts = &seq.nodes()[ci]
+                .part_frame(seq.curr_frame_number())
+                .expect("a part frame")
+                .parts;
+            let nodes = parts
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let s = setup.default_scale.get(i).copied().unwrap_or(Vec3 {
+                        x: 1.0,
+                        y: 1.0,
+                        z: 1.0,
+                    });
+                    (i + 1, ac_matrix(f, s), 0.0)
+                })
+                .collect();
+            checks.push(Check {
+                clip: clip.to_string(),
+                key,
+                time,
+                step: 1.0 / rate,
+                keys,
+                expect: Expect::Nodes(nodes),
+            });
+        }
+    }
+    Sample {
+        file: "humanoid.glb".to_string(),
+        glb,
+        scene,
+        checks,
+    }
+}
+
+/// An AC part frame with its scale (`T · R · S`, AC axes: +Z up, +Y forward) as a glTF-axes
+/// matrix (metres: AC's unit).
+fn ac_matrix(f: &retroanim_ac::math::AFrame, s: retroanim_ac::math::Vec3) -> Mat4 {
+    let q = f.orientation;
+    let (w, x, y, z) = (
+        f64::from(q.w),
+        f64::from(q.x),
+        f64::from(q.y),
+        f64::from(q.z),
+    );
+    let n = (w * w + x * x + y * y + z * z).sqrt();
+    let (w, x, y, z) = (w / n, x / n, y / n, z / n);
+    let r = [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - z * w),
+            2.0 * (x * z + y * w),
+        ],
+        [
+            2.0 * (x * y + z * w),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - x * w),
+        ],
+        [
+            2.0 * (x * z - y * w),
+            2.0 * (y * z + x * w),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ];
+    let scale = [f64::from(s.x), f64::from(s.y), f64::from(s.z)];
+    let rs: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| r[i][j] * scale[j]));
+    let o = f.origin;
+    to_gltf(
+        &affine(rs, [f64::from(o.x), f64::from(o.y), f64::from(o.z)]),
+        1.0,
+    )
 }
 
 /// The flag: every key of every group, the weights one-hot on the frame flag_a selects
@@ -430,6 +559,7 @@ fn flag_sample() -> Sample {
                 clip: clip.to_string(),
                 key,
                 time: key as f64 * 0.04,
+                step: 0.04,
                 keys,
                 expect: Expect::Weights(0, weights),
             });
