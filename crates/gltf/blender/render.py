@@ -7,8 +7,9 @@
 #
 # Renders with Cycles on the CPU, so it needs no display or GPU.
 
-import sys
+import colorsys
 import math
+import sys
 
 import bpy
 from mathutils import Vector
@@ -73,8 +74,31 @@ world.node_tree.nodes["Background"].inputs[0].default_value = (0.93, 0.93, 0.92,
 world.node_tree.nodes["Background"].inputs[1].default_value = 0.8
 scene.world = world
 
-# A floor under the feet, so the pose reads.
+# Meshes the file gives no colour (no material, or a white or grey one) get one colour each, so the
+# parts are told apart, and a floor under the feet, darker than the parts, so the pose reads.
+def material(name, rgb):
+    m = bpy.data.materials.new(name)
+    m.use_nodes = True
+    m.node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value = (*rgb, 1.0)
+    return m
+
+
+def uncoloured(o):
+    if not o.data.materials:
+        return True
+    m = o.data.materials[0]
+    bsdf = m.node_tree.nodes.get("Principled BSDF") if m and m.use_nodes else None
+    rgb = tuple(bsdf.inputs["Base Color"].default_value)[:3] if bsdf else (1, 1, 1)
+    return max(rgb) - min(rgb) < 0.01  # white or grey: no colour of its own
+
+
+plain = [o for o in scene.objects if o.type == "MESH" and uncoloured(o)]
+for i, o in enumerate(sorted(plain, key=lambda o: o.name)):
+    rgb = colorsys.hsv_to_rgb((i * 0.13) % 1.0, 0.35, 0.75)
+    o.data.materials.clear()
+    o.data.materials.append(material(f"part {i}", rgb))
 bpy.ops.mesh.primitive_plane_add(size=size * 3, location=(centre.x, centre.y, lo.z))
+bpy.context.active_object.data.materials.append(material("floor", (0.45, 0.45, 0.43)))
 
 scene.render.engine = "CYCLES"
 scene.cycles.device = "CPU"
