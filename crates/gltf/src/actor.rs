@@ -234,6 +234,8 @@ pub fn export(asset: &ActorAsset, options: &Options) -> Result<Scene, ExportErro
     };
     let mut models_sidecar = Vec::new();
     let mut weights = 0usize;
+    // Clip names as viewers look them up: a repeated group name gets ` #2`, ` #3`…
+    let mut used: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (m, (table, drawing)) in asset.set.models.iter().zip(&asset.meshes).enumerate() {
         let Some((_, _, base)) = drawing.frames.first() else {
             continue;
@@ -306,6 +308,13 @@ pub fn export(asset: &ActorAsset, options: &Options) -> Result<Scene, ExportErro
                 name.clone()
             } else {
                 format!("{}.{name}", table.name)
+            };
+            let count = used.entry(clip.clone()).or_insert(0);
+            *count += 1;
+            let clip = if *count == 1 {
+                clip
+            } else {
+                format!("{clip} #{count}")
             };
             let events: Vec<Value> = keys
                 .iter()

@@ -539,6 +539,24 @@ fn meshes(asset: &HercAsset, scale: f64) -> Vec<(usize, Mesh)> {
     out
 }
 
+/// `names` with a repeated one made unique (`walk`, `walk #2`): glTF viewers find clips and
+/// nodes by name, and an asset's informative names may repeat.
+fn unique(names: &[String]) -> Vec<String> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    names
+        .iter()
+        .map(|n| {
+            let count = seen.entry(n.as_str()).or_insert(0);
+            *count += 1;
+            if *count == 1 {
+                n.clone()
+            } else {
+                format!("{n} #{count}")
+            }
+        })
+        .collect()
+}
+
 /// The exported scene: nodes, meshes, one clip per sequence and the sidecar.
 pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError> {
     let model = &asset.model;
@@ -555,6 +573,8 @@ pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError
             ),
         });
     }
+    let node_names = unique(&asset.node_names);
+    let clip_names = unique(&asset.sequence_names);
     let scale = options.metres_per_unit;
     let tps = ticks_per_step();
     let keyed: usize = list
@@ -581,7 +601,7 @@ pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError
                 Err(_) if i == 0 => None,
                 Err(_) => Some(0),
             };
-            let mut node = Node::new(asset.node_names[i].clone(), parent);
+            let mut node = Node::new(node_names[i].clone(), parent);
             if i > 0 {
                 let (t, r) = local_trs(&rest[i], scale);
                 node.translation = t;
@@ -608,7 +628,7 @@ pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError
     let mut clips = Vec::with_capacity(n_seqs);
     let mut sidecar_seqs = Vec::with_capacity(n_seqs);
     for (s, seq) in list.sequences().iter().enumerate() {
-        let name = &asset.sequence_names[s];
+        let name = &clip_names[s];
         let keys = bake(model, s as i16).map_err(|error| ExportError::Engine {
             sequence: name.clone(),
             error,
@@ -668,7 +688,15 @@ pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError
             name: name.clone(),
             channels,
         });
-        sidecar_seqs.push(sequence_sidecar(asset, s, seq, &keys, tps, scale));
+        sidecar_seqs.push(sequence_sidecar(
+            asset,
+            &clip_names,
+            s,
+            seq,
+            &keys,
+            tps,
+            scale,
+        ));
     }
 
     let sidecar = json!({
@@ -684,7 +712,7 @@ pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError
         "ticks_per_key": tps,
         "interpolation": "STEP",
         "nodes": list.nodes().iter().enumerate().map(|(i, n)| json!({
-            "name": asset.node_names[i], "dts_parent": n.parent,
+            "name": node_names[i], "dts_parent": n.parent,
         })).collect::<Vec<_>>(),
         "sequences": sidecar_seqs,
     });
@@ -702,6 +730,7 @@ pub fn export(asset: &HercAsset, options: &Options) -> Result<Scene, ExportError
 /// start in the clip (from the bake), and the movement over the clip.
 fn sequence_sidecar(
     asset: &HercAsset,
+    clip_names: &[String],
     s: usize,
     seq: &retroanim_herc::anim_list::Sequence,
     keys: &[Key],
@@ -726,7 +755,7 @@ fn sequence_sidecar(
                     let key = list.keyframe(t.key);
                     let (tr, rot) = local_trs(&key, scale);
                     json!({
-                        "to": usize::try_from(t.dest_seq).ok().and_then(|d| asset.sequence_names.get(d)),
+                        "to": usize::try_from(t.dest_seq).ok().and_then(|d| clip_names.get(d)),
                         "to_sequence": t.dest_seq,
                         "to_frame": t.dest_frame,
                         "duration_ticks": t.duration,
@@ -764,7 +793,7 @@ fn sequence_sidecar(
         &affine_to_gltf(&q14_affine(&last.transform()), scale),
     );
     json!({
-        "name": asset.sequence_names[s],
+        "name": clip_names[s],
         "index": s,
         "class": match seq.class { SeqClass::Cyclic => "cyclic", SeqClass::OneShot => "one_shot" },
         "priority": seq.priority,

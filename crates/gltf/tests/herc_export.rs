@@ -242,3 +242,20 @@ fn a_truncated_dts_is_refused_naming_the_file() {
     assert_eq!(scene.nodes[1].name, "node 1");
     assert_eq!(scene.meshes.len(), 14);
 }
+
+#[test]
+fn repeated_names_are_made_unique() {
+    let path = support::repository().join("assets/herc/biped.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["sequences"][2]["name"] = "walk".into();
+    doc["nodes"][9]["name"] = "l_thigh".into();
+    let asset =
+        retroanim_gltf::herc::HercAsset::from_json(&doc.to_string(), "biped.json", None).unwrap();
+    let scene = export(&asset, &Options::default()).unwrap();
+    assert_eq!(scene.clips[2].name, "walk #2");
+    assert_eq!(scene.nodes[9].name, "l_thigh #2");
+    assert_eq!(scene.sidecar["sequences"][2]["name"], "walk #2");
+    // No DTS given: no meshes.
+    assert!(scene.meshes.is_empty());
+}
