@@ -52,10 +52,10 @@ pub struct Options {
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The motion table or an animation it names could not be loaded.
-    #[error("{0}")]
+    #[error(transparent)]
     Load(#[from] LoadError),
     /// The Setup or a GfxObj could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Record(#[from] RecordError),
     /// The records are readable but cannot be exported as they are.
     #[error("{at}: {what}")]
