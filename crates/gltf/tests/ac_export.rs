@@ -354,3 +354,109 @@ fn missing_records_are_located_errors() {
     assert!(matches!(e, Error::Record(_)));
     assert!(e.to_string().contains("02000777.bin"), "{e}");
 }
+
+/// The clip's pose at `t`: the last key at or before `t` (STEP), per part node.
+fn pose_at(clip: &Clip, parts: usize, t: f32) -> Vec<(Vec<f32>, Vec<f32>)> {
+    (1..=parts)
+        .map(|node| {
+            let (times, translation) = keys(clip, node, Property::Translation);
+            let (_, rotation) = keys(clip, node, Property::Rotation);
+            let k = times.iter().rposition(|&k| k <= t).unwrap();
+            (translation[k].clone(), rotation[k].clone())
+        })
+        .collect()
+}
+
+#[test]
+fn a_creature_ticked_by_the_engine_shows_the_clips_pose_at_the_same_time() {
+    use retroanim_ac::Creature;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/ac/records");
+    let motions = Loader::from_dir(dir).load(TABLE).unwrap();
+    let scene = sample(RootMotion::InPlace);
+    let walk_link = clip(&scene, "NonCombat.Ready→WalkForward");
+    let walk = clip(&scene, "NonCombat.WalkForward");
+    // A fresh creature stands in Ready; WalkForward queues the Ready→WalkForward link
+    // (6 frames, 0.2 s at 30 fps) and then the walk cycle. Ticks of 0.031 s cross 0.93
+    // frames each and land on no frame boundary within 3 s, so both sides show one frame.
+    let mut creature = Creature::new(&motions);
+    creature
+        .do_motion(retroanim_ac::commands::WALK_FORWARD)
+        .unwrap();
+    for tick in 1..=40 {
+        creature.tick(0.031);
+        let t = tick as f32 * 0.031;
+        // The walk loops each second after the link.
+        let (clip, at) = if t < 0.2 {
+            (walk_link, t)
+        } else {
+            (walk, (t - 0.2) % 1.0)
+        };
+        let engine: Vec<(Vec<f32>, Vec<f32>)> = creature
+            .part_frames()
+            .iter()
+            .map(|f| {
+                let o = f.origin;
+                let q = f.orientation;
+                (vec![0.0 - o.x, o.z, o.y], vec![0.0 - q.x, q.z, q.y, q.w])
+            })
+            .collect();
+        assert_eq!(engine.len(), 8);
+        assert_eq!(
+            pose_at(clip, 8, at),
+            engine,
+            "tick {tick} ({} at {at} s)",
+            clip.name
+        );
+    }
+}
+
+#[test]
+fn a_creature_walks_as_far_as_the_baked_root_motion_says() {
+    use retroanim_ac::Creature;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/ac/records");
+    let motions = Loader::from_dir(dir).load(TABLE).unwrap();
+    let scene = sample(RootMotion::Baked);
+    let (_, link_root) = keys(
+        clip(&scene, "NonCombat.Ready→WalkForward"),
+        0,
+        Property::Translation,
+    );
+    let (walk_times, walk_root) = keys(
+        clip(&scene, "NonCombat.WalkForward"),
+        0,
+        Property::Translation,
+    );
+    let link_end = link_root.last().unwrap()[2];
+    // The link has 6 frames with pos frames of 0.05; leaving frames 0..4 adds five of them,
+    // and the last frame's never counts (the node ends by clamping to it, crossing nothing).
+    assert!((link_end - 0.25).abs() < 1e-6, "{link_end}");
+    // Entering the walk adds its first pos frame, 0.104, at once (advance_to_next_animation);
+    // the cycle clip keys that entry at its end, where its next loop begins, so during the
+    // first loop the engine is one entry ahead of the clip.
+    let entry = 0.104;
+    let mut creature = Creature::new(&motions);
+    creature
+        .do_motion(retroanim_ac::commands::WALK_FORWARD)
+        .unwrap();
+    // A looping player adds the clip's end value once per loop completed.
+    let per_loop = walk_root.last().unwrap()[2];
+    for tick in 1..=60 {
+        creature.tick(0.031);
+        let t = tick as f32 * 0.031;
+        if t < 0.2 {
+            continue;
+        }
+        let loops = ((t - 0.2) / 1.0).floor();
+        let k = walk_times
+            .iter()
+            .rposition(|&k| k <= (t - 0.2) % 1.0)
+            .unwrap();
+        // AC +Y (forward) is glTF +Z.
+        let baked = link_end + entry + loops * per_loop + walk_root[k][2];
+        let walked = creature.origin().y;
+        assert!(
+            (baked - walked).abs() < 1e-5,
+            "tick {tick}: baked {baked}, engine {walked}"
+        );
+    }
+}

@@ -70,7 +70,14 @@ fn shown(seq: &Sequence) -> Option<Vec<AFrame>> {
 }
 
 /// Plays `md` at speed 1 from a fresh sequence until its last node finishes.
-pub fn bake(md: &MotionData, anims: &AnimMap) -> Result<Baked, String> {
+///
+/// When a node finishes, the engine moves the root only by what entering the next node
+/// adds (ACE's `advance_to_next_animation`: the next node's first pos frame and one frame of
+/// velocity and omega). A cycle's next node is its own loop, so its end key includes that
+/// entry, and a looping player moves the root by one whole loop of the engine per loop
+/// (`looping`). A link is followed by whatever comes next, so its end key leaves the entry
+/// out.
+pub fn bake(md: &MotionData, anims: &AnimMap, looping: bool) -> Result<Baked, String> {
     let mut seq = Sequence::new();
     add_motion(&mut seq, Some(md), 1.0, anims);
     if !seq.has_anims() {
@@ -165,6 +172,7 @@ pub fn bake(md: &MotionData, anims: &AnimMap) -> Result<Baked, String> {
             return Err(format!("the engine stopped at its work limit {limit:?}"));
         }
         time += f64::from(dt);
+        let root_before = root;
         root = AFrame::combine(&root, &offset);
         // Inside a node the engine only adds `fr · dt` to the frame number; anything else
         // means the node finished (even when the next one shows the same frame number).
@@ -185,13 +193,13 @@ pub fn bake(md: &MotionData, anims: &AnimMap) -> Result<Baked, String> {
         );
         if !same_node && ends_node && ci == len - 1 {
             baked.end = crossing;
-            // The end key holds the last frame shown and the root after the last
-            // crossing, so the clip lasts as long as the engine plays it.
+            // The end key holds the last frame shown, so the clip lasts as long as the
+            // engine plays it.
             let parts = keys.last().and_then(|k| k.parts.clone());
             keys.push(Key {
                 time: crossing,
                 parts,
-                root,
+                root: if looping { root } else { root_before },
             });
             break;
         }

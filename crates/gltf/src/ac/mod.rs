@@ -147,7 +147,7 @@ pub fn export(
     let mut sidecar = Sidecar::new(&records.style_defaults, records.default_style);
     let anims = &*motions.anims;
     let mut clip = |name: String, md: &MotionData, kind: &str, entry: Map<String, Value>| {
-        let baked = bake::bake(md, anims)
+        let baked = bake::bake(md, anims, kind == "cycles")
             .map_err(|what| Error::invalid(format!("clip \"{name}\""), what))?;
         let name = sidecar.unique(name);
         scene
