@@ -460,3 +460,45 @@ fn a_creature_walks_as_far_as_the_baked_root_motion_says() {
         );
     }
 }
+
+#[test]
+fn a_clip_longer_than_the_key_limit_is_a_located_error() {
+    let frames = 25_000;
+    let anim = Animation {
+        num_frames: frames,
+        part_frames: vec![
+            PartFrame {
+                parts: vec![AFrame::IDENTITY],
+                hooks: Vec::new(),
+            };
+            frames as usize
+        ],
+        ..counting_anim(0x0300_0100)
+    };
+    let table = MotionTable {
+        id: 0x0900_0100,
+        default_style: 0x8000_003d,
+        style_defaults: vec![(0x8000_003d, 0x4100_0003)],
+        cycles: vec![(
+            0x003d_0003,
+            MotionData {
+                anims: vec![anim_ref(0, -1, 30.0)],
+                ..MotionData::default()
+            },
+        )],
+        ..MotionTable::default()
+    };
+    let store = RecordStore::from_records([table], [anim]);
+    let e = export(
+        &mut Loader::from_store(store),
+        None,
+        0x0900_0100,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "clip \"NonCombat.Ready\": the clip needs more than 20000 keys (an export holds at \
+         most 4194304 part poses)"
+    );
+}
