@@ -484,6 +484,19 @@ async function acWorld() {
   const again = await downloadText('#ac-export-trace');
   check(again === trace, 'ac world: loading the exported scenario replays to the identical trace');
 
+  // Export glTF (the server's; the static site has no glTF export yet, so no button there):
+  // the sample humanoid as binary glTF with the 28 clips of its motion table.
+  if (process.env.RETROANIM_E2E_WASM !== '1') {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#ac-export-gltf')]);
+    const glb = readFileSync(await dl.path());
+    const doc = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
+    check(glb.subarray(0, 4).toString('latin1') === 'glTF' && doc.animations.length === 28
+      && dl.suggestedFilename() === 'ac-0x02000001-0x09000001.glb',
+      `ac: Export glTF downloads ${dl.suggestedFilename()}, a .glb with ${doc.animations.length} clips`);
+  } else {
+    check(!(await page.$('#ac-export-gltf')), 'ac: the static site shows no Export glTF button');
+  }
+
   // Stick and leash (the move has ended), then a turn to a heading.
   const cell = (id, col) => page.$eval(`#ac-world-objects tr[data-id="${id}"] td:nth-child(${col})`, (e) => e.textContent);
   const n0 = await stepCount('ac');

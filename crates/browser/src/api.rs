@@ -541,6 +541,75 @@ pub async fn get_figure(
     Ok(Json(json!({ "engine": engine.name, "figure": v })))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GltfQuery {
+    root_motion: Option<String>,
+    skinned: Option<bool>,
+    setup: Option<String>,
+}
+
+/// `GET /api/sessions/{id}/gltf[?root_motion=in-place|baked][&skinned=true][&setup=0x02……]`:
+/// the session's model and every clip its motion table plays, as a `.glb` download
+/// (docs/export.md). Only AC sessions have one so far.
+pub async fn get_gltf(
+    State(st): State<AppState>,
+    UrlPath(id): UrlPath<String>,
+    q: Result<Query<GltfQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::unprocessable("query", e.body_text()))?;
+    let root_motion = match q.root_motion.as_deref() {
+        None | Some("in-place") => retroanim_gltf::ac::RootMotion::InPlace,
+        Some("baked") => retroanim_gltf::ac::RootMotion::Baked,
+        Some(other) => {
+            return Err(ApiError::unprocessable(
+                "query.root_motion",
+                format!("'{other}' is neither in-place nor baked"),
+            ))
+        }
+    };
+    let setup = q
+        .setup
+        .as_deref()
+        .map(|s| {
+            retroanim_session::doc::parse_id(s).ok_or_else(|| {
+                ApiError::unprocessable(
+                    "query.setup",
+                    format!("'{s}' is not an id such as 0x02000001"),
+                )
+            })
+        })
+        .transpose()?;
+    let skinned = q.skinned.unwrap_or(false);
+    let (engine, scenario) = st.session_scenario(&id).await?;
+    if engine.name != "ac" {
+        return Err(ApiError::not_found(format!(
+            "engine '{}' has no glTF export in the browser yet (only ac sessions do)",
+            engine.name
+        )));
+    }
+    let dat = st.opts.ac_dat.clone();
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
+    let (name, glb) = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        crate::gltf_export::ac(
+            &scenario,
+            setup,
+            dat.as_deref().map(|d| &d.tables),
+            root_motion,
+            skinned,
+        )
+    })
+    .await
+    .map_err(join_error)?
+    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    Ok(download(
+        axum::body::Body::from(glb),
+        "model/gltf-binary",
+        &name,
+    ))
+}
+
 /// `GET /api/sessions/{id}/meshes`: the DTS meshes a herc session draws (docs/browser.md),
 /// each with the node whose world transform places it. Other engines have none.
 pub async fn get_meshes(

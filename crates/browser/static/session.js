@@ -219,6 +219,7 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
     el('span', { class: 'sep' }),
     el('button', { onclick: () => session.download('trace'), id: `${prefix}-export-trace`, title: 'The JSON Lines trace of what was played (what `retroanim run` writes)' }, 'Export trace (.jsonl)'),
     el('button', { onclick: () => session.download('scenario'), id: `${prefix}-export-scenario`, title: 'The scenario with every step played so far' }, 'Export scenario'),
+    ...(prefix === 'ac' && !globalThis.RETROANIM_WASM ? [el('button', { onclick: () => session.download('gltf'), id: `${prefix}-export-gltf`, title: 'The model and every clip of its motion table as binary glTF 2.0 (docs/export.md)' }, 'Export glTF')] : []),
     el('button', { onclick: () => file.click(), id: `${prefix}-load`, title: 'Load a scenario file and replay its steps at 25 Hz' }, 'Load scenario…'),
     file, samples,
     el('span', { class: 'steps', id: `${prefix}-step-count` }),

@@ -183,13 +183,14 @@ fn ac(args: &AcArgs) -> anyhow::Result<String> {
             RootMotionArg::Baked => retroanim_gltf::ac::RootMotion::Baked,
         },
     };
+    // Opening the source first makes a missing or wrong file the first thing reported.
+    let mut loader = source.loader()?;
     if args.all {
         let pairings = source.pairings()?;
         std::fs::create_dir_all(&args.common.out)
             .with_context(|| format!("{}: cannot create the folder", args.common.out.display()))?;
         let mut progress = Progress::new(progress::allowed(false), pairings.len() as u64, "tables");
         let mut report = String::new();
-        let mut loader = source.loader()?;
         for (done, (table, setups)) in pairings.iter().enumerate() {
             let setup = setups.first().copied();
             let out = args.common.out.join(format!("{table:08x}.glb"));
@@ -233,7 +234,6 @@ fn ac(args: &AcArgs) -> anyhow::Result<String> {
             .get(&table)
             .and_then(|s| s.first().copied()),
     };
-    let mut loader = source.loader()?;
     let scene = retroanim_gltf::ac::export(&mut loader, setup, table, &options)?;
     write(&scene, &args.common.out, &args.common)
 }

@@ -102,6 +102,12 @@ pub const PLAYWRIGHT: Need = Need {
     install: "cd crates/browser/e2e && npm ci",
     find: Find::InRepository("crates/browser/e2e/node_modules/playwright-core"),
 };
+/// The Khronos glTF validator the exported .glb files are checked with.
+pub const GLTF_VALIDATOR: Need = Need {
+    name: "crates/gltf/validator/node_modules/gltf-validator",
+    install: "cd crates/gltf/validator && npm ci",
+    find: Find::InRepository("crates/gltf/validator/node_modules/gltf-validator"),
+};
 /// The WebAssembly target, for the static site's module.
 pub const WASM32: Need = Need {
     name: "the wasm32-unknown-unknown target",

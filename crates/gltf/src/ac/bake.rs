@@ -16,8 +16,9 @@ use retroanim_ac::motion_table::add_motion;
 use retroanim_ac::records::{AnimHook, MotionData};
 use retroanim_ac::sequence::{AnimMap, FiredHook, Sequence, HOOK_ANIMATION_DONE};
 
-/// Keys one clip may have; a longer clip is refused (shipped clips have a few hundred).
-pub const MAX_KEYS: usize = 100_000;
+/// Keys one clip may have; a longer clip is refused (shipped clips have a few hundred; this
+/// is eleven minutes at 30 fps).
+pub const MAX_KEYS: usize = 20_000;
 /// A motion without clips (a modifier) is baked over this long...
 pub const PHYSICS_SECONDS: f64 = 1.0;
 /// ...at this many updates a second, ACE's shortest server tick.
@@ -70,7 +71,23 @@ fn shown(seq: &Sequence) -> Option<Vec<AFrame>> {
 }
 
 /// Plays `md` at speed 1 from a fresh sequence until its last node finishes.
-pub fn bake(md: &MotionData, anims: &AnimMap) -> Result<Baked, String> {
+///
+/// When a node finishes, the engine moves the root only by what entering the next node
+/// adds (ACE's `advance_to_next_animation`: the next node's first pos frame and one frame of
+/// velocity and omega). A cycle's next node is its own loop, so its end key includes that
+/// entry, and a looping player moves the root by one whole loop of the engine per loop
+/// (`looping`). A link is followed by whatever comes next, so its end key leaves the entry
+/// out.
+///
+/// At most `max_keys` keys are made (the caller's share of the export's budget); a clip
+/// needing more is refused.
+pub fn bake(
+    md: &MotionData,
+    anims: &AnimMap,
+    looping: bool,
+    max_keys: usize,
+) -> Result<Baked, String> {
+    let max_keys = max_keys.min(MAX_KEYS);
     let mut seq = Sequence::new();
     add_motion(&mut seq, Some(md), 1.0, anims);
     if !seq.has_anims() {
@@ -119,12 +136,12 @@ pub fn bake(md: &MotionData, anims: &AnimMap) -> Result<Baked, String> {
     let mut root = AFrame::IDENTITY;
     let mut hooks: Vec<FiredHook> = Vec::new();
     // Updates that cross nothing (f32 landing a hair short of a boundary) are bounded too.
-    let mut updates_left = MAX_KEYS * 4;
+    let mut updates_left = max_keys * 4;
     while let Some(ci) = seq.curr() {
         updates_left = updates_left
             .checked_sub(1)
-            .filter(|_| keys.len() <= MAX_KEYS)
-            .ok_or_else(|| format!("the clip needs more than {MAX_KEYS} keys"))?;
+            .filter(|_| keys.len() <= max_keys)
+            .ok_or_else(|| format!("the clip needs more than {max_keys} keys"))?;
         let len = seq.nodes().len();
         let node = &seq.nodes()[ci];
         let (fr, low, high, anim) = (
@@ -165,6 +182,7 @@ pub fn bake(md: &MotionData, anims: &AnimMap) -> Result<Baked, String> {
             return Err(format!("the engine stopped at its work limit {limit:?}"));
         }
         time += f64::from(dt);
+        let root_before = root;
         root = AFrame::combine(&root, &offset);
         // Inside a node the engine only adds `fr · dt` to the frame number; anything else
         // means the node finished (even when the next one shows the same frame number).
@@ -185,13 +203,13 @@ pub fn bake(md: &MotionData, anims: &AnimMap) -> Result<Baked, String> {
         );
         if !same_node && ends_node && ci == len - 1 {
             baked.end = crossing;
-            // The end key holds the last frame shown and the root after the last
-            // crossing, so the clip lasts as long as the engine plays it.
+            // The end key holds the last frame shown, so the clip lasts as long as the
+            // engine plays it.
             let parts = keys.last().and_then(|k| k.parts.clone());
             keys.push(Key {
                 time: crossing,
                 parts,
-                root,
+                root: if looping { root } else { root_before },
             });
             break;
         }

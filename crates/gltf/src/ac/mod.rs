@@ -29,6 +29,9 @@ use bake::Baked;
 
 /// Parts a Setup may have to be exported (shipped Setups have fewer than 100).
 pub const MAX_PARTS: usize = 256;
+/// Part poses (keys × parts) one export may hold over all its clips: 2²² poses are about
+/// 120 MB of keys; a shipped table with its Setup needs well under a million.
+pub const MAX_PART_KEYS: usize = 1 << 22;
 
 /// What the root node does in the clips.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -52,10 +55,10 @@ pub struct Options {
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The motion table or an animation it names could not be loaded.
-    #[error("{0}")]
+    #[error(transparent)]
     Load(#[from] LoadError),
     /// The Setup or a GfxObj could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Record(#[from] RecordError),
     /// The records are readable but cannot be exported as they are.
     #[error("{at}: {what}")]
@@ -146,9 +149,16 @@ pub fn export(
 
     let mut sidecar = Sidecar::new(&records.style_defaults, records.default_style);
     let anims = &*motions.anims;
+    let mut budget = MAX_PART_KEYS;
     let mut clip = |name: String, md: &MotionData, kind: &str, entry: Map<String, Value>| {
-        let baked = bake::bake(md, anims)
-            .map_err(|what| Error::invalid(format!("clip \"{name}\""), what))?;
+        let per_key = parts.max(1);
+        let baked = bake::bake(md, anims, kind == "cycles", budget / per_key).map_err(|what| {
+            Error::invalid(
+                format!("clip \"{name}\""),
+                format!("{what} (an export holds at most {MAX_PART_KEYS} part poses)"),
+            )
+        })?;
+        budget = budget.saturating_sub(baked.keys.len() * per_key);
         let name = sidecar.unique(name);
         scene
             .clips
