@@ -7,7 +7,8 @@
 # REQUEST: {"files": [{"glb": "/abs/path.glb", "fps": 25, "nodes": ["root_motion", ...],
 #           "samples": [{"clip": "walk", "frame": 3, "subframe": 0.5}]}]}
 # OUTPUT:  {"blender": "3.4.1", "files": [{"glb", "seconds": import time, "actions":
-#           {"walk_pelvis": [first, last], ...}, "samples": [{"clip", "frame",
+#           {"walk_pelvis": [first, last], ...}, "interpolations": ["CONSTANT"],
+#           "samples": [{"clip", "frame",
 #           "nodes": [[16 numbers, column-major] | null per requested node],
 #           "weights": [[...] | null per requested node]}]}]}
 #
@@ -50,6 +51,9 @@ for f in request["files"]:
     bpy.ops.import_scene.gltf(filepath=f["glb"], import_shading="FLAT")
     seconds = time.time() - started
     actions = {a.name: [a.frame_range[0], a.frame_range[1]] for a in bpy.data.actions}
+    interpolations = sorted(
+        {k.interpolation for a in bpy.data.actions for c in a.fcurves for k in c.keyframe_points}
+    )
     objects = [bpy.data.objects.get(n) for n in f["nodes"]]
     rest = {o.name: o.matrix_basis.copy() for o in objects if o is not None}
 
@@ -94,7 +98,13 @@ for f in request["files"]:
                 weights.append([k.value for k in keys.key_blocks[1:]])
         samples.append({"clip": clip, "frame": s["frame"], "nodes": nodes, "weights": weights})
     result["files"].append(
-        {"glb": f["glb"], "seconds": seconds, "actions": actions, "samples": samples}
+        {
+            "glb": f["glb"],
+            "seconds": seconds,
+            "actions": actions,
+            "interpolations": interpolations,
+            "samples": samples,
+        }
     )
     print(f"blender {bpy.app.version_string}: {f['glb']}: {len(actions)} actions, "
           f"{len(samples)} samples, imported in {seconds:.2f} s")

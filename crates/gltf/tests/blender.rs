@@ -103,6 +103,8 @@ fn blender_imports_the_clips_and_plays_the_engines_poses() {
         }
         // And no other action (none named after a node number, none left over).
         assert_eq!(got.len(), actions - before, "{}: {got:?}", s.file);
+        // STEP keys arrive as Blender's CONSTANT interpolation, nothing else.
+        assert_eq!(file["interpolations"], json!(["CONSTANT"]), "{}", s.file);
         let sampled = file["samples"].as_array().unwrap();
         assert_eq!(sampled.len(), s.checks.len());
         for (check, g) in s.checks.iter().zip(sampled) {
