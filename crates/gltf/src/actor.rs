@@ -181,7 +181,9 @@ impl ActorAsset {
     }
 }
 
-/// One update of a bake: the actor's animation state after it.
+/// Forces one actor of `model` onto `group` and records its animation state after the
+/// request and after each update, until a state repeats (returned: the key its loop starts
+/// from) or the group ends.
 fn bake(
     asset: &ActorAsset,
     model: usize,
