@@ -502,3 +502,73 @@ fn a_clip_longer_than_the_key_limit_is_a_located_error() {
          most 4194304 part poses)"
     );
 }
+
+#[test]
+fn any_frame_range_and_framerate_exports_or_fails_cleanly_and_exports_write() {
+    // Ranges and rates a user's table may hold, each combination baked and written: the
+    // result is a scene the writer accepts, or a located error; never a panic or a hang.
+    let lows = [-3, 0, 2, 9, 12];
+    let highs = [-1, 0, 5, 9, 40];
+    let rates = [
+        30.0,
+        -30.0,
+        0.0,
+        -0.0,
+        1e-3,
+        -7.5,
+        1e6,
+        f32::NAN,
+        f32::INFINITY,
+        f32::MIN_POSITIVE,
+    ];
+    for &low in &lows {
+        for &high in &highs {
+            for &rate in &rates {
+                let case = format!("low {low} high {high} rate {rate}");
+                let table = MotionTable {
+                    id: 0x0900_0100,
+                    default_style: 0x8000_003d,
+                    style_defaults: vec![(0x8000_003d, 0x4100_0003)],
+                    cycles: vec![(
+                        0x003d_0003,
+                        MotionData {
+                            anims: vec![anim_ref(low, high, rate), anim_ref(0, -1, 30.0)],
+                            ..MotionData::default()
+                        },
+                    )],
+                    links: vec![(
+                        0x003d_0003,
+                        vec![(
+                            0x4500_0005,
+                            MotionData {
+                                anims: vec![anim_ref(low, high, rate)],
+                                ..MotionData::default()
+                            },
+                        )],
+                    )],
+                    ..MotionTable::default()
+                };
+                let store = RecordStore::from_records([table], [counting_anim(0x0300_0100)]);
+                let result = export(
+                    &mut Loader::from_store(store),
+                    None,
+                    0x0900_0100,
+                    &Options {
+                        root_motion: RootMotion::Baked,
+                    },
+                );
+                match result {
+                    Ok(scene) => {
+                        if let Err(e) = retroanim_gltf::write_glb(
+                            &scene,
+                            &retroanim_gltf::WriteOptions::default(),
+                        ) {
+                            assert!(e.to_string().starts_with("clip \""), "{case}: {e}");
+                        }
+                    }
+                    Err(e) => assert!(e.to_string().starts_with("clip \""), "{case}: {e}"),
+                }
+            }
+        }
+    }
+}
