@@ -550,17 +550,18 @@ pub struct GltfQuery {
 }
 
 /// `GET /api/sessions/{id}/gltf[?root_motion=in-place|baked][&skinned=true][&setup=0x02……]`:
-/// the session's model and every clip its motion table plays, as a `.glb` download
-/// (docs/export.md). Only AC sessions have one so far.
+/// the session's model and every clip it can play (an AC Setup with its motion table, a
+/// HERC shape's sequences, an actor set's groups), as a `.glb` download (docs/export.md).
+/// `setup` is for AC sessions; actor sets have no root motion.
 pub async fn get_gltf(
     State(st): State<AppState>,
     UrlPath(id): UrlPath<String>,
     q: Result<Query<GltfQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::unprocessable("query", e.body_text()))?;
-    let root_motion = match q.root_motion.as_deref() {
-        None | Some("in-place") => retroanim_gltf::ac::RootMotion::InPlace,
-        Some("baked") => retroanim_gltf::ac::RootMotion::Baked,
+    let baked = match q.root_motion.as_deref() {
+        None | Some("in-place") => false,
+        Some("baked") => true,
         Some(other) => {
             return Err(ApiError::unprocessable(
                 "query.root_motion",
@@ -582,23 +583,46 @@ pub async fn get_gltf(
         .transpose()?;
     let skinned = q.skinned.unwrap_or(false);
     let (engine, scenario) = st.session_scenario(&id).await?;
-    if engine.name != "ac" {
-        return Err(ApiError::not_found(format!(
-            "engine '{}' has no glTF export in the browser yet (only ac sessions do)",
-            engine.name
-        )));
-    }
-    let dat = st.opts.ac_dat.clone();
+    let export: Box<dyn FnOnce() -> Result<(String, Vec<u8>), String> + Send> = match engine.name {
+        "ac" => {
+            let dat = st.opts.ac_dat.clone();
+            let root_motion = if baked {
+                retroanim_gltf::ac::RootMotion::Baked
+            } else {
+                retroanim_gltf::ac::RootMotion::InPlace
+            };
+            Box::new(move || {
+                crate::gltf_export::ac(
+                    &scenario,
+                    setup,
+                    dat.as_deref().map(|d| &d.tables),
+                    root_motion,
+                    skinned,
+                )
+            })
+        }
+        "herc" => {
+            let es2 = st.opts.es2.clone();
+            let root_motion = if baked {
+                retroanim_gltf::herc::RootMotion::Baked
+            } else {
+                retroanim_gltf::herc::RootMotion::InPlace
+            };
+            Box::new(move || {
+                crate::gltf_export::herc(&scenario, es2.as_deref(), root_motion, skinned)
+            })
+        }
+        "actor" => Box::new(move || crate::gltf_export::actor(&scenario, skinned)),
+        other => {
+            return Err(ApiError::not_found(format!(
+                "engine '{other}' has no glTF export"
+            )))
+        }
+    };
     let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
     let (name, glb) = tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        crate::gltf_export::ac(
-            &scenario,
-            setup,
-            dat.as_deref().map(|d| &d.tables),
-            root_motion,
-            skinned,
-        )
+        export()
     })
     .await
     .map_err(join_error)?

@@ -107,7 +107,67 @@ async fn bad_gltf_requests_get_json_errors() {
         message.contains("02000777.bin") && message.contains("not found"),
         "{v}"
     );
-    let herc = session(&app, "herc").await;
-    let (s, _, _) = call(&app, "GET", &format!("/api/sessions/{herc}/gltf"), None).await;
+    let (s, _, _) = call(&app, "GET", "/api/sessions/nosuch/gltf", None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+fn clip_names(doc: &Value) -> Vec<&str> {
+    doc["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_herc_session_downloads_its_shape_with_one_clip_per_sequence() {
+    let app = retroanim_browser::router(&assets());
+    let id = session(&app, "herc").await;
+    let (s, disposition, glb) = call(&app, "GET", &format!("/api/sessions/{id}/gltf"), None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        disposition.as_deref(),
+        Some("attachment; filename=\"herc-biped.glb\"")
+    );
+    assert_eq!(&glb[0..4], b"glTF");
+    let doc = gltf_json(&glb);
+    // The sample biped's eight sequences by name, its DTS meshes drawn (biped.dts beside it).
+    assert_eq!(
+        clip_names(&doc),
+        [
+            "idle",
+            "walk",
+            "run",
+            "turn",
+            "stop",
+            "twist",
+            "pitch",
+            "idle_reverse"
+        ]
+    );
+    assert!(!doc["meshes"].as_array().unwrap().is_empty());
+    assert_eq!(doc["extras"]["engine"], "herc");
+    assert_eq!(doc["extras"]["root_motion"], "in-place");
+    let uri = format!("/api/sessions/{id}/gltf?root_motion=baked");
+    let (s, _, glb) = call(&app, "GET", &uri, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(gltf_json(&glb)["extras"]["root_motion"], "baked");
+}
+
+#[tokio::test]
+async fn an_actor_session_downloads_its_set_with_one_clip_per_group() {
+    let app = retroanim_browser::router(&assets());
+    let id = session(&app, "actor").await;
+    let (s, disposition, glb) = call(&app, "GET", &format!("/api/sessions/{id}/gltf"), None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        disposition.as_deref(),
+        Some("attachment; filename=\"actor-flag2.glb\"")
+    );
+    assert_eq!(&glb[0..4], b"glTF");
+    let doc = gltf_json(&glb);
+    // The three RAGR groups of the sample flag, by their names in flag2.json.
+    assert_eq!(clip_names(&doc), ["idle", "wave", "gust"]);
+    assert_eq!(doc["extras"]["engine"], "actor");
 }
