@@ -3,8 +3,10 @@
 //!
 //! The page's files are the server's own; `index.html` gains one flag that makes
 //! `api.js` send its calls to `static/wasm-api.js` (the glue of `retroanim-wasm`)
-//! instead of `/api`. The module is not built by this command (a build script cannot
-//! build another target): it is copied from `--wasm FILE`.
+//! instead of `/api`. The modules are not built by this command (a build script cannot
+//! build another target): they are copied from `--wasm FILE` and `--gltf-wasm FILE`. The
+//! second one (`retroanim-gltf-wasm`) is the glTF export, fetched by the page only when a
+//! visitor clicks Export glTF, so the main module carries no glTF writer.
 
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
@@ -12,6 +14,8 @@ use std::path::{Path, PathBuf};
 /// Where `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release`
 /// leaves the module inside cargo's target folder.
 pub const WASM_IN_TARGET: &str = "wasm32-unknown-unknown/release/retroanim_wasm.wasm";
+/// The glTF export module's file name, beside the main module.
+pub const GLTF_WASM_FILE: &str = "retroanim_gltf_wasm.wasm";
 
 /// The module cargo built: under `$CARGO_TARGET_DIR` when that is set (as cargo
 /// itself places it), else under `target/` of the current folder (a checkout's root).
@@ -22,32 +26,44 @@ pub fn default_wasm() -> PathBuf {
         .join(WASM_IN_TARGET)
 }
 
-const BUILD_HINT: &str = "build it first with `rustup target add wasm32-unknown-unknown && \
-cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release` from the workspace \
-root, or name it with --wasm FILE";
+const BUILD_HINT: &str =
+    "build both modules first with `rustup target add wasm32-unknown-unknown && \
+cargo build --target wasm32-unknown-unknown -p retroanim-wasm -p retroanim-gltf-wasm --release` \
+from the workspace root, or name them with --wasm FILE and --gltf-wasm FILE";
+
+/// A WebAssembly module's bytes; errors name the file and how to build it.
+fn module(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
+    let bytes = retroanim_core::input::read_kind(path, retroanim_core::input::FileKind::Binary)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot read the {what} {}: {}; {BUILD_HINT}",
+                path.display(),
+                e.reason()
+            )
+        })?;
+    if !bytes.starts_with(b"\0asm") {
+        bail!(
+            "{}: not a WebAssembly module (it does not start with \\0asm); {BUILD_HINT}",
+            path.display()
+        );
+    }
+    Ok(bytes)
+}
 
 /// The flag the exported page sets before its scripts run.
 const FLAG: &str = "<script>globalThis.RETROANIM_WASM = true;</script>\n";
 
 /// Write the site into `dir` (created when absent; files of an earlier export are
 /// replaced). Returns the number of files written.
-pub fn export(dir: &Path, wasm: Option<&Path>) -> anyhow::Result<usize> {
+/// The glTF module is taken from `gltf_wasm`, else from beside the main module.
+pub fn export(dir: &Path, wasm: Option<&Path>, gltf_wasm: Option<&Path>) -> anyhow::Result<usize> {
     let wasm_path = wasm.map_or_else(default_wasm, Path::to_path_buf);
-    let module =
-        retroanim_core::input::read_kind(&wasm_path, retroanim_core::input::FileKind::Binary)
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "cannot read the wasm module {}: {}; {BUILD_HINT}",
-                    wasm_path.display(),
-                    e.reason()
-                )
-            })?;
-    if !module.starts_with(b"\0asm") {
-        bail!(
-            "{}: not a WebAssembly module (it does not start with \\0asm); {BUILD_HINT}",
-            wasm_path.display()
-        );
-    }
+    let module_bytes = module(&wasm_path, "wasm module")?;
+    let gltf_path = gltf_wasm.map_or_else(
+        || wasm_path.with_file_name(GLTF_WASM_FILE),
+        Path::to_path_buf,
+    );
+    let gltf_module = module(&gltf_path, "glTF export module")?;
     let index = page(retroanim_browser::INDEX_HTML)?;
     let mut files: Vec<(PathBuf, &[u8])> = vec![
         (PathBuf::from("index.html"), index.as_bytes()),
@@ -55,7 +71,12 @@ pub fn export(dir: &Path, wasm: Option<&Path>) -> anyhow::Result<usize> {
             PathBuf::from("static/wasm-api.js"),
             retroanim_wasm::GLUE_JS.as_bytes(),
         ),
-        (PathBuf::from("static/retroanim.wasm"), &module),
+        (PathBuf::from("static/retroanim.wasm"), &module_bytes),
+        (
+            PathBuf::from("static/retroanim-gltf-wasm.js"),
+            retroanim_gltf_wasm::GLUE_JS.as_bytes(),
+        ),
+        (PathBuf::from("static/retroanim-gltf.wasm"), &gltf_module),
     ];
     for (path, _, bytes) in retroanim_browser::STATIC_FILES {
         files.push((Path::new("static").join(path), bytes));

@@ -155,6 +155,12 @@ enum Command {
         /// `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release` puts it).
         #[arg(long, value_name = "FILE")]
         wasm: Option<PathBuf>,
+        /// The glTF export module, fetched by the page when Export glTF is clicked
+        /// (default: retroanim_gltf_wasm.wasm beside the main module, where
+        /// `cargo build --target wasm32-unknown-unknown -p retroanim-gltf-wasm --release`
+        /// puts it).
+        #[arg(long, value_name = "FILE")]
+        gltf_wasm: Option<PathBuf>,
     },
     /// Export a model and every animation its engine plays as binary glTF 2.0 (.glb),
     /// baked by running the engine, plus a sidecar JSON with the state graph and events.
@@ -247,7 +253,11 @@ fn main() -> ExitCode {
             Ok(text) => emit(&text),
             Err(e) => fail(format!("{e:#}")),
         },
-        Command::ExportSite { dir, wasm } => match export_site::export(&dir, wasm.as_deref()) {
+        Command::ExportSite {
+            dir,
+            wasm,
+            gltf_wasm,
+        } => match export_site::export(&dir, wasm.as_deref(), gltf_wasm.as_deref()) {
             Ok(n) => emit(&format!("wrote {n} files to {}\n", dir.display())),
             Err(e) => fail(format!("{e:#}")),
         },
