@@ -541,6 +541,9 @@ pub async fn get_figure(
     Ok(Json(json!({ "engine": engine.name, "figure": v })))
 }
 
+/// A download's file name and the `.glb` bytes, or what is wrong.
+type GltfAnswer = Result<(String, Vec<u8>), String>;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GltfQuery {
@@ -583,7 +586,7 @@ pub async fn get_gltf(
         .transpose()?;
     let skinned = q.skinned.unwrap_or(false);
     let (engine, scenario) = st.session_scenario(&id).await?;
-    let export: Box<dyn FnOnce() -> Result<(String, Vec<u8>), String> + Send> = match engine.name {
+    let export: Box<dyn FnOnce() -> GltfAnswer + Send> = match engine.name {
         "ac" => {
             let dat = st.opts.ac_dat.clone();
             let root_motion = if baked {
