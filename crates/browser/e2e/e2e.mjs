@@ -129,6 +129,19 @@ async function downloadText(selector) {
   return readFileSync(await dl.path(), 'utf8');
 }
 
+// Export glTF of `view` (the server's answer, or the static site's second module): the
+// .glb's magic, file name and clip names.
+async function checkGltf(view, filename, clips, when = '') {
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click(`#${view}-export-gltf`)]);
+  const glb = readFileSync(await dl.path());
+  const doc = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
+  const names = (doc.animations || []).map((a) => a.name);
+  const want = Array.isArray(clips) ? clips : null;
+  check(glb.subarray(0, 4).toString('latin1') === 'glTF' && dl.suggestedFilename() === filename
+    && (want ? JSON.stringify(names) === JSON.stringify(want) : names.length === clips),
+    `${view}: Export glTF${when} downloads ${dl.suggestedFilename()}, a .glb with ${names.length} clips (${names.slice(0, 3).join(', ')}…)`);
+}
+
 // The drawn DTS meshes of the HERC view (window.__hercMeshes: each group's first point as
 // the page placed it) against the current trace line: the point through its node's Q14
 // world transform, written out here (M5 row vectors), not imported from the page. Both
@@ -225,6 +238,7 @@ async function herc() {
   await page.waitForFunction(() => /replayed \d+ steps/.test(document.getElementById('herc-status').textContent), null, { timeout: 30000 });
   const again = await downloadText('#herc-export-trace');
   check(again === trace, 'herc: loading the exported scenario replays to the identical trace');
+  await checkGltf('herc', 'herc-biped.glb', ['idle', 'walk', 'run', 'turn', 'stop', 'twist', 'pitch', 'idle_reverse']);
 
   // Mech mode: the chassis's threads driven by the throttle (the mech extension).
   await page.selectOption('#herc-mode', 'mech');
@@ -505,6 +519,8 @@ async function hercEs2() {
   for (let i = 0; i < 5; i++) await page.click('#herc-step');
   await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('5 '));
   await hercMeshesFollowTrace('for the ES2 shape after 5 steps', 'SIMVOL0.VOL:dts\\BIPED.DTS');
+  // The shape on screen: a DTS names no sequences, so its clips are numbered.
+  await checkGltf('herc', 'herc-BIPED.glb', [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `seq ${i}`), ' for the ES2 shape');
 }
 
 // ---- AC: run, tick, the substate and position follow the engine
@@ -757,6 +773,9 @@ async function acWorld() {
   const again = await downloadText('#ac-export-trace');
   check(again === trace, 'ac world: loading the exported scenario replays to the identical trace');
 
+  // Export glTF: the sample humanoid as binary glTF with the 28 clips of its motion table.
+  await checkGltf('ac', 'ac-0x02000001-0x09000001.glb', 28);
+
   // Stick and leash (the move has ended), then a turn to a heading.
   const cell = (id, col) => page.$eval(`#ac-world-objects tr[data-id="${id}"] td:nth-child(${col})`, (e) => e.textContent);
   const n0 = await stepCount('ac');
@@ -865,6 +884,7 @@ async function actor() {
   const rows = await page.$$eval('#actor-members tr', (r) => r.length - 1);
   const last = (await sessionLine('actor')).line;
   check(rows === last.members.length, `actor: the update list shows all ${last.members.length} actors with the reason`);
+  await checkGltf('actor', 'actor-flag2.glb', ['idle', 'wave', 'gust']);
   await screenshot('actor');
 }
 

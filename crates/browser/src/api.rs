@@ -561,6 +561,102 @@ pub async fn get_update_motion(
     )))
 }
 
+/// A download's file name and the `.glb` bytes, or what is wrong.
+type GltfAnswer = Result<(String, Vec<u8>), String>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GltfQuery {
+    root_motion: Option<String>,
+    skinned: Option<bool>,
+    setup: Option<String>,
+}
+
+/// `GET /api/sessions/{id}/gltf[?root_motion=in-place|baked][&skinned=true][&setup=0x02……]`:
+/// the session's model and every clip it can play (an AC Setup with its motion table, a
+/// HERC shape's sequences, an actor set's groups), as a `.glb` download (docs/export.md).
+/// `setup` is for AC sessions; actor sets have no root motion.
+pub async fn get_gltf(
+    State(st): State<AppState>,
+    UrlPath(id): UrlPath<String>,
+    q: Result<Query<GltfQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::unprocessable("query", e.body_text()))?;
+    let baked = match q.root_motion.as_deref() {
+        None | Some("in-place") => false,
+        Some("baked") => true,
+        Some(other) => {
+            return Err(ApiError::unprocessable(
+                "query.root_motion",
+                format!("'{other}' is neither in-place nor baked"),
+            ))
+        }
+    };
+    let setup = q
+        .setup
+        .as_deref()
+        .map(|s| {
+            retroanim_session::doc::parse_id(s).ok_or_else(|| {
+                ApiError::unprocessable(
+                    "query.setup",
+                    format!("'{s}' is not an id such as 0x02000001"),
+                )
+            })
+        })
+        .transpose()?;
+    let skinned = q.skinned.unwrap_or(false);
+    let (engine, scenario) = st.session_scenario(&id).await?;
+    let export: Box<dyn FnOnce() -> GltfAnswer + Send> = match engine.name {
+        "ac" => {
+            let dat = st.opts.ac_dat.clone();
+            let root_motion = if baked {
+                retroanim_gltf::ac::RootMotion::Baked
+            } else {
+                retroanim_gltf::ac::RootMotion::InPlace
+            };
+            Box::new(move || {
+                crate::gltf_export::ac(
+                    &scenario,
+                    setup,
+                    dat.as_deref().map(|d| &d.tables),
+                    root_motion,
+                    skinned,
+                )
+            })
+        }
+        "herc" => {
+            let es2 = st.opts.es2.clone();
+            let root_motion = if baked {
+                retroanim_gltf::herc::RootMotion::Baked
+            } else {
+                retroanim_gltf::herc::RootMotion::InPlace
+            };
+            Box::new(move || {
+                crate::gltf_export::herc(&scenario, es2.as_deref(), root_motion, skinned)
+            })
+        }
+        "actor" => Box::new(move || crate::gltf_export::actor(&scenario, skinned)),
+        other => {
+            return Err(ApiError::not_found(format!(
+                "engine '{other}' has no glTF export"
+            )))
+        }
+    };
+    let slot = st.engine_slot(Instant::now() + st.opts.queue_wait).await?;
+    let (name, glb) = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        export()
+    })
+    .await
+    .map_err(join_error)?
+    .map_err(|m| ApiError::unprocessable(engine.asset_field, m))?;
+    Ok(download(
+        axum::body::Body::from(glb),
+        "model/gltf-binary",
+        &name,
+    ))
+}
+
 /// `GET /api/sessions/{id}/meshes`: the DTS meshes a herc session draws (docs/browser.md),
 /// each with the node whose world transform places it. Other engines have none.
 pub async fn get_meshes(

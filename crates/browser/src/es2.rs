@@ -5,12 +5,14 @@
 //! Only decoded descriptions leave the server (shape listings, the animation list as asset
 //! JSON, mesh points and polygons), never an archive's or an entry's stored bytes.
 
+use retroanim_core::input::{self, FileKind};
 use retroanim_core::Scenario;
+use retroanim_gltf::herc::HercAsset;
 use retroanim_herc::anim_list::{AnimList, SeqClass};
 use retroanim_herc::formats::dts::DtsFile;
 use retroanim_herc::formats::group::shape_meshes;
 use retroanim_herc::formats::vol::VolArchive;
-use retroanim_herc::inspect::meshes::{meshes_json, scenario_meshes};
+use retroanim_herc::inspect::meshes::{file_name, meshes_json, scenario_dts, scenario_meshes};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -219,6 +221,13 @@ impl Es2Folder {
     /// The DTS entry `entry` of archive `vol` (a shape the listing names as playable), with
     /// its label for messages.
     fn dts(&self, vol: &str, entry: &str) -> Result<(DtsFile, AnimList, String), String> {
+        let (bytes, at) = self.shape_bytes(vol, entry)?;
+        let (dts, list) = DtsFile::load_anim_list(bytes, &at).map_err(|e| e.to_string())?;
+        Ok((dts, list, at))
+    }
+
+    /// The stored content of a playable shape, with its label (`VOL:entry`).
+    fn shape_bytes(&self, vol: &str, entry: &str) -> Result<(&[u8], String), String> {
         let v = self
             .vols
             .iter()
@@ -235,9 +244,7 @@ impl Es2Folder {
                     v.file
                 )
             })?;
-        let at = format!("{}:{}", v.file, s.entry);
-        let (dts, list) = DtsFile::load_anim_list(&s.bytes, &at).map_err(|e| e.to_string())?;
-        Ok((dts, list, at))
+        Ok((&s.bytes, format!("{}:{}", v.file, s.entry)))
     }
 }
 
@@ -356,4 +363,41 @@ pub fn session_meshes(s: &Scenario, es2: Option<&Es2Folder>) -> Result<Value, St
             Ok(None)
         }
     })
+}
+
+/// The herc session's shape for the glTF export: the ES2 shape it plays (named `node N`,
+/// `seq N` as DTS files carry no names); else its asset JSON (a file, or inline) drawn by
+/// the DTS [`scenario_dts`] finds.
+pub fn session_shape(s: &Scenario, es2: Option<&Es2Folder>) -> Result<HercAsset, String> {
+    if let Some(r) = s.raw("asset_es2") {
+        let (vol, entry) = es2_ref(r)?;
+        let es2 = es2.ok_or("no Earthsiege 2 folder is open")?;
+        let (bytes, source) = es2.shape_bytes(&vol, &entry)?;
+        let name = entry.rsplit(['\\', '/']).next().unwrap_or(&entry);
+        let name = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        return HercAsset::from_dts(bytes, &source, name).map_err(|e| e.to_string());
+    }
+    let (text, label) = match s.raw("asset") {
+        Some(Value::String(rel)) => {
+            let path = s.resolve(rel);
+            let text =
+                input::read_text_kind(&path, FileKind::JsonAsset).map_err(|e| e.naming(&path))?;
+            (text, file_name(rel))
+        }
+        Some(v @ Value::Object(_)) => (v.to_string(), "asset".to_string()),
+        _ => return Err("expected a path or an asset object".into()),
+    };
+    let dts = scenario_dts(&s.doc, &|p| {
+        if Path::new(p).is_file() {
+            read_capped(Path::new(p)).map(Some)
+        } else {
+            Ok(None)
+        }
+    })?;
+    HercAsset::from_json(
+        &text,
+        &label,
+        dts.as_ref().map(|(b, l)| (&b[..], l.as_str())),
+    )
+    .map_err(|e| e.to_string())
 }

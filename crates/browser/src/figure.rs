@@ -15,7 +15,7 @@ use std::path::Path;
 const MAX_SETUPS_SCANNED: usize = 4096;
 
 /// Setup ids in a record folder (`02xxxxxx.bin`), sorted.
-fn setups_in_dir(dir: &Path) -> Vec<u32> {
+pub(crate) fn setups_in_dir(dir: &Path) -> Vec<u32> {
     let mut ids: Vec<u32> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()

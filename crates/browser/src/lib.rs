@@ -12,6 +12,7 @@ mod engines;
 mod error;
 pub mod es2;
 mod figure;
+mod gltf_export;
 mod guard;
 mod info;
 pub mod limits;
@@ -85,6 +86,7 @@ pub fn router_with_options(
         .route("/sessions/{id}/scenario", get(api::get_scenario))
         .route("/sessions/{id}/assets", get(api::get_assets))
         .route("/sessions/{id}/figure", get(api::get_figure))
+        .route("/sessions/{id}/gltf", get(api::get_gltf))
         .route("/ac/dat", get(api::get_ac_dat))
         .route("/ac/dat/figure", get(api::get_ac_dat_figure))
         .route("/sessions/{id}/meshes", get(api::get_meshes))

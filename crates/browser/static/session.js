@@ -226,6 +226,23 @@ export class Player {
 
 // The shared toolbar: play/pause/step (with the engine's own clock step), reset,
 // exports, load scenario, status, "any step" box and the last trace line.
+// The server answers the download itself; the static site builds the .glb in a second
+// WebAssembly module, fetched on the first click, and saves it as a Blob.
+async function exportGltf(session) {
+  if (!globalThis.RETROANIM_WASM) return session.download('gltf');
+  if (!session.id) return;
+  try {
+    const { filename, bytes } = await (await import('./retroanim-gltf-wasm.js')).exportGltf(session.id);
+    const a = el('a', { href: URL.createObjectURL(new Blob([bytes], { type: 'model/gltf-binary' })), download: filename });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  } catch (e) {
+    session.status(`Export glTF: ${e.message}`, true);
+  }
+}
+
 export function toolbar(session, { clockStep, clockLabel, playId, keys = true }) {
   const prefix = session.engine;
   // While a loaded scenario is being replayed, Play and Step send its steps in order
@@ -339,6 +356,7 @@ export function toolbar(session, { clockStep, clockLabel, playId, keys = true })
     el('span', { class: 'sep' }),
     el('button', { onclick: () => session.download('trace'), id: `${prefix}-export-trace`, title: 'The JSON Lines trace of what was played (what `retroanim run` writes)' }, 'Export trace (.jsonl)'),
     el('button', { onclick: () => session.download('scenario'), id: `${prefix}-export-scenario`, title: 'The scenario with every step played so far' }, 'Export scenario'),
+    el('button', { onclick: () => exportGltf(session), id: `${prefix}-export-gltf`, title: 'The model on screen and every clip it plays, as binary glTF 2.0 (docs/export.md)' }, 'Export glTF'),
     el('button', { onclick: () => file.click(), id: `${prefix}-load`, title: 'Load a scenario file and replay its steps at 25 Hz' }, 'Load scenario…'),
     file, samples,
     el('span', { class: 'steps', id: `${prefix}-step-count` }), rateV, progress,

@@ -3,9 +3,11 @@
 //!
 //! The page's files are the server's own; `index.html` gains one flag that makes
 //! `api.js` send its calls to `static/wasm-api.js` (the glue of `retroanim-wasm`)
-//! instead of `/api`. The module is not built by this command (a build script cannot
-//! build another target): it is copied from `--wasm FILE`, through binaryen's `wasm-opt`
-//! when that is installed (a sixth smaller, and no slower).
+//! instead of `/api`. The modules are not built by this command (a build script cannot
+//! build another target): they are copied from `--wasm FILE` and `--gltf-wasm FILE`, the
+//! main one through binaryen's `wasm-opt` when that is installed (a sixth smaller, and no
+//! slower). The second one (`retroanim-gltf-wasm`) is the glTF export, fetched by the page
+//! only when a visitor clicks Export glTF, so the main module carries no glTF writer.
 
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
@@ -14,6 +16,8 @@ use std::process::Command;
 /// Where `cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm`
 /// leaves the module inside cargo's target folder (the workspace's `wasm` profile).
 pub const WASM_IN_TARGET: &str = "wasm32-unknown-unknown/wasm/retroanim_wasm.wasm";
+/// The glTF export module's file name, beside the main module.
+pub const GLTF_WASM_FILE: &str = "retroanim_gltf_wasm.wasm";
 
 /// The module cargo built: under `$CARGO_TARGET_DIR` when that is set (as cargo
 /// itself places it), else under `target/` of the current folder (a checkout's root).
@@ -24,9 +28,29 @@ pub fn default_wasm() -> PathBuf {
         .join(WASM_IN_TARGET)
 }
 
-const BUILD_HINT: &str = "build it first with `rustup target add wasm32-unknown-unknown && \
-cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm` from the workspace \
-root, or name it with --wasm FILE";
+const BUILD_HINT: &str =
+    "build both modules first with `rustup target add wasm32-unknown-unknown && \
+cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm -p retroanim-gltf-wasm` \
+from the workspace root, or name them with --wasm FILE and --gltf-wasm FILE";
+
+/// A WebAssembly module's bytes; errors name the file and how to build it.
+fn module(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
+    let bytes = retroanim_core::input::read_kind(path, retroanim_core::input::FileKind::Binary)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot read the {what} {}: {}; {BUILD_HINT}",
+                path.display(),
+                e.reason()
+            )
+        })?;
+    if !bytes.starts_with(b"\0asm") {
+        bail!(
+            "{}: not a WebAssembly module (it does not start with \\0asm); {BUILD_HINT}",
+            path.display()
+        );
+    }
+    Ok(bytes)
+}
 
 /// What `wasm-opt` is asked for: the smallest module, with the WebAssembly features the
 /// Rust compiler's `wasm32-unknown-unknown` target uses and the workspace adds (SIMD,
@@ -131,24 +155,21 @@ fn optimise(program: &Path, from: &Path, out: &Path) -> anyhow::Result<Vec<u8>> 
 const FLAG: &str = "<script>globalThis.RETROANIM_WASM = true;</script>\n";
 
 /// Write the site into `dir` (created when absent; files of an earlier export are
-/// replaced), the module through `wasm-opt` as `opt` says.
-pub fn export(dir: &Path, wasm: Option<&Path>, opt: &WasmOpt) -> anyhow::Result<Exported> {
+/// replaced), the main module through `wasm-opt` as `opt` says. The glTF module is taken
+/// from `gltf_wasm`, else from beside the main module.
+pub fn export(
+    dir: &Path,
+    wasm: Option<&Path>,
+    gltf_wasm: Option<&Path>,
+    opt: &WasmOpt,
+) -> anyhow::Result<Exported> {
     let wasm_path = wasm.map_or_else(default_wasm, Path::to_path_buf);
-    let built =
-        retroanim_core::input::read_kind(&wasm_path, retroanim_core::input::FileKind::Binary)
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "cannot read the wasm module {}: {}; {BUILD_HINT}",
-                    wasm_path.display(),
-                    e.reason()
-                )
-            })?;
-    if !built.starts_with(b"\0asm") {
-        bail!(
-            "{}: not a WebAssembly module (it does not start with \\0asm); {BUILD_HINT}",
-            wasm_path.display()
-        );
-    }
+    let built = module(&wasm_path, "wasm module")?;
+    let gltf_path = gltf_wasm.map_or_else(
+        || wasm_path.with_file_name(GLTF_WASM_FILE),
+        Path::to_path_buf,
+    );
+    let gltf_module = module(&gltf_path, "glTF export module")?;
     let index = page(retroanim_browser::INDEX_HTML)?;
     let module_to = dir.join("static/retroanim.wasm");
     std::fs::create_dir_all(dir.join("static"))
@@ -172,6 +193,11 @@ pub fn export(dir: &Path, wasm: Option<&Path>, opt: &WasmOpt) -> anyhow::Result<
             retroanim_wasm::GLUE_JS.as_bytes(),
         ),
         (PathBuf::from("static/retroanim.wasm"), module),
+        (
+            PathBuf::from("static/retroanim-gltf-wasm.js"),
+            retroanim_gltf_wasm::GLUE_JS.as_bytes(),
+        ),
+        (PathBuf::from("static/retroanim-gltf.wasm"), &gltf_module),
     ];
     for (path, _, bytes) in retroanim_browser::STATIC_FILES {
         files.push((Path::new("static").join(path), bytes));

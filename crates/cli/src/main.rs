@@ -3,6 +3,8 @@
 mod assets;
 mod bench;
 mod engines;
+mod export_gltf;
+mod export_gltf_herc_actor;
 mod export_site;
 mod inspect;
 mod progress;
@@ -160,6 +162,21 @@ enum Command {
         /// Copy the module as built, even when wasm-opt is installed.
         #[arg(long)]
         no_wasm_opt: bool,
+        /// The glTF export module, fetched by the page when Export glTF is clicked
+        /// (default: retroanim_gltf_wasm.wasm beside the main module, where
+        /// `cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-gltf-wasm`
+        /// puts it).
+        #[arg(long, value_name = "FILE")]
+        gltf_wasm: Option<PathBuf>,
+    },
+    /// Export a model and every animation its engine plays as binary glTF 2.0 (.glb),
+    /// baked by running the engine, plus a sidecar JSON with the state graph and events.
+    ///
+    /// `retroanim export-gltf ac OUT.glb` exports the bundled AC sample; see each
+    /// engine's --help for the user's own files.
+    ExportGltf {
+        #[command(subcommand)]
+        source: export_gltf::Source,
     },
 }
 
@@ -239,9 +256,14 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(format!("{e:#}")),
         },
+        Command::ExportGltf { source } => match export_gltf::run(source) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(format!("{e:#}")),
+        },
         Command::ExportSite {
             dir,
             wasm,
+            gltf_wasm,
             wasm_opt,
             no_wasm_opt,
         } => {
@@ -250,7 +272,7 @@ fn main() -> ExitCode {
                 (Some(p), false) => export_site::WasmOpt::Program(p),
                 (None, false) => export_site::WasmOpt::Auto,
             };
-            match export_site::export(&dir, wasm.as_deref(), &opt) {
+            match export_site::export(&dir, wasm.as_deref(), gltf_wasm.as_deref(), &opt) {
                 Ok(done) => emit(&done.summary(&dir)),
                 Err(e) => fail(format!("{e:#}")),
             }

@@ -96,9 +96,9 @@ fn answer(mut stream: TcpStream, dir: &Path, outside: &AtomicUsize) {
     let _ = stream.write_all(&body);
 }
 
-/// `cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm` (the
-/// README's command) into a target folder of its own (the outer build holds the
-/// workspace's lock).
+/// `cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm -p
+/// retroanim-gltf-wasm` (the README's command) into a target folder of its own (the outer
+/// build holds the workspace's lock); returns the main module, the glTF module sits beside it.
 fn build_wasm() -> PathBuf {
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wasm-target");
     let out = Command::new(env!("CARGO"))
@@ -110,6 +110,8 @@ fn build_wasm() -> PathBuf {
             "wasm32-unknown-unknown",
             "-p",
             "retroanim-wasm",
+            "-p",
+            "retroanim-gltf-wasm",
         ])
         .arg("--target-dir")
         .arg(&target_dir)
@@ -307,7 +309,7 @@ fn export_site_without_the_module_names_the_command_that_builds_it() {
     assert!(err.contains("absent.wasm"), "{err}");
     assert!(
         err.contains(
-            "cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm"
+            "cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm -p retroanim-gltf-wasm"
         ),
         "{err}"
     );
@@ -354,6 +356,24 @@ fn export_site_finds_the_module_under_cargo_target_dir_by_default() {
         .current_dir(&work)
         .output()
         .unwrap();
+    // The glTF export module is looked for beside the main one, and both are named.
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot read the glTF export module")
+            && err.contains("wasm32-unknown-unknown/wasm/retroanim_gltf_wasm.wasm"),
+        "{err}"
+    );
+    let gltf_module = b"\0asm\x01\0\0\0\0\x01\x00";
+    std::fs::write(module_dir.join("retroanim_gltf_wasm.wasm"), gltf_module).unwrap();
+    let out = Command::new(bin())
+        .arg("export-site")
+        .arg("site")
+        .arg("--no-wasm-opt")
+        .env("CARGO_TARGET_DIR", &target)
+        .current_dir(&work)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "export-site: {}",
@@ -363,6 +383,11 @@ fn export_site_finds_the_module_under_cargo_target_dir_by_default() {
         std::fs::read(work.join("site/static/retroanim.wasm")).unwrap(),
         module
     );
+    assert_eq!(
+        std::fs::read(work.join("site/static/retroanim-gltf.wasm")).unwrap(),
+        gltf_module
+    );
+    assert!(work.join("site/static/retroanim-gltf-wasm.js").is_file());
     // Without the variable the default is target/ of the current folder, and the
     // message names that path.
     let out = Command::new(bin())

@@ -6,6 +6,18 @@
 //! rules glTF imposes (strictly increasing key times, unit quaternions with a continuous sign,
 //! accessor bounds) are enforced in one place.
 
+pub mod actor;
+mod check;
+mod error;
+mod glb;
+pub mod herc;
+mod matrix;
 pub mod scene;
+mod write;
 
+pub use error::Error;
+pub use glb::chunks;
 pub use scene::{Channel, Clip, Interpolation, Mesh, MorphTarget, Node, Property, Scene};
+pub use write::{write_glb, WriteOptions};
+
+pub mod ac;

@@ -90,7 +90,7 @@ pub struct Channel {
     pub values: Vec<f32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Property {
     Translation,
     Rotation,

@@ -1,6 +1,6 @@
 //! The programs outside Rust that some retroanim tests drive (a C compiler, valgrind,
-//! Mono, Chromium, Node.js with playwright-core, the wasm32 target), found once, in one
-//! place, for two callers:
+//! Mono, Chromium, Node.js with playwright-core and three.js, Blender, the wasm32 target),
+//! found once, in one place, for two callers:
 //!
 //! * a crate's build script calls [`gate`]: when something its tests need is missing it
 //!   sets a `cfg`, and each such test carries
@@ -110,11 +110,39 @@ pub const PLAYWRIGHT: Need = Need {
     install: "cd crates/browser/e2e && npm ci",
     find: Find::InRepository("crates/browser/e2e/node_modules/playwright-core"),
 };
+/// The Khronos glTF validator the exported .glb files are checked with.
+pub const GLTF_VALIDATOR: Need = Need {
+    name: "crates/gltf/validator/node_modules/gltf-validator",
+    install: "cd crates/gltf/validator && npm ci",
+    find: Find::InRepository("crates/gltf/validator/node_modules/gltf-validator"),
+};
 /// The WebAssembly target, for the static site's module.
 pub const WASM32: Need = Need {
     name: "the wasm32-unknown-unknown target",
     install: "rustup target add wasm32-unknown-unknown",
     find: Find::RustTarget("wasm32-unknown-unknown"),
+};
+/// three.js and playwright-core for the glTF exports' three.js check.
+pub const THREE_JS: Need = Need {
+    name: "crates/gltf/threejs/node_modules/three",
+    install: "cd crates/gltf/threejs && npm ci",
+    find: Find::InRepository("crates/gltf/threejs/node_modules/three"),
+};
+/// Blender, which imports the glTF exports headless.
+pub const BLENDER: Need = Need {
+    name: "blender",
+    install: "apt-get install -y blender python3-numpy",
+    find: Find::Program("blender"),
+};
+/// numpy for Blender's Python (Debian's Blender runs the system Python); its glTF importer
+/// needs it.
+pub const BLENDER_NUMPY: Need = Need {
+    name: "numpy (/usr/lib/python3/dist-packages/numpy)",
+    install: "apt-get install -y python3-numpy",
+    find: Find::File {
+        path: "/usr/lib/python3/dist-packages/numpy/__init__.py",
+        var: None,
+    },
 };
 
 /// The Python interpreter the wheel is built for and tested with.

@@ -64,13 +64,24 @@ pub fn file_name(p: &str) -> String {
         .unwrap_or_else(|| p.to_string())
 }
 
-/// The DTS meshes a herc scenario draws, `{"source", "meshes"}`: the mech extension's
+/// The DTS meshes a herc scenario draws, `{"source", "meshes"}`, from the file
+/// [`scenario_dts`] finds. `{"source": null, "meshes": []}` when there is none.
+pub fn scenario_meshes(doc: &Value, read: ReadFile) -> Result<Value, String> {
+    match scenario_dts(doc, read)? {
+        Some((bytes, source)) => {
+            Ok(json!({"meshes": dts_meshes(&bytes, &source)?, "source": source}))
+        }
+        None => Ok(json!({"source": null, "meshes": []})),
+    }
+}
+
+/// The DTS file a herc scenario draws, with the name it goes by: the mech extension's
 /// `setup.mech.shape` (a DTS file, or an entry of the `setup.mech.vol` archive); else the
 /// `.dts` file beside a JSON asset file with the same stem (`biped.json` → `biped.dts`).
-/// `{"source": null, "meshes": []}` when there is none (an inline asset, or no DTS beside
-/// it). `doc` is the scenario with its paths resolved for `read`; `source` names the
-/// file by its last component (and the archive entry).
-pub fn scenario_meshes(doc: &Value, read: ReadFile) -> Result<Value, String> {
+/// `None` when there is none (an inline asset, or no DTS beside it). `doc` is the
+/// scenario with its paths resolved for `read`; the name is the file's last component
+/// (and the archive entry), so that it names no host folders.
+pub fn scenario_dts(doc: &Value, read: ReadFile) -> Result<Option<(Vec<u8>, String)>, String> {
     let need = |p: &str| -> Result<Vec<u8>, String> {
         read(p)?.ok_or_else(|| format!("{}: no such file", file_name(p)))
     };
@@ -83,13 +94,9 @@ pub fn scenario_meshes(doc: &Value, read: ReadFile) -> Result<Value, String> {
                 let e = archive
                     .find(shape)
                     .ok_or_else(|| format!("{name}: entry {shape}: not found"))?;
-                let source = format!("{name}:{shape}");
-                Ok(json!({"meshes": dts_meshes(&e.content, &source)?, "source": source}))
+                Ok(Some((e.content.to_vec(), format!("{name}:{shape}"))))
             }
-            _ => {
-                let source = file_name(shape);
-                Ok(json!({"meshes": dts_meshes(&need(shape)?, &source)?, "source": source}))
-            }
+            _ => Ok(Some((need(shape)?, file_name(shape)))),
         };
     }
     if let Some(Value::String(asset)) = doc.get("asset") {
@@ -99,10 +106,9 @@ pub fn scenario_meshes(doc: &Value, read: ReadFile) -> Result<Value, String> {
         {
             let dts = p.with_extension("dts").display().to_string();
             if let Some(bytes) = read(&dts)? {
-                let source = file_name(&dts);
-                return Ok(json!({"meshes": dts_meshes(&bytes, &source)?, "source": source}));
+                return Ok(Some((bytes, file_name(&dts))));
             }
         }
     }
-    Ok(json!({"source": null, "meshes": []}))
+    Ok(None)
 }
