@@ -5,7 +5,7 @@
 //! tests are compiled as ignored, with how to install it, unless `RETROANIM_NO_SKIP` is set;
 //! then they run and fail on the missing piece.
 
-use retroanim_testkit::{gate, BLENDER, CHROMIUM, GLTF_VALIDATOR, NODE, BLENDER_NUMPY, THREE_JS};
+use retroanim_testkit::{gate, BLENDER, BLENDER_NUMPY, CHROMIUM, GLTF_VALIDATOR, NODE, THREE_JS};
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");

@@ -172,7 +172,7 @@ impl AcCreature {
         self.creature.set_contact(contact, on_walkable);
     }
 
-    /// Advance by one physics quantum of `dt` seconds (0 to 2, ACE's HugeQuantum).
+    /// Advance by one physics quantum of `dt` seconds (within ±2 s, ACE's HugeQuantum).
     fn tick(&mut self, dt: f64) -> PyResult<()> {
         self.creature.tick(door::quantum(dt)?);
         Ok(())

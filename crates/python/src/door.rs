@@ -5,10 +5,7 @@ use crate::RetroanimError;
 use pyo3::PyErr;
 use retroanim_ac::math::{Quat, Vec3};
 
-/// Below this squared length normalising an orientation would divide by (almost) zero.
-const MIN_ORIENTATION_LENGTH_SQ: f32 = 1e-12;
-/// ACE's `HugeQuantum`: no single physics step is longer.
-const MAX_QUANTUM: f64 = 2.0;
+use retroanim_ac::scenario::{check_dt, MIN_ORIENTATION_LENGTH_SQ};
 
 pub fn error(message: impl Into<String>) -> PyErr {
     RetroanimError::new_err(message.into())
@@ -37,13 +34,10 @@ pub fn orientation(q: [f32; 4], what: &str) -> Result<Quat, PyErr> {
     Ok(Quat::new(q[0], q[1], q[2], q[3]))
 }
 
+/// A tick's quantum: the scenario runner's rule (finite, within ±2 s, ACE's
+/// `HugeQuantum`; a negative one plays backwards) with the C door's words.
 pub fn quantum(dt: f64) -> Result<f64, PyErr> {
-    if !(0.0..=MAX_QUANTUM).contains(&dt) {
-        return Err(error(format!(
-            "quantum {dt} is out of range: a tick's quantum lies within 0 to 2 s (ACE's HugeQuantum)"
-        )));
-    }
-    Ok(dt)
+    check_dt(dt).map_err(|e| error(format!("quantum: {e}")))
 }
 
 /// A speed or rate the engine multiplies by: any finite number.
