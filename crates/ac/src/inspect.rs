@@ -16,6 +16,7 @@ use crate::records::{
 pub mod drawing;
 pub mod geometry;
 pub mod table_listing;
+pub mod user_dat;
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;

@@ -768,32 +768,56 @@ async function acDat(datUrl) {
     await page.goto(new URL('#ac', datUrl).toString());
     await page.waitForFunction(() => document.getElementById('view-ac').dataset.ready, null, { timeout: 20000 });
     check((await page.getAttribute('#view-ac', 'data-ready')) === 'yes', 'ac DAT: view mounted with --ac-dat');
-    await page.waitForSelector('#ac-dat');
-    const listing = await api('/ac/dat');
-    const fileText = await page.textContent('#ac-dat-file');
-    const tables = await page.$$eval('#ac-dat-table option', (o) => o.map((x) => x.value));
-    const setups = await page.$$eval('#ac-dat-setup option', (o) => o.map((x) => x.value).filter(Boolean));
-    check(listing.open && tables.join() === '0x09000001' && setups.join() === '0x02000001'
-      && fileText.includes('1 motion tables, 1 Setups') && fileText.includes(listing.file),
-      `ac DAT: the panel lists the DAT's tables ${JSON.stringify(tables)} with their Setups ${JSON.stringify(setups)} ("${fileText.trim()}")`);
-    const before = await page.getAttribute('#view-ac', 'data-session');
-    await page.click('#ac-dat-play');
-    await page.waitForFunction((b) => document.getElementById('view-ac').dataset.session !== b, before, { timeout: 10000 });
-    const id = await page.getAttribute('#view-ac', 'data-session');
-    const s = await api(`/sessions/${id}`);
-    check(s.scenario.asset_dat === 'user' && s.scenario.setup.motion_table === '0x09000001' && s.step_count === 0,
-      `ac DAT: "Play this table" started a session on the DAT's table (asset_dat ${s.scenario.asset_dat}, table ${s.scenario.setup.motion_table})`);
-    await page.click('#ac-run');
-    await waitValue('#ac-substate', (v) => v === '0x44000007', 'RunForward from the DAT table');
-    await ticks(6);
-    const { line } = await sessionLine('ac');
-    check(line.table.substate === '0x44000007' && line.frame.origin[1] > 0 && (await value('#ac-substate')) === line.table.substate,
-      `ac DAT: the table plays: Run gives substate ${line.table.substate} and the root moved to ${JSON.stringify(line.frame.origin)}`);
-    await figureFollowsTrace('from the DAT', '/ac/dat/figure?table=0x09000001&setup=0x02000001');
-    await screenshot('ac_dat');
+    await page.waitForSelector('#ac-dat-table');
+    await acDatPlays('ac DAT', 'ac_dat');
   } finally {
     base = url;
   }
+}
+
+// ---- AC with a DAT the visitor opens in the static page (RETROANIM_E2E_DAT_FILE,
+// written by the project's own writer): the file goes through the file input, the
+// module's worker reads it in slices, and the listing and playback are the server's.
+async function acDatFile(file) {
+  await page.goto(new URL('#ac', url).toString());
+  await page.waitForFunction(() => document.getElementById('view-ac').dataset.ready, null, { timeout: 20000 });
+  await page.waitForSelector('#ac-dat-open');
+  // A file that is not a DAT: a located message in the panel, nothing listed.
+  await page.setInputFiles('#ac-dat-open', { name: 'not_a.dat', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2048, 7) });
+  await page.waitForFunction(() => /not_a\.dat:/.test(document.getElementById('ac-dat-status').textContent), null, { timeout: 10000 });
+  const bad = await page.textContent('#ac-dat-status');
+  check(bad.startsWith('not_a.dat: not a DAT container') && bad.includes('0x140') && !(await page.$('#ac-dat-table')),
+    `ac DAT file: a file that is not a DAT is refused with its name and where the magic should be ("${bad.trim()}")`);
+  await page.setInputFiles('#ac-dat-open', file);
+  await page.waitForSelector('#ac-dat-table', { timeout: 20000 });
+  await acDatPlays('ac DAT file', 'static_user_dat');
+}
+
+// The panel of an open DAT lists the sample table and Setup, plays the table and draws
+// the figure from the DAT (both sites).
+async function acDatPlays(label, shot) {
+  const listing = await api('/ac/dat');
+  const fileText = await page.textContent('#ac-dat-file');
+  const tables = await page.$$eval('#ac-dat-table option', (o) => o.map((x) => x.value));
+  const setups = await page.$$eval('#ac-dat-setup option', (o) => o.map((x) => x.value).filter(Boolean));
+  check(listing.open && tables.join() === '0x09000001' && setups.join() === '0x02000001'
+    && fileText.includes('1 motion tables, 1 Setups') && fileText.includes(listing.file),
+    `${label}: the panel lists the DAT's tables ${JSON.stringify(tables)} with their Setups ${JSON.stringify(setups)} ("${fileText.trim()}")`);
+  const before = await page.getAttribute('#view-ac', 'data-session');
+  await page.click('#ac-dat-play');
+  await page.waitForFunction((b) => document.getElementById('view-ac').dataset.session !== b, before, { timeout: 10000 });
+  const id = await page.getAttribute('#view-ac', 'data-session');
+  const s = await api(`/sessions/${id}`);
+  check(s.scenario.asset_dat === 'user' && s.scenario.setup.motion_table === '0x09000001' && s.step_count === 0,
+    `${label}: "Play this table" started a session on the DAT's table (asset_dat ${s.scenario.asset_dat}, table ${s.scenario.setup.motion_table})`);
+  await page.click('#ac-run');
+  await waitValue('#ac-substate', (v) => v === '0x44000007', 'RunForward from the DAT table');
+  await ticks(6);
+  const { line } = await sessionLine('ac');
+  check(line.table.substate === '0x44000007' && line.frame.origin[1] > 0 && (await value('#ac-substate')) === line.table.substate,
+    `${label}: the table plays: Run gives substate ${line.table.substate} and the root moved to ${JSON.stringify(line.frame.origin)}`);
+  await figureFollowsTrace(`${label}: from the DAT`, '/ac/dat/figure?table=0x09000001&setup=0x02000001');
+  await screenshot(shot);
 }
 
 // ---- actor: a forced request starts the group at once
@@ -882,6 +906,13 @@ try {
       await acDat(process.env.RETROANIM_E2E_DAT_URL);
     } catch (e) {
       check(false, `acDat: ${e.message.split('\n')[0]}`);
+    }
+  }
+  if (process.env.RETROANIM_E2E_DAT_FILE && (!only || only.includes('acDatFile'))) {
+    try {
+      await acDatFile(process.env.RETROANIM_E2E_DAT_FILE);
+    } catch (e) {
+      check(false, `acDatFile: ${e.message.split('\n')[0]}`);
     }
   }
   if (process.env.RETROANIM_E2E_BENCH) await benchInPage(process.env.RETROANIM_E2E_BENCH);

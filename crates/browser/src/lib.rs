@@ -141,8 +141,8 @@ pub fn serve_with(host: &str, port: u16, assets_root: &Path, opts: Options) -> a
         eprintln!(
             "AC DAT {}: {} motion tables, {} Setups (read-only)",
             dat.path.display(),
-            dat.tables.len(),
-            dat.setup_count
+            dat.tables().len(),
+            dat.setup_count()
         );
     }
     if let Some(es2) = &opts.es2 {

@@ -55,6 +55,10 @@ pub fn export(dir: &Path, wasm: Option<&Path>) -> anyhow::Result<usize> {
             PathBuf::from("static/wasm-api.js"),
             retroanim_wasm::GLUE_JS.as_bytes(),
         ),
+        (
+            PathBuf::from("static/retroanim-worker.js"),
+            retroanim_wasm::WORKER_JS.as_bytes(),
+        ),
         (PathBuf::from("static/retroanim.wasm"), &module),
     ];
     for (path, _, bytes) in retroanim_browser::STATIC_FILES {

@@ -4,6 +4,8 @@
 //! server (no API behind it, nothing at `/`), and runs the browser's own e2e
 //! checks (`crates/browser/e2e/e2e.mjs`) against it with the wasm transport. Each
 //! view's exported trace must then equal `retroanim run` on its exported scenario.
+//! A DAT written by `retroanim_ac::records::dat::write_dat` from the sample records is
+//! then opened through the page's file input and played (`RETROANIM_E2E_DAT_FILE`).
 //!
 //! Needs the wasm32 target, `node`, `/usr/bin/chromium` (or `$CHROMIUM`) and `npm ci`
 //! in crates/browser/e2e. The build script checks for them: when one is missing the test
@@ -161,6 +163,7 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
         .arg(&url)
         .env("RETROANIM_E2E_WASM", "1")
         .env("RETROANIM_E2E_EXPORTS", &exports)
+        .env("RETROANIM_E2E_DAT_FILE", sample_dat(&work))
         .current_dir(&e2e)
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
@@ -216,6 +219,28 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
             "{engine}: the static page's trace differs from retroanim run"
         );
     }
+}
+
+/// Every sample AC record in one DAT written by the project's own writer
+/// (`write_dat`), in `dir`; returns its path.
+fn sample_dat(dir: &Path) -> PathBuf {
+    let mut records = Vec::new();
+    for e in std::fs::read_dir(root().join("assets/ac/records")).unwrap() {
+        let p = e.unwrap().path();
+        let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
+        records.push((
+            u32::from_str_radix(&stem, 16).unwrap(),
+            std::fs::read(&p).unwrap(),
+        ));
+    }
+    records.sort_by_key(|r| r.0);
+    let path = dir.join("client_portal.dat");
+    std::fs::write(
+        &path,
+        retroanim_ac::records::dat::write_dat(&records, 1024, 61),
+    )
+    .unwrap();
+    path
 }
 
 fn copy_dir(from: &Path, to: &Path) {
