@@ -245,6 +245,9 @@ async function herc() {
 // A real click: press, hold 80 ms, release (what a person's click is; a row rebuilt
 // between press and release loses it).
 async function realClick(selector) {
+  // A click earlier may have scrolled the page (the static page's AC view has its DAT
+  // panel above the figure): the mouse presses where the element is on screen.
+  await page.locator(selector).scrollIntoViewIfNeeded();
   const box = await page.locator(selector).boundingBox();
   if (!box) throw new Error(`${selector} is not on screen`);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -487,10 +490,29 @@ async function hercEs2() {
     return;
   }
   if (!(await open('herc'))) return;
+  await hercEs2Plays('herc --es2');
+}
+
+// ---- HERC with the VOL files a visitor opens in the static page (RETROANIM_E2E_VOL_FILE,
+// a SIMVOL0.VOL written by the project's VOL writer): listed and played as under --es2.
+async function hercEs2File(vol) {
+  if (!(await open('herc'))) return;
+  await page.waitForSelector('#herc-es2-open');
+  await page.setInputFiles('#herc-es2-open', { name: 'OTHER.VOL', mimeType: 'application/octet-stream', buffer: Buffer.alloc(64, 1) });
+  await page.waitForFunction(() => /SIMVOL0/.test(document.getElementById('herc-es2-status').textContent), null, { timeout: 10000 });
+  const bad = await page.textContent('#herc-es2-status');
+  check(bad.includes('no SIMVOL0.VOL') && bad.includes('found OTHER.VOL') && !(await page.$('#herc-es2')),
+    `herc VOL files: files without SIMVOL0.VOL are refused with what was found ("${bad.trim()}")`);
+  await page.setInputFiles('#herc-es2-open', vol);
+  await hercEs2Plays('herc VOL files');
+  await screenshot('static_user_vol');
+}
+
+async function hercEs2Plays(label) {
   const row = '#herc-es2 [data-entry$="BIPED.DTS"]';
   await page.waitForSelector(row, { timeout: 10000 });
   const text = await page.textContent(row);
-  check(text.includes('15 nodes · 8 sequences · 14 meshes'), `herc --es2: the folder's shape is listed (${text.trim()})`);
+  check(text.includes('15 nodes · 8 sequences · 14 meshes'), `${label}: the folder's shape is listed (${text.trim()})`);
   const before = await page.getAttribute('#view-herc', 'data-session');
   await page.click(row);
   await page.waitForFunction((b) => {
@@ -500,7 +522,7 @@ async function hercEs2() {
   const { id } = await sessionLine('herc');
   const s = await api(`/sessions/${id}`);
   check(s.scenario.asset_es2 && s.scenario.asset_es2.entry === 'dts\\BIPED.DTS' && s.line.threads.length === 1,
-    `herc --es2: clicking the shape starts a session on it (${JSON.stringify(s.scenario.asset_es2)})`);
+    `${label}: clicking the shape starts a session on it (${JSON.stringify(s.scenario.asset_es2)})`);
   await hercMeshesFollowTrace('for the ES2 shape', 'SIMVOL0.VOL:dts\\BIPED.DTS');
   for (let i = 0; i < 5; i++) await page.click('#herc-step');
   await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('5 '));
@@ -913,6 +935,13 @@ try {
       await acDatFile(process.env.RETROANIM_E2E_DAT_FILE);
     } catch (e) {
       check(false, `acDatFile: ${e.message.split('\n')[0]}`);
+    }
+  }
+  if (process.env.RETROANIM_E2E_VOL_FILE && (!only || only.includes('hercEs2File'))) {
+    try {
+      await hercEs2File(process.env.RETROANIM_E2E_VOL_FILE);
+    } catch (e) {
+      check(false, `hercEs2File: ${e.message.split('\n')[0]}`);
     }
   }
   if (process.env.RETROANIM_E2E_BENCH) await benchInPage(process.env.RETROANIM_E2E_BENCH);

@@ -149,7 +149,7 @@ pub fn serve_with(host: &str, port: u16, assets_root: &Path, opts: Options) -> a
         eprintln!(
             "Earthsiege 2 folder {}: {} VOL archives, {} shapes (read-only)",
             es2.path.display(),
-            es2.vols.len(),
+            es2.listing.vols.len(),
             es2.shape_count()
         );
         for p in es2.problems() {

@@ -1,5 +1,5 @@
-// The static page's "open your own file" control: a file button and a drop zone for
-// client_portal.dat. The file stays where it is: the module's Web Worker reads the
+// The static page's "open your own files" controls: a file button and a drop zone for
+// client_portal.dat (AC view) and for an Earthsiege 2 folder's VOL files (HERC view). The file stays where it is: the module's Web Worker reads the
 // slices it needs (wasm-api.js openFile), so nothing is uploaded and a 1 GB DAT is
 // never read whole.
 
@@ -34,6 +34,37 @@ export function openUserDat(onListing) {
     ev.preventDefault();
     zone.classList.remove('over');
     open(ev.dataTransfer && ev.dataTransfer.files && ev.dataTransfer.files[0]);
+  });
+  return zone;
+}
+
+// The HERC view's control; onListing(listing) gets the archives' listing once read.
+export function openUserVols(onListing) {
+  const status = el('p', { class: 'keys', id: 'herc-es2-status' },
+    'Open or drop your Earthsiege 2 folder\'s VOL files (SIMVOL0.VOL and the others) to list their shapes and play them. Read in place, never uploaded.');
+  const input = el('input', { type: 'file', id: 'herc-es2-open', accept: '.vol,.VOL', multiple: true });
+  const open = async (files) => {
+    if (!files || !files.length) return;
+    status.textContent = `Reading ${files.length} files…`;
+    try {
+      const { openVols } = await import('./wasm-api.js');
+      const listing = await openVols([...files]);
+      status.textContent = `${files.length} files are open.`;
+      status.classList.remove('error');
+      onListing(listing);
+    } catch (e) {
+      status.textContent = String(e.message || e);
+      status.classList.add('error');
+    }
+  };
+  input.addEventListener('change', () => open(input.files));
+  const zone = el('div', { class: 'drop panel', id: 'herc-es2-drop' }, status, el('label', {}, 'Your VOL files ', input));
+  zone.addEventListener('dragover', (ev) => { ev.preventDefault(); zone.classList.add('over'); });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', (ev) => {
+    ev.preventDefault();
+    zone.classList.remove('over');
+    open(ev.dataTransfer && ev.dataTransfer.files);
   });
   return zone;
 }

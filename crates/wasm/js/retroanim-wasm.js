@@ -109,6 +109,18 @@ export async function openFile(file) {
   return api('POST', '/ac/dat', { handle, name: file.name, size: file.size });
 }
 
+// Open the user's Earthsiege 2 VOL files (SIMVOL0.VOL among them): each is read whole
+// in the worker (an archive is small) and listed. Resolves to what `GET /herc/es2` gives.
+export async function openVols(fileList) {
+  if (!theWorker()) throw new Error('this browser has no Web Workers: the page cannot read your files');
+  const files = [];
+  for (const file of fileList) {
+    const { handle } = await post({ kind: 'open', file });
+    files.push({ handle, name: file.name, size: file.size });
+  }
+  return api('POST', '/herc/es2', { files });
+}
+
 // The page's export buttons follow links to `api/sessions/ID/trace|scenario` (relative to
 // the page, so the site works under any sub-path): with no server behind them, answer
 // those clicks here with a download of the same file.

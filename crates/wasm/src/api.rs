@@ -130,6 +130,8 @@ impl Api {
             ("GET", ["ac", "dat"]) => ok(user_files::listing_json()),
             ("POST", ["ac", "dat"]) => ok(user_files::open(body)?),
             ("GET", ["ac", "dat", "figure"]) => ok(user_files::figure(query)?),
+            ("GET", ["herc", "es2"]) => ok(user_files::es2_json()),
+            ("POST", ["herc", "es2"]) => ok(user_files::open_es2(body)?),
             ("GET", ["sessions", id]) => {
                 let s = self.session(id)?;
                 ok(json!({
@@ -309,6 +311,7 @@ impl Api {
             Some(d) if !d.is_null() => d,
             _ => builtin(engine, engine.start)?,
         };
+        let doc = user_files::es2_expand(engine.name, doc)?;
         let (doc, steps) = check(engine.checked_field(), doc)?;
         let doc = Value::Object(doc);
         let scenario = engine.scenario(&doc)?;

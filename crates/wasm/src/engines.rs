@@ -171,6 +171,9 @@ fn load_herc(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
 /// the JSON asset file (`biped.json` → `biped.dts`). `doc` is the session's document as
 /// given (its paths relative).
 pub fn herc_meshes(doc: &Value) -> Result<Value, ApiError> {
+    if let Some(m) = user_files::es2_meshes(doc) {
+        return m.map_err(|m| ApiError::unprocessable("asset_es2", m));
+    }
     let mut resolved = doc.clone();
     if let Some(Value::String(rel)) = doc.get("asset") {
         let path = embedded::resolve("herc", rel, false)

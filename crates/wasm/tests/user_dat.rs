@@ -166,3 +166,110 @@ fn a_bad_file_is_refused_with_its_name_and_where_and_the_open_dat_stays() {
     assert_eq!(status, 422);
     assert_eq!(e["at"], "scenario.asset_dat");
 }
+
+/// SIMVOL0.VOL of the herc VOL writer: the sample biped's DTS and chassis record.
+fn sample_vol() -> Vec<u8> {
+    use retroanim_herc::formats::vol::{VolArchive, VolEntry};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/herc");
+    let read = |f: &str| std::fs::read(dir.join(f)).unwrap();
+    VolArchive {
+        program_mask: 1,
+        precedence: 5,
+        directories: vec!["dts".into(), "dat".into()],
+        entries: vec![
+            VolEntry::stored("BIPED.DTS", 0, read("biped.dts")).unwrap(),
+            VolEntry::stored("BIPED.DAT", 1, read("biped.chassis.bin")).unwrap(),
+        ],
+        list_extra: Vec::new(),
+    }
+    .write()
+    .unwrap()
+}
+
+fn open_vols(api: &mut Api, files: Vec<(&str, Vec<u8>)>) -> (u16, Value) {
+    let files: Vec<Value> = files
+        .into_iter()
+        .map(|(name, bytes)| {
+            let size = bytes.len();
+            json!({ "handle": native_file(bytes), "name": name, "size": size })
+        })
+        .collect();
+    answer(api.handle("POST", "/herc/es2", Some(json!({ "files": files }))))
+}
+
+#[test]
+fn opened_vol_files_are_listed_and_their_shape_plays_with_its_meshes() {
+    let mut api = Api::default();
+    assert_eq!(
+        answer(api.handle("GET", "/herc/es2", None)).1["open"],
+        false
+    );
+
+    // Without SIMVOL0.VOL the files are refused with what was found.
+    let (status, e) = open_vols(&mut api, vec![("OTHER.VOL", vec![1; 64])]);
+    assert_eq!(status, 422);
+    assert_eq!(
+        e["error"],
+        "your files: no SIMVOL0.VOL in this folder (found OTHER.VOL); give the Earthsiege 2 folder"
+    );
+
+    // A second archive that does not read is listed with its message.
+    let (status, l) = open_vols(
+        &mut api,
+        vec![("SIMVOL0.VOL", sample_vol()), ("BROKEN.VOL", vec![0; 16])],
+    );
+    assert_eq!(status, 200, "{l}");
+    assert_eq!(l["open"], true);
+    let vols = l["vols"].as_array().unwrap();
+    assert_eq!(vols.len(), 2);
+    assert_eq!(vols[0]["file"], "BROKEN.VOL");
+    assert!(
+        vols[0]["error"].as_str().unwrap().starts_with("BROKEN.VOL"),
+        "{}",
+        vols[0]["error"]
+    );
+    assert_eq!(vols[1]["file"], "SIMVOL0.VOL");
+    assert_eq!(vols[1]["chassis"], json!(["dat\\BIPED.DAT"]));
+    let shape = &vols[1]["shapes"][0];
+    assert_eq!(shape["entry"], "dts\\BIPED.DTS");
+    assert_eq!(
+        (
+            shape["nodes"].as_u64(),
+            shape["sequences"].as_u64(),
+            shape["meshes"].as_u64()
+        ),
+        (Some(15), Some(8), Some(14))
+    );
+
+    // The shape plays: a session on it, and its meshes.
+    let doc = json!({ "engine": "herc", "asset_es2": { "vol": "SIMVOL0.VOL", "entry": "dts\\BIPED.DTS" },
+        "setup": { "threads": [{ "seq": 0, "rate": 256 }] }, "steps": [{ "op": "step_ms", "ms": 40 }, { "op": "step_ms", "ms": 40 }] });
+    let (status, s) = answer(api.handle(
+        "POST",
+        "/sessions",
+        Some(json!({ "engine": "herc", "scenario": doc, "replay": true })),
+    ));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["lines"].as_array().unwrap().len(), 3);
+    assert_eq!(s["scenario"]["asset"]["name"], "SIMVOL0.VOL:dts\\BIPED.DTS");
+    let id = s["id"].as_str().unwrap();
+    let (status, m) = answer(api.handle("GET", &format!("/sessions/{id}/meshes"), None));
+    assert_eq!(status, 200, "{m}");
+    assert_eq!(m["source"], "SIMVOL0.VOL:dts\\BIPED.DTS");
+    assert_eq!(m["meshes"].as_array().unwrap().len(), 14);
+
+    // A shape the files do not hold is refused at the field that names it.
+    let doc = json!({ "engine": "herc", "asset_es2": { "vol": "SIMVOL0.VOL", "entry": "dts\\NONE.DTS" },
+        "setup": { "threads": [{ "seq": 0, "rate": 256 }] } });
+    let (status, e) = answer(api.handle(
+        "POST",
+        "/sessions",
+        Some(json!({ "engine": "herc", "scenario": doc })),
+    ));
+    assert_eq!(status, 422);
+    assert_eq!(e["at"], "scenario.asset_es2");
+    assert_eq!(
+        e["error"],
+        "your files: \"dts\\\\NONE.DTS\" is not a playable shape of SIMVOL0.VOL"
+    );
+}
