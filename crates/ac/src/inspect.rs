@@ -17,6 +17,7 @@ pub mod drawing;
 pub mod geometry;
 pub mod table_listing;
 pub mod textures;
+pub mod user_dat;
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;

@@ -259,6 +259,9 @@ async function herc() {
 // A real click: press, hold 80 ms, release (what a person's click is; a row rebuilt
 // between press and release loses it).
 async function realClick(selector) {
+  // A click earlier may have scrolled the page (the static page's AC view has its DAT
+  // panel above the figure): the mouse presses where the element is on screen.
+  await page.locator(selector).scrollIntoViewIfNeeded();
   const box = await page.locator(selector).boundingBox();
   if (!box) throw new Error(`${selector} is not on screen`);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -501,10 +504,29 @@ async function hercEs2() {
     return;
   }
   if (!(await open('herc'))) return;
+  await hercEs2Plays('herc --es2');
+}
+
+// ---- HERC with the VOL files a visitor opens in the static page (RETROANIM_E2E_VOL_FILE,
+// a SIMVOL0.VOL written by the project's VOL writer): listed and played as under --es2.
+async function hercEs2File(vol) {
+  if (!(await open('herc'))) return;
+  await page.waitForSelector('#herc-es2-open');
+  await page.setInputFiles('#herc-es2-open', { name: 'OTHER.VOL', mimeType: 'application/octet-stream', buffer: Buffer.alloc(64, 1) });
+  await page.waitForFunction(() => /SIMVOL0/.test(document.getElementById('herc-es2-status').textContent), null, { timeout: 10000 });
+  const bad = await page.textContent('#herc-es2-status');
+  check(bad.includes('no SIMVOL0.VOL') && bad.includes('found OTHER.VOL') && !(await page.$('#herc-es2')),
+    `herc VOL files: files without SIMVOL0.VOL are refused with what was found ("${bad.trim()}")`);
+  await page.setInputFiles('#herc-es2-open', vol);
+  await hercEs2Plays('herc VOL files');
+  await screenshot('static_user_vol');
+}
+
+async function hercEs2Plays(label) {
   const row = '#herc-es2 [data-entry$="BIPED.DTS"]';
   await page.waitForSelector(row, { timeout: 10000 });
   const text = await page.textContent(row);
-  check(text.includes('15 nodes · 8 sequences · 14 meshes'), `herc --es2: the folder's shape is listed (${text.trim()})`);
+  check(text.includes('15 nodes · 8 sequences · 14 meshes'), `${label}: the folder's shape is listed (${text.trim()})`);
   const before = await page.getAttribute('#view-herc', 'data-session');
   await page.click(row);
   await page.waitForFunction((b) => {
@@ -514,7 +536,7 @@ async function hercEs2() {
   const { id } = await sessionLine('herc');
   const s = await api(`/sessions/${id}`);
   check(s.scenario.asset_es2 && s.scenario.asset_es2.entry === 'dts\\BIPED.DTS' && s.line.threads.length === 1,
-    `herc --es2: clicking the shape starts a session on it (${JSON.stringify(s.scenario.asset_es2)})`);
+    `${label}: clicking the shape starts a session on it (${JSON.stringify(s.scenario.asset_es2)})`);
   await hercMeshesFollowTrace('for the ES2 shape', 'SIMVOL0.VOL:dts\\BIPED.DTS');
   for (let i = 0; i < 5; i++) await page.click('#herc-step');
   await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('5 '));
@@ -818,33 +840,60 @@ async function acDat(datUrl) {
     await page.goto(new URL('#ac', datUrl).toString());
     await page.waitForFunction(() => document.getElementById('view-ac').dataset.ready, null, { timeout: 20000 });
     check((await page.getAttribute('#view-ac', 'data-ready')) === 'yes', 'ac DAT: view mounted with --ac-dat');
-    await page.waitForSelector('#ac-dat');
-    const listing = await api('/ac/dat');
-    const fileText = await page.textContent('#ac-dat-file');
-    const tables = await page.$$eval('#ac-dat-table option', (o) => o.map((x) => x.value));
-    const setups = await page.$$eval('#ac-dat-setup option', (o) => o.map((x) => x.value).filter(Boolean));
-    check(listing.open && tables.join() === '0x09000001' && setups.join() === '0x02000001'
-      && fileText.includes('1 motion tables, 1 Setups') && fileText.includes(listing.file),
-      `ac DAT: the panel lists the DAT's tables ${JSON.stringify(tables)} with their Setups ${JSON.stringify(setups)} ("${fileText.trim()}")`);
-    const before = await page.getAttribute('#view-ac', 'data-session');
-    await page.click('#ac-dat-play');
-    await page.waitForFunction((b) => document.getElementById('view-ac').dataset.session !== b, before, { timeout: 10000 });
-    const id = await page.getAttribute('#view-ac', 'data-session');
-    const s = await api(`/sessions/${id}`);
-    check(s.scenario.asset_dat === 'user' && s.scenario.setup.motion_table === '0x09000001' && s.step_count === 0,
-      `ac DAT: "Play this table" started a session on the DAT's table (asset_dat ${s.scenario.asset_dat}, table ${s.scenario.setup.motion_table})`);
-    await page.click('#ac-run');
-    await waitValue('#ac-substate', (v) => v === '0x44000007', 'RunForward from the DAT table');
-    await ticks(6);
-    const { line } = await sessionLine('ac');
-    check(line.table.substate === '0x44000007' && line.frame.origin[1] > 0 && (await value('#ac-substate')) === line.table.substate,
-      `ac DAT: the table plays: Run gives substate ${line.table.substate} and the root moved to ${JSON.stringify(line.frame.origin)}`);
-    await figureFollowsTrace('from the DAT', '/ac/dat/figure?table=0x09000001&setup=0x02000001');
-    await figureIsTextured('from the DAT', '/ac/dat/figure?table=0x09000001&setup=0x02000001');
-    await screenshot('ac_dat');
+    await page.waitForSelector('#ac-dat-table');
+    await acDatPlays('ac DAT', 'ac_dat');
   } finally {
     base = url;
   }
+}
+
+// ---- AC with a DAT the visitor opens in the static page (RETROANIM_E2E_DAT_FILE,
+// written by the project's own writer): the file goes through the file input, the
+// module's worker reads it in slices, and the listing and playback are the server's.
+async function acDatFile(file) {
+  await page.goto(new URL('#ac', url).toString());
+  await page.waitForFunction(() => document.getElementById('view-ac').dataset.ready, null, { timeout: 20000 });
+  await page.waitForSelector('#ac-dat-open');
+  // A file that is not a DAT: a located message in the panel, nothing listed.
+  await page.setInputFiles('#ac-dat-open', { name: 'not_a.dat', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2048, 7) });
+  await page.waitForFunction(() => /not_a\.dat:/.test(document.getElementById('ac-dat-status').textContent), null, { timeout: 10000 });
+  const bad = await page.textContent('#ac-dat-status');
+  check(bad.startsWith('not_a.dat: not a DAT container') && bad.includes('0x140') && !(await page.$('#ac-dat-table')),
+    `ac DAT file: a file that is not a DAT is refused with its name and where the magic should be ("${bad.trim()}")`);
+  await page.setInputFiles('#ac-dat-open', file);
+  await page.waitForSelector('#ac-dat-table', { timeout: 20000 });
+  await acDatPlays('ac DAT file', 'static_user_dat');
+}
+
+// The panel of an open DAT lists the sample table and Setup, plays the table and draws
+// the figure from the DAT (both sites).
+async function acDatPlays(label, shot) {
+  const listing = await api('/ac/dat');
+  const fileText = await page.textContent('#ac-dat-file');
+  const tables = await page.$$eval('#ac-dat-table option', (o) => o.map((x) => x.value));
+  const setups = await page.$$eval('#ac-dat-setup option', (o) => o.map((x) => x.value).filter(Boolean));
+  check(listing.open && tables.join() === '0x09000001' && setups.join() === '0x02000001'
+    && fileText.includes('1 motion tables, 1 Setups') && fileText.includes(listing.file),
+    `${label}: the panel lists the DAT's tables ${JSON.stringify(tables)} with their Setups ${JSON.stringify(setups)} ("${fileText.trim()}")`);
+  const before = await page.getAttribute('#view-ac', 'data-session');
+  await page.click('#ac-dat-play');
+  await page.waitForFunction((b) => document.getElementById('view-ac').dataset.session !== b, before, { timeout: 10000 });
+  const id = await page.getAttribute('#view-ac', 'data-session');
+  const s = await api(`/sessions/${id}`);
+  check(s.scenario.asset_dat === 'user' && s.scenario.setup.motion_table === '0x09000001' && s.step_count === 0,
+    `${label}: "Play this table" started a session on the DAT's table (asset_dat ${s.scenario.asset_dat}, table ${s.scenario.setup.motion_table})`);
+  await page.click('#ac-run');
+  await waitValue('#ac-substate', (v) => v === '0x44000007', 'RunForward from the DAT table');
+  await ticks(6);
+  const { line } = await sessionLine('ac');
+  check(line.table.substate === '0x44000007' && line.frame.origin[1] > 0 && (await value('#ac-substate')) === line.table.substate,
+    `${label}: the table plays: Run gives substate ${line.table.substate} and the root moved to ${JSON.stringify(line.frame.origin)}`);
+  await figureFollowsTrace(`${label}: from the DAT`, '/ac/dat/figure?table=0x09000001&setup=0x02000001');
+  // The server's DAT carries the sample's texture records: drawn textured, not flat.
+  if (process.env.RETROANIM_E2E_WASM !== '1') {
+    await figureIsTextured('from the DAT', '/ac/dat/figure?table=0x09000001&setup=0x02000001');
+  }
+  await screenshot(shot);
 }
 
 // ---- actor: a forced request starts the group at once
@@ -968,6 +1017,20 @@ try {
       await acDat(process.env.RETROANIM_E2E_DAT_URL);
     } catch (e) {
       check(false, `acDat: ${e.message.split('\n')[0]}`);
+    }
+  }
+  if (process.env.RETROANIM_E2E_DAT_FILE && (!only || only.includes('acDatFile'))) {
+    try {
+      await acDatFile(process.env.RETROANIM_E2E_DAT_FILE);
+    } catch (e) {
+      check(false, `acDatFile: ${e.message.split('\n')[0]}`);
+    }
+  }
+  if (process.env.RETROANIM_E2E_VOL_FILE && (!only || only.includes('hercEs2File'))) {
+    try {
+      await hercEs2File(process.env.RETROANIM_E2E_VOL_FILE);
+    } catch (e) {
+      check(false, `hercEs2File: ${e.message.split('\n')[0]}`);
     }
   }
   if (process.env.RETROANIM_E2E_BENCH) await benchInPage(process.env.RETROANIM_E2E_BENCH);

@@ -143,15 +143,15 @@ pub fn serve_with(host: &str, port: u16, assets_root: &Path, opts: Options) -> a
         eprintln!(
             "AC DAT {}: {} motion tables, {} Setups (read-only)",
             dat.path.display(),
-            dat.tables.len(),
-            dat.setup_count
+            dat.tables().len(),
+            dat.setup_count()
         );
     }
     if let Some(es2) = &opts.es2 {
         eprintln!(
             "Earthsiege 2 folder {}: {} VOL archives, {} shapes (read-only)",
             es2.path.display(),
-            es2.vols.len(),
+            es2.listing.vols.len(),
             es2.shape_count()
         );
         for p in es2.problems() {

@@ -53,6 +53,11 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/ac_dat.js"),
     ),
     (
+        "user_files.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/user_files.js"),
+    ),
+    (
         "actor.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../static/actor.js"),

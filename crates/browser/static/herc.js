@@ -8,6 +8,7 @@
 
 import { api, el, field, perFrame, setClass, setText, setValue, syncList, syncRows } from './api.js';
 import { EngineSession, toolbar } from './session.js';
+import { openUserVols } from './user_files.js';
 
 const Q14 = 16384;
 const FLAG_AT_TARGET = 1;
@@ -746,8 +747,11 @@ export async function mount(root, info) {
     }
     updateSoon();
   });
-  // The user's Earthsiege 2 folder (browse --es2): every shape of its VOLs, played on click.
-  api('GET', '/herc/es2').then((r) => {
+  // The user's Earthsiege 2 folder (browse --es2, or its VOL files opened in the static
+  // page): every shape of its VOLs, played on click.
+  const showEs2 = (r) => {
+    const old = document.getElementById('herc-es2');
+    if (old) old.remove();
     if (!r || !r.open) return;
     const es2 = el('div', { class: 'panel', id: 'herc-es2' }, el('h2', {}, 'Your Earthsiege 2 shapes (read-only)'),
       el('div', { class: 'keys' }, r.folder));
@@ -771,7 +775,9 @@ export async function mount(root, info) {
       })));
     }
     partsPanel.after(es2);
-  }, () => {});
+  };
+  api('GET', '/herc/es2').then(showEs2, () => {});
+  if (globalThis.RETROANIM_WASM) partsPanel.after(openUserVols(showEs2));
   await session.start(null);
   await assetsLoaded; // the view is ready once it can name what it shows
   return { session, shown: () => drawing.render() };

@@ -192,6 +192,10 @@ pub fn export(
             PathBuf::from("static/wasm-api.js"),
             retroanim_wasm::GLUE_JS.as_bytes(),
         ),
+        (
+            PathBuf::from("static/retroanim-worker.js"),
+            retroanim_wasm::WORKER_JS.as_bytes(),
+        ),
         (PathBuf::from("static/retroanim.wasm"), module),
         (
             PathBuf::from("static/retroanim-gltf-wasm.js"),

@@ -4,6 +4,9 @@
 //! server (no API behind it, nothing at `/`), and runs the browser's own e2e
 //! checks (`crates/browser/e2e/e2e.mjs`) against it with the wasm transport. Each
 //! view's exported trace must then equal `retroanim run` on its exported scenario.
+//! A DAT written by `retroanim_ac::records::dat::write_dat` from the sample records is
+//! then opened through the page's file input and played (`RETROANIM_E2E_DAT_FILE`), and a
+//! SIMVOL0.VOL of the herc VOL writer the same way (`RETROANIM_E2E_VOL_FILE`).
 //!
 //! Needs the wasm32 target, `node`, `/usr/bin/chromium` (or `$CHROMIUM`) and `npm ci`
 //! in crates/browser/e2e. The build script checks for them: when one is missing the test
@@ -167,6 +170,8 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
         .arg(&url)
         .env("RETROANIM_E2E_WASM", "1")
         .env("RETROANIM_E2E_EXPORTS", &exports)
+        .env("RETROANIM_E2E_DAT_FILE", sample_dat(&work))
+        .env("RETROANIM_E2E_VOL_FILE", sample_vol(&work))
         .current_dir(&e2e)
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
@@ -280,6 +285,48 @@ fn native_beside_page(page_runs: &str) {
         n / 1e6,
         p / n
     );
+}
+
+/// Every sample AC record in one DAT written by the project's own writer
+/// (`write_dat`), in `dir`; returns its path.
+fn sample_dat(dir: &Path) -> PathBuf {
+    let mut records = Vec::new();
+    for e in std::fs::read_dir(root().join("assets/ac/records")).unwrap() {
+        let p = e.unwrap().path();
+        let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
+        records.push((
+            u32::from_str_radix(&stem, 16).unwrap(),
+            std::fs::read(&p).unwrap(),
+        ));
+    }
+    records.sort_by_key(|r| r.0);
+    let path = dir.join("client_portal.dat");
+    std::fs::write(
+        &path,
+        retroanim_ac::records::dat::write_dat(&records, 1024, 61),
+    )
+    .unwrap();
+    path
+}
+
+/// SIMVOL0.VOL written by the project's VOL writer, holding the sample biped's DTS and
+/// chassis record, in `dir`; returns its path.
+fn sample_vol(dir: &Path) -> PathBuf {
+    use retroanim_herc::formats::vol::{VolArchive, VolEntry};
+    let read = |f: &str| std::fs::read(root().join("assets/herc").join(f)).unwrap();
+    let vol = VolArchive {
+        program_mask: 1,
+        precedence: 5,
+        directories: vec!["dts".into(), "dat".into()],
+        entries: vec![
+            VolEntry::stored("BIPED.DTS", 0, read("biped.dts")).unwrap(),
+            VolEntry::stored("BIPED.DAT", 1, read("biped.chassis.bin")).unwrap(),
+        ],
+        list_extra: Vec::new(),
+    };
+    let path = dir.join("SIMVOL0.VOL");
+    std::fs::write(&path, vol.write().unwrap()).unwrap();
+    path
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -2,6 +2,7 @@
 //! (F1) or a chassis record (F8, binary or JSON). Text for people, `--json` for tools.
 //! [`meshes`]: the DTS meshes a herc scenario draws, as the model browser sends them.
 
+pub mod es2;
 pub mod meshes;
 
 use crate::anim_list::{AnimList, SeqClass};

@@ -9,6 +9,11 @@
 // carrying `status`, `at` (the JSON path of the fault) and the message. Trace and
 // scenario exports resolve to `{ text, mime, filename }`. Protocol with the module:
 // crates/wasm/src/exports.rs.
+//
+// The module answers in a Web Worker (retroanim-worker.js beside this file), so the page
+// keeps drawing while it works; `openFile(file)` hands the worker one of the user's files
+// (a DAT), which the module then reads in slices there. Without Worker support the
+// module runs on this thread and user files cannot be opened.
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -24,27 +29,61 @@ export function load(url = moduleUrl()) {
     loading = (async () => {
       const resp = await fetch(url);
       if (!resp.ok) throw new Error(`cannot load ${url}: HTTP ${resp.status}`);
+      // On this thread no user file is open: every slice read comes back empty.
+      const imports = { retroanim_host: { retroanim_host_read: () => 0 } };
       // Compiled while it downloads; a server sending another type than application/wasm
       // makes that refuse, and the module is then compiled from the whole download.
       const whole = resp.clone();
       try {
-        return (await WebAssembly.instantiateStreaming(resp, {})).instance.exports;
+        return (await WebAssembly.instantiateStreaming(resp, imports)).instance.exports;
       } catch (e) {
         if (!(e instanceof TypeError)) throw e;
-        return (await WebAssembly.instantiate(await whole.arrayBuffer(), {})).instance.exports;
+        return (await WebAssembly.instantiate(await whole.arrayBuffer(), imports)).instance.exports;
       }
     })();
   }
   return loading;
 }
 
+let worker = null;
+let nextId = 0;
+const waiting = new Map();
+
+// The worker running the module, or null where workers are missing.
+function theWorker() {
+  if (worker === null && typeof Worker !== 'undefined') {
+    worker = new Worker(new URL('retroanim-worker.js', import.meta.url));
+    worker.onmessage = (ev) => {
+      const w = waiting.get(ev.data.id);
+      waiting.delete(ev.data.id);
+      if (w) w(ev.data);
+    };
+  }
+  return worker;
+}
+
+function post(msg) {
+  const id = ++nextId;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (d) => (d.error !== undefined ? reject(new Error(d.error)) : resolve(d)));
+    theWorker().postMessage({ ...msg, id, url: moduleUrl() });
+  });
+}
+
+const TOO_LARGE = { status: 413, json: { error: 'request body too large: the limit is 1 MiB (1048576 bytes)', at: '' } };
+
 // One request/answer round trip: the envelope the module writes.
 export async function call(method, path, body) {
+  const text = JSON.stringify({ method, path, body: body === undefined ? null : body });
+  if (theWorker()) {
+    const d = await post({ kind: 'call', request: text });
+    return d.answer === null ? TOO_LARGE : JSON.parse(d.answer);
+  }
   const w = await load();
-  const req = enc.encode(JSON.stringify({ method, path, body: body === undefined ? null : body }));
+  const req = enc.encode(text);
   const ptr = w.retroanim_input(req.length);
   // The server's words for the same limit (retroanim_session::body_too_large).
-  if (ptr === 0) return { status: 413, json: { error: 'request body too large: the limit is 1 MiB (1048576 bytes)', at: '' } };
+  if (ptr === 0) return TOO_LARGE;
   // Views of memory go stale when it grows: take them fresh after every call.
   new Uint8Array(w.memory.buffer, ptr, req.length).set(req);
   const len = w.retroanim_call(req.length);
@@ -67,6 +106,26 @@ export async function api(method, path, body) {
   if (a.status >= 400) throw failure(a.status, a.json);
   if (a.text !== undefined) return { text: a.text, mime: a.mime, filename: a.filename };
   return a.json;
+}
+
+// Open one of the user's files as their AC DAT: the worker keeps the File and the module
+// lists it, reading only the slices it needs. Resolves to the listing `GET /ac/dat` gives.
+export async function openFile(file) {
+  if (!theWorker()) throw new Error('this browser has no Web Workers: the page cannot read your files');
+  const { handle } = await post({ kind: 'open', file });
+  return api('POST', '/ac/dat', { handle, name: file.name, size: file.size });
+}
+
+// Open the user's Earthsiege 2 VOL files (SIMVOL0.VOL among them): each is read whole
+// in the worker (an archive is small) and listed. Resolves to what `GET /herc/es2` gives.
+export async function openVols(fileList) {
+  if (!theWorker()) throw new Error('this browser has no Web Workers: the page cannot read your files');
+  const files = [];
+  for (const file of fileList) {
+    const { handle } = await post({ kind: 'open', file });
+    files.push({ handle, name: file.name, size: file.size });
+  }
+  return api('POST', '/herc/es2', { files });
 }
 
 // The page's export buttons follow links to `api/sessions/ID/trace|scenario` (relative to

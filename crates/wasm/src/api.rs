@@ -6,6 +6,7 @@ use crate::embedded;
 use crate::engines::{self, Engine, ENGINES};
 use crate::error::ApiError;
 use crate::session::{Session, MAX_SESSIONS, MAX_STEPS, MAX_STEPS_PER_CALL};
+use crate::user_files;
 use retroanim_session::doc::check;
 use serde_json::{json, Map, Value};
 
@@ -126,6 +127,11 @@ impl Api {
                 get_sample(engine_with_assets(e)?, &decode(file))
             }
             ("POST", ["sessions"]) => self.create(body),
+            ("GET", ["ac", "dat"]) => ok(user_files::listing_json()),
+            ("POST", ["ac", "dat"]) => ok(user_files::open(body)?),
+            ("GET", ["ac", "dat", "figure"]) => ok(user_files::figure(query)?),
+            ("GET", ["herc", "es2"]) => ok(user_files::es2_json()),
+            ("POST", ["herc", "es2"]) => ok(user_files::open_es2(body)?),
             ("GET", ["sessions", id]) => {
                 let s = self.session(id)?;
                 ok(json!({
@@ -305,6 +311,7 @@ impl Api {
             Some(d) if !d.is_null() => d,
             _ => builtin(engine, engine.start)?,
         };
+        let doc = user_files::es2_expand(engine.name, doc)?;
         let (doc, steps) = check(engine.checked_field(), doc)?;
         let doc = Value::Object(doc);
         let scenario = engine.scenario(&doc)?;

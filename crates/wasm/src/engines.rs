@@ -10,6 +10,7 @@
 use crate::embedded;
 use crate::error::ApiError;
 use crate::session::Session;
+use crate::user_files::{self, USER_DAT};
 use retroanim_ac::inspect::{drawing, table_listing};
 use retroanim_ac::records::RecordStore;
 use retroanim_ac::scenario::Setup;
@@ -170,6 +171,9 @@ fn load_herc(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
 /// the JSON asset file (`biped.json` → `biped.dts`). `doc` is the session's document as
 /// given (its paths relative).
 pub fn herc_meshes(doc: &Value) -> Result<Value, ApiError> {
+    if let Some(m) = user_files::es2_meshes(doc) {
+        return m.map_err(|m| ApiError::unprocessable("asset_es2", m));
+    }
     let mut resolved = doc.clone();
     if let Some(Value::String(rel)) = doc.get("asset") {
         let path = embedded::resolve("herc", rel, false)
@@ -185,8 +189,19 @@ fn resolve_actor(doc: &mut Value) -> Result<(), ApiError> {
     inline_field(doc, "actor", "assets")
 }
 
-/// The records folder becomes its path under `assets/` (read by [`load_ac`]).
+/// The records folder becomes its path under `assets/` (read by [`load_ac`]); an
+/// `asset_dat` may only be `"user"`, the DAT the page's user opened.
 fn resolve_ac(doc: &mut Value) -> Result<(), ApiError> {
+    match doc.get("asset_dat") {
+        None => {}
+        Some(Value::String(s)) if s == USER_DAT => {}
+        Some(_) => {
+            return Err(ApiError::unprocessable(
+                "scenario.asset_dat",
+                format!("expected \"{USER_DAT}\" (the DAT opened in the page); the page reads no other file"),
+            ))
+        }
+    }
     let at = "scenario.asset_dir";
     let Some(Value::String(rel)) = doc.get("asset_dir") else {
         return Err(ApiError::unprocessable(
@@ -206,9 +221,21 @@ fn load_ac(s: &Scenario) -> Result<Box<dyn DynSimulation>, ScenarioError> {
     let setup: Setup = s
         .field("setup")?
         .ok_or_else(|| s.error("setup", "missing field"))?;
-    let dir: String = s.field("asset_dir")?.unwrap_or_default();
-    let mut store = memory_store(&dir);
+    let mut store = store_of(s).map_err(|m| s.error("asset_dat", m))?;
     Ok(Box::new(AcSim::load_with(s, &setup, &mut store)?))
+}
+
+/// The records of an AC scenario: the user's DAT for `asset_dat: "user"`, else the
+/// built-in folder of `asset_dir`.
+fn store_of(s: &Scenario) -> Result<RecordStore, String> {
+    if s.raw("asset_dat").is_some() {
+        return user_files::store();
+    }
+    let dir = match s.raw("asset_dir") {
+        Some(Value::String(d)) => d.as_str(),
+        _ => "",
+    };
+    Ok(memory_store(dir))
 }
 
 /// The built-in record folder `dir` as a record store (errors name `dir/<file>`).
@@ -233,8 +260,8 @@ fn records_in(dir: &str) -> impl Iterator<Item = (u32, &'static str, &'static [u
 /// The motion table of an AC session, listed for the page's table panel
 /// (`GET /sessions/{id}/assets`), as the server lists it.
 pub fn ac_table(s: &Scenario) -> Result<Value, String> {
-    let (dir, table) = ac_dir_and_table(s)?;
-    table_listing::table(&mut memory_store(dir), table)
+    let (_, table) = ac_dir_and_table(s)?;
+    table_listing::table(&mut store_of(s)?, table)
 }
 
 /// The AC creature of a session for drawing (`GET /sessions/{id}/figure`), described
@@ -242,6 +269,15 @@ pub fn ac_table(s: &Scenario) -> Result<Value, String> {
 /// default motion table is the session's, its meshes and the table's clip frames.
 pub fn ac_figure(s: &Scenario) -> Result<Value, String> {
     let (dir, table) = ac_dir_and_table(s)?;
+    if s.raw("asset_dat").is_some() {
+        // As on the server: the page picks a Setup from the DAT listing
+        // (`GET /ac/dat/figure`) rather than having every one read here.
+        return Ok(serde_json::json!({
+            "motion_table": format!("0x{table:08x}"),
+            "setup": null,
+            "reason": "the session plays a motion table of the user's DAT: choose a Setup from the DAT list",
+        }));
+    }
     let mut setups: Vec<u32> = records_in(dir)
         .map(|(id, _, _)| id)
         .filter(|id| id >> 24 == 0x02)

@@ -133,10 +133,27 @@ impl DatEntry {
     }
 }
 
+/// Where a container's bytes come from: "read `buf.len()` bytes at `offset`". A native
+/// file is one; the WebAssembly page reads the user's file in slices through the browser
+/// ([`DatFile::from_source`]), so that a container is never held whole.
+pub trait ReadAt {
+    /// Fill `buf` from `offset`; the message says why not (the container adds the file
+    /// name and offset).
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<(), String>;
+}
+
+impl ReadAt for File {
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<(), String> {
+        self.seek(SeekFrom::Start(offset))
+            .and_then(|_| self.read_exact(buf))
+            .map_err(|e| e.to_string())
+    }
+}
+
 /// An open DAT container.
 pub struct DatFile {
     name: String,
-    file: File,
+    file: Box<dyn ReadAt + Send>,
     len: u64,
     header: DatHeader,
 }
@@ -163,9 +180,19 @@ impl DatFile {
                 message: format!("cannot read: {e}"),
             })?
             .len();
+        DatFile::from_source(name, len, Box::new(file))
+    }
+
+    /// A container read through `source`, `len` bytes long, reported as `name`: the
+    /// same header checks, guards and messages as [`DatFile::open`].
+    pub fn from_source(
+        name: String,
+        len: u64,
+        source: Box<dyn ReadAt + Send>,
+    ) -> Result<DatFile, RecordError> {
         let mut dat = DatFile {
             name,
-            file,
+            file: source,
             len,
             header: DatHeader::default(),
         };
@@ -268,10 +295,7 @@ impl DatFile {
                 self.len
             )));
         }
-        let r = self
-            .file
-            .seek(SeekFrom::Start(offset))
-            .and_then(|_| self.file.read_exact(buf));
+        let r = self.file.read_at(offset, buf);
         r.map_err(|e| self.err(format!("cannot read at offset 0x{offset:x}: {e}")))
     }
 

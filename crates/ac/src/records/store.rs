@@ -72,7 +72,13 @@ impl RecordStore {
     /// Opens the file and checks its header; records are read on demand.
     pub fn from_dat(path: impl AsRef<Path>) -> Result<RecordStore, RecordError> {
         let dat = DatFile::open(path.as_ref())?;
-        Ok(RecordStore::with_source(Source::Dat(Box::new(dat))))
+        Ok(RecordStore::from_dat_file(dat))
+    }
+
+    /// Records inside a container already open (one read through
+    /// [`DatFile::from_source`], such as a file of the WebAssembly page's user).
+    pub fn from_dat_file(dat: DatFile) -> RecordStore {
+        RecordStore::with_source(Source::Dat(Box::new(dat)))
     }
 
     fn with_source(source: Source) -> RecordStore {
