@@ -618,7 +618,7 @@ pub async fn get_gltf(
                 crate::gltf_export::ac(
                     &scenario,
                     setup,
-                    dat.as_deref().map(|d| &d.tables),
+                    dat.as_deref().map(|d| d.tables()),
                     root_motion,
                     skinned,
                 )

@@ -130,7 +130,7 @@ impl AcSource {
             AcSource::Dat(path) => {
                 let dat = retroanim_browser::user_data::AcDat::open(path)
                     .map_err(|m| anyhow::anyhow!("--ac-dat: {m}"))?;
-                Ok(dat.tables)
+                Ok(dat.tables().clone())
             }
             AcSource::Dir(dir) => {
                 let ids = record_ids(dir)?;
