@@ -14,6 +14,35 @@ pub struct AnimNode {
     pub num_anims: u32,
 }
 
+/// What `remove_redundant_links_inner` found below an entry.
+enum Scan {
+    /// An earlier entry of the same motion: cut everything after it.
+    Truncate(usize),
+    /// An earlier entry that blocks the search: done.
+    Stop,
+    /// Nothing: go on with the next earlier entry.
+    Next,
+}
+
+/// `remove_redundant_links_inner` over the entries before the one of `motion`, newest
+/// first.
+fn redundant_link(before: &[AnimNode], motion: u32, style_mode: bool) -> Scan {
+    let mask = if style_mode {
+        SUBSTATE | MODIFIER | ACTION
+    } else {
+        STYLE | MODIFIER | ACTION
+    };
+    for (p, pn) in before.iter().enumerate().rev() {
+        if pn.motion == motion && (style_mode || pn.num_anims != 0) {
+            return Scan::Truncate(p);
+        }
+        if pn.num_anims != 0 && pn.motion & mask != 0 {
+            return Scan::Stop;
+        }
+    }
+    Scan::Next
+}
+
 /// What a completed entry calls back into: `PhysicsObj.MotionDone` (which pops the
 /// interpreter's queue) and the weenie's `OnMotionDone`.
 pub trait MotionDoneSink {
@@ -202,51 +231,29 @@ impl MotionTableManager {
 
     /// `remove_redundant_links` (Q29).
     pub fn remove_redundant_links(&mut self, seq: &mut Sequence) {
-        let mut i = self.pending.len();
+        // One slice (the ring made contiguous, which no reader can tell): the scans
+        // index it without the ring's wrap-around.
+        let pending = self.pending.make_contiguous();
+        let mut i = pending.len();
         while i > 0 {
             i -= 1;
-            let node = self.pending[i];
-            if node.num_anims != 0 {
-                if node.motion & SUBSTATE == 0 || node.motion & MODIFIER != 0 {
-                    if node.motion & STYLE == 0 {
-                        return;
-                    }
-                    if self.remove_redundant_links_inner(i, seq, true) {
-                        return;
-                    }
-                } else if self.remove_redundant_links_inner(i, seq, false) {
+            let node = pending[i];
+            if node.num_anims == 0 {
+                continue;
+            }
+            let style_mode = node.motion & SUBSTATE == 0 || node.motion & MODIFIER != 0;
+            if style_mode && node.motion & STYLE == 0 {
+                return;
+            }
+            match redundant_link(&pending[..i], node.motion, style_mode) {
+                Scan::Truncate(p) => {
+                    self.trancuate_animation_list(p, seq);
                     return;
                 }
+                Scan::Stop => return,
+                Scan::Next => {}
             }
         }
-    }
-
-    /// `remove_redundant_links_inner`.
-    fn remove_redundant_links_inner(
-        &mut self,
-        i: usize,
-        seq: &mut Sequence,
-        style_mode: bool,
-    ) -> bool {
-        let mask = if style_mode {
-            SUBSTATE | MODIFIER | ACTION
-        } else {
-            STYLE | MODIFIER | ACTION
-        };
-        let motion = self.pending[i].motion;
-        let mut p = i;
-        while p > 0 {
-            p -= 1;
-            let pn = self.pending[p];
-            if pn.motion == motion && (style_mode || pn.num_anims != 0) {
-                self.trancuate_animation_list(p, seq);
-                return true;
-            }
-            if pn.num_anims != 0 && pn.motion & mask != 0 {
-                return true;
-            }
-        }
-        false
     }
 
     /// `trancuate_animation_list` (sic): zero every entry after `p`, cut that many links.
