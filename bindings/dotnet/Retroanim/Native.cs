@@ -1,6 +1,7 @@
-// P/Invoke declarations of the retroanim C ABI (crates/ffi/include/retroanim.h).
-// Plain C# that both Mono's mcs and .NET 8 compile: byte arrays for strings (UTF-8
-// both ways), IntPtr for returned strings, ulong for handles.
+// P/Invoke declarations of the retroanim C ABI (crates/ffi/include/retroanim.h), every
+// function of it, and the value types it passes. Plain C# 7.2 that both Mono's mcs and
+// the .NET SDK compile: byte arrays for strings (UTF-8 both ways), IntPtr for returned
+// strings, ulong for handles, pointers for the Span overloads.
 using System;
 using System.Runtime.InteropServices;
 
@@ -19,30 +20,36 @@ namespace Retroanim
         Internal = 7,
     }
 
+    /// <summary>A vector (RaVec3); converts to and from System.Numerics.Vector3.</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public struct Vec3 { public float X, Y, Z; }
+    public partial struct Vec3 { public float X, Y, Z; }
 
+    /// <summary>A quaternion, w first as in ACE (RaQuat); converts to and from
+    /// System.Numerics.Quaternion.</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public struct Quat { public float W, X, Y, Z; }
+    public partial struct Quat { public float W, X, Y, Z; }
 
+    /// <summary>An origin and an orientation (RaAcFrame).</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public struct AcFrame { public Vec3 Origin; public Quat Orientation; }
+    public partial struct AcFrame { public Vec3 Origin; public Quat Orientation; }
 
+    /// <summary>A cell and a frame in it (RaAcPosition).</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public struct AcPosition { public uint Cell; public AcFrame Frame; }
+    public partial struct AcPosition { public uint Cell; public AcFrame Frame; }
 
+    /// <summary>One creature's state (RaAcState).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct AcState
     {
         public AcPosition Position;
         public Vec3 Velocity;
-        public uint Style;
-        public uint Motion;
-        public uint TableSubstate;
+        public MotionCommand Style;
+        public MotionCommand Motion;
+        public MotionCommand TableSubstate;
         public uint Animation;
         public float FrameNumber;
         public uint PartCount;
-        public byte Active;
+        [MarshalAs(UnmanagedType.U1)] public bool Active;
     }
 
     /// <summary>How a new AC creature starts (RaAcCreatureDesc); start from
@@ -53,9 +60,9 @@ namespace Retroanim
         public uint Cell;
         public AcFrame Frame;
         public float RunRate;
-        public byte CreatureWeenie;
-        public byte Airborne;
-        public byte OutsideCell;
+        [MarshalAs(UnmanagedType.U1)] public bool CreatureWeenie;
+        [MarshalAs(UnmanagedType.U1)] public bool Airborne;
+        [MarshalAs(UnmanagedType.U1)] public bool OutsideCell;
         /// <summary>Object id; 0 means index + 1.</summary>
         public uint Id;
         public float Radius;
@@ -63,7 +70,7 @@ namespace Retroanim
     }
 
     /// <summary>ACE's MovementParameters (RaAcMoveParams); start from
-    /// AcWorld.DefaultMoveParams(). Flags are 1 or 0.</summary>
+    /// AcWorld.DefaultMoveParams().</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct AcMoveParams
     {
@@ -73,27 +80,57 @@ namespace Retroanim
         public float Speed;
         public float WalkRunThreshold;
         public float DesiredHeading;
-        public uint HoldKeyToApply;
+        public HoldKey HoldKeyToApply;
         public int ContextId;
         public int ActionStamp;
-        public byte CanWalk;
-        public byte CanRun;
-        public byte CanSidestep;
-        public byte CanWalkBackwards;
-        public byte CanCharge;
-        public byte FailWalk;
-        public byte UseFinalHeading;
-        public byte Sticky;
-        public byte MoveAway;
-        public byte MoveTowards;
-        public byte UseSpheres;
-        public byte SetHoldKey;
-        public byte ModifyRawState;
-        public byte ModifyInterpretedState;
-        public byte CancelMoveto;
-        public byte StopCompletely;
-        public byte Autonomous;
-        public byte DisableJumpDuringLink;
+        [MarshalAs(UnmanagedType.U1)] public bool CanWalk;
+        [MarshalAs(UnmanagedType.U1)] public bool CanRun;
+        [MarshalAs(UnmanagedType.U1)] public bool CanSidestep;
+        [MarshalAs(UnmanagedType.U1)] public bool CanWalkBackwards;
+        [MarshalAs(UnmanagedType.U1)] public bool CanCharge;
+        [MarshalAs(UnmanagedType.U1)] public bool FailWalk;
+        [MarshalAs(UnmanagedType.U1)] public bool UseFinalHeading;
+        [MarshalAs(UnmanagedType.U1)] public bool Sticky;
+        [MarshalAs(UnmanagedType.U1)] public bool MoveAway;
+        [MarshalAs(UnmanagedType.U1)] public bool MoveTowards;
+        [MarshalAs(UnmanagedType.U1)] public bool UseSpheres;
+        [MarshalAs(UnmanagedType.U1)] public bool SetHoldKey;
+        [MarshalAs(UnmanagedType.U1)] public bool ModifyRawState;
+        [MarshalAs(UnmanagedType.U1)] public bool ModifyInterpretedState;
+        [MarshalAs(UnmanagedType.U1)] public bool CancelMoveto;
+        [MarshalAs(UnmanagedType.U1)] public bool StopCompletely;
+        [MarshalAs(UnmanagedType.U1)] public bool Autonomous;
+        [MarshalAs(UnmanagedType.U1)] public bool DisableJumpDuringLink;
+    }
+
+    /// <summary>DoMotion's parameters (RaAcMotionParams); start from
+    /// AcWorld.DefaultMotionParams().</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcMotionParams
+    {
+        public float Speed;
+        public HoldKey HoldKeyToApply;
+        [MarshalAs(UnmanagedType.U1)] public bool SetHoldKey;
+        [MarshalAs(UnmanagedType.U1)] public bool Autonomous;
+        public int ActionStamp;
+    }
+
+    /// <summary>A client's raw motion state for AcWorld.MoveToState (RaAcRawState); 0
+    /// means absent.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcRawState
+    {
+        public MotionCommand CurrentStyle;
+        public MotionCommand ForwardCommand;
+        public float ForwardSpeed;
+        public HoldKey ForwardHoldKey;
+        public MotionCommand SidestepCommand;
+        public float SidestepSpeed;
+        public HoldKey SidestepHoldKey;
+        public MotionCommand TurnCommand;
+        public float TurnSpeed;
+        public HoldKey TurnHoldKey;
+        public HoldKey CurrentHoldKey;
     }
 
     /// <summary>One creature's move-to state (RaAcMoveToInfo).</summary>
@@ -101,21 +138,41 @@ namespace Retroanim
     public struct AcMoveToInfo
     {
         public uint Id;
-        public byte MovingTo;
-        public uint MovementType;
-        public uint CurrentCommand;
-        public uint AuxCommand;
+        [MarshalAs(UnmanagedType.U1)] public bool MovingTo;
+        public MovementType MovementType;
+        public MotionCommand CurrentCommand;
+        public MotionCommand AuxCommand;
         public uint NodeCount;
         public uint SoughtObject;
         public AcPosition TargetPosition;
-        public byte MovingAway;
+        [MarshalAs(UnmanagedType.U1)] public bool MovingAway;
         public uint Watching;
         public uint VoyeurCount;
         public uint StickyTarget;
-        public byte Constrained;
+        [MarshalAs(UnmanagedType.U1)] public bool Constrained;
         public uint Completions;
-        public byte HasCompleted;
-        public uint LastCompletion;
+        [MarshalAs(UnmanagedType.U1)] public bool HasCompleted;
+        public WeenieError LastCompletion;
+    }
+
+    /// <summary>One event of one creature (RaAcEvent; AcWorld.DrainEvents).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcEvent
+    {
+        /// <summary>The creature's index in its world.</summary>
+        public uint Creature;
+        /// <summary>Its object id.</summary>
+        public uint Id;
+        public AcEventKind Kind;
+        public uint A;
+        public uint B;
+        public int Frame;
+        public uint Hook;
+
+        public override string ToString()
+        {
+            return Kind + " creature " + Creature + " a " + A.ToString("x") + " b " + B.ToString("x") + " frame " + Frame + " hook " + Hook;
+        }
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -125,18 +182,73 @@ namespace Retroanim
         [MarshalAs(UnmanagedType.ByValArray, SizeConst = 3)] public int[] T;
     }
 
+    /// <summary>Where a HERC machine is (RaHercObject): euler angles (65536 = a full
+    /// turn) and position.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct HercObject
+    {
+        public short Pitch, Roll, Heading;
+        public int X, Y, Z;
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     public struct ActorFrame
     {
-        public byte HasFrame;
+        [MarshalAs(UnmanagedType.U1)] public bool HasFrame;
         public ushort Model;
         public ushort Frame;
         public short Group;
     }
 
+    /// <summary>How an actor stage starts (RaActorOptions); start from
+    /// ActorStage.DefaultOptions().</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct ActorOptions
+    {
+        public long ViewX, ViewY;
+        public uint FrameScale;
+        [MarshalAs(UnmanagedType.U1)] public bool Scripts;
+    }
+
     internal static class Native
     {
         const string Lib = "retroanim_ffi";
+
+        [DllImport(Lib)] internal static extern uint ra_abi_version();
+        [DllImport(Lib)] internal static extern Status ra_ac_world_new_records(IntPtr[] records, UIntPtr[] lens, UIntPtr count, out ulong world);
+        [DllImport(Lib)] internal static extern Status ra_ac_motion_params_default(out AcMotionParams p);
+        [DllImport(Lib)] internal static extern Status ra_ac_do_motion(ulong world, uint creature, uint command, ref AcMotionParams parameters);
+        [DllImport(Lib)] internal static extern Status ra_ac_stop_motion(ulong world, uint creature, uint command, ref AcMotionParams parameters);
+        [DllImport(Lib)] internal static extern Status ra_ac_move_to_state(ulong world, uint creature, ref AcRawState raw, byte standingLongJump);
+        [DllImport(Lib)] internal static extern Status ra_ac_set_state(ulong world, uint creature, sbyte contact, sbyte onWalkable, sbyte inCell);
+        [DllImport(Lib)] internal static extern Status ra_ac_interpolate_to(ulong world, uint creature, ref AcFrame frame, byte keepHeading);
+        [DllImport(Lib)] internal static extern Status ra_ac_move_or_teleport(ulong world, uint creature, ref AcFrame frame, int timestamp, byte contact, float playerDistance, out byte moved);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_clock(ulong world, out double clock);
+        [DllImport(Lib)] internal static extern unsafe Status ra_ac_world_positions(ulong world, AcPosition* output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern unsafe Status ra_ac_part_frames(ulong world, uint creature, AcFrame* output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_update_object_server(ulong world, uint creature, double now, ref AcPosition request, byte forcePos, out byte ok);
+        [DllImport(Lib)] internal static extern Status ra_ac_update_object_server(ulong world, uint creature, double now, IntPtr request, byte forcePos, out byte ok);
+        [DllImport(Lib)] internal static extern Status ra_ac_update_object_server_new(ulong world, uint creature, double now, ref AcPosition request, byte forcePos, out byte ok);
+        [DllImport(Lib)] internal static extern Status ra_ac_update_object_server_new(ulong world, uint creature, double now, IntPtr request, byte forcePos, out byte ok);
+        [DllImport(Lib)] internal static extern Status ra_ac_update_object(ulong world, uint creature, double now, out uint quanta);
+        [DllImport(Lib)] internal static extern Status ra_ac_movement_data_for_late_joiner(ulong world, uint creature, [Out] byte[] output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_set_jump_answers(ulong world, uint creature, int jumpSkill, float burden, float staminaCost);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_set_events(ulong world, byte on);
+        [DllImport(Lib)] internal static extern unsafe Status ra_ac_world_events(ulong world, AcEvent* output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_hook_payload(ulong world, uint creature, uint animId, int frame, uint hook, [Out] byte[] output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_cycle_length(ulong world, uint creature, uint style, uint motion, float speed, out float length);
+        [DllImport(Lib)] internal static extern Status ra_ac_link_length(ulong world, uint creature, uint style, uint from, uint to, float speed, out float length);
+        [DllImport(Lib)] internal static extern Status ra_ac_animation_length(ulong world, uint creature, uint style, uint motion, float speed, out float length);
+        [DllImport(Lib)] internal static extern Status ra_herc_shape_new_json(byte[] json, UIntPtr len, out ulong shape);
+        [DllImport(Lib)] internal static extern Status ra_herc_shape_new_vol_file(byte[] path, byte[] entry, out ulong shape);
+        [DllImport(Lib)] internal static extern Status ra_herc_shape_new_bytes(byte[] bytes, UIntPtr len, byte[] entry, out ulong shape);
+        [DllImport(Lib)] internal static extern Status ra_herc_object(ulong shape, out HercObject obj);
+        [DllImport(Lib)] internal static extern Status ra_actor_options_default(out ActorOptions options);
+        [DllImport(Lib)] internal static extern Status ra_actor_stage_new_file(byte[] path, ref ActorOptions options, out ulong stage);
+        [DllImport(Lib)] internal static extern Status ra_actor_stage_new_json(byte[] json, UIntPtr len, ref ActorOptions options, out ulong stage);
+        [DllImport(Lib)] internal static extern Status ra_actor_stage_new_json(byte[] json, UIntPtr len, IntPtr options, out ulong stage);
+        [DllImport(Lib)] internal static extern Status ra_actor_set_view(ulong stage, long x, long y);
+        [DllImport(Lib)] internal static extern Status ra_actor_frame(ulong stage, byte[] actor, out ActorFrame frame);
 
         [DllImport(Lib)] internal static extern IntPtr ra_last_error();
         [DllImport(Lib)] internal static extern uint ra_last_error_code();
@@ -218,10 +330,10 @@ namespace Retroanim
         [DllImport(Lib)] internal static extern Status ra_actor_update(ulong stage);
         [DllImport(Lib)] internal static extern Status ra_actor_frames(ulong stage, [Out] ActorFrame[] output, UIntPtr cap, out UIntPtr count);
 
-        /// <summary>NUL-terminated UTF-8 for a string argument; null stays null.</summary>
+        /// <summary>NUL-terminated UTF-8 for a string argument (callers refuse null first).</summary>
         internal static byte[] Utf8z(string s)
         {
-            if (s == null) return null;
+            NotNull(s, "s");
             var n = System.Text.Encoding.UTF8.GetByteCount(s);
             var b = new byte[n + 1];
             System.Text.Encoding.UTF8.GetBytes(s, 0, s.Length, b, 0);
@@ -243,6 +355,51 @@ namespace Retroanim
         {
             try { return ReadUtf8(p); }
             finally { ra_string_free(p); }
+        }
+
+        /// <summary>The ABI version this binding was written for (RA_ABI_VERSION).</summary>
+        internal const uint AbiVersion = 2;
+
+        static bool loaded;
+
+        /// <summary>Check once that the native library can be loaded and speaks this
+        /// binding's ABI; every object's factory calls it first.</summary>
+        internal static void EnsureLoaded()
+        {
+            if (loaded) return;
+            uint v;
+            try
+            {
+                v = ra_abi_version();
+            }
+            catch (DllNotFoundException e)
+            {
+                throw new RetroanimException(Status.Load,
+                    "retroanim: the native library retroanim_ffi (libretroanim_ffi.so, retroanim_ffi.dll) was not found: " + e.Message, 0);
+            }
+            catch (EntryPointNotFoundException)
+            {
+                throw new RetroanimException(Status.Load,
+                    "retroanim: the native library has no ra_abi_version: it predates ABI version " + AbiVersion + "; use the library this binding ships with", 0);
+            }
+            if (v != AbiVersion)
+                throw new RetroanimException(Status.Load,
+                    "retroanim: the native library speaks ABI version " + v + ", this binding needs version " + AbiVersion + "; use the library this binding ships with", 0);
+            loaded = true;
+        }
+
+        internal static UIntPtr Len(byte[] b) { return new UIntPtr((uint)b.Length); }
+
+        internal static byte[] NotNull(byte[] b, string name)
+        {
+            if (b == null) throw new ArgumentNullException(name);
+            return b;
+        }
+
+        internal static string NotNull(string s, string name)
+        {
+            if (s == null) throw new ArgumentNullException(name);
+            return s;
         }
 
         /// <summary>Throw the thread's last error when a call failed.</summary>

@@ -3,7 +3,10 @@ using System;
 namespace Retroanim
 {
     /// <summary>A scenario loaded into its engine's conformance simulation. Each
-    /// ApplyJson returns exactly the trace line `retroanim run` prints for that step.</summary>
+    /// ApplyJson returns exactly the trace line `retroanim run` prints for that step.
+    /// <para>Thread safety: every method may be called from any thread; calls on
+    /// sessions are serialised by one native lock for all of them. Dispose frees the
+    /// native session; a call racing with it throws, never crashes.</para></summary>
     public sealed class ScenarioSession : IDisposable
     {
         readonly SessionHandle h = new SessionHandle();
@@ -13,6 +16,8 @@ namespace Retroanim
         /// <summary>Load a scenario file (assets resolve relative to its folder).</summary>
         public static ScenarioSession Open(string path)
         {
+            Native.NotNull(path, "path");
+            Native.EnsureLoaded();
             var s = new ScenarioSession();
             ulong v;
             Native.Check(Native.ra_session_open(Native.Utf8z(path), out v));
@@ -23,6 +28,10 @@ namespace Retroanim
         /// <summary>Load scenario JSON from memory; baseDir resolves its asset paths.</summary>
         public static ScenarioSession FromJson(string json, string label, string baseDir)
         {
+            Native.NotNull(json, "json");
+            Native.NotNull(label, "label");
+            Native.NotNull(baseDir, "baseDir");
+            Native.EnsureLoaded();
             var s = new ScenarioSession();
             var bytes = System.Text.Encoding.UTF8.GetBytes(json);
             ulong v;
@@ -62,6 +71,7 @@ namespace Retroanim
         /// <summary>Apply one step given as JSON; its trace line.</summary>
         public string ApplyJson(string step)
         {
+            Native.NotNull(step, "step");
             var bytes = System.Text.Encoding.UTF8.GetBytes(step);
             IntPtr p;
             Native.Check(Native.ra_session_apply_json(h.Value, bytes, new UIntPtr((ulong)bytes.Length), out p));

@@ -3,7 +3,9 @@
 // oracle_chase_walking_target conformance scenario through the typed move-to methods
 // and print each object's final origin as f32 bit patterns; or, with --transfer, move a
 // walking creature to another world and compare it with a twin that stayed; or, with
-// --wire, copy a walker's MovementData bytes to a second creature and jump.
+// --wire, copy a walker's MovementData bytes to a second creature and jump; with
+// --embed, the server-shaped walk-through (Embed.cs); with --limits, the door's rules
+// (Limits.cs); with --version, the ABI check at load.
 //   mono Sample.exe SCENARIO.json
 //   mono Sample.exe --chase RECORD_DIR
 //   mono Sample.exe --transfer RECORD_DIR
@@ -23,9 +25,15 @@ static class Program
             return Transfer(args[1]);
         if (args.Length == 2 && args[0] == "--wire")
             return Wire(args[1]);
+        if (args.Length == 2 && args[0] == "--embed")
+            return Embed.Run(args[1]);
+        if (args.Length == 2 && args[0] == "--limits")
+            return Limits.Run(args[1]);
+        if (args.Length == 1 && args[0] == "--version")
+            return Embed.Version();
         if (args.Length != 1)
         {
-            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase RECORD_DIR | Sample --transfer RECORD_DIR | Sample --wire RECORD_DIR");
+            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase|--transfer|--wire|--embed|--limits RECORD_DIR | Sample --version");
             return 2;
         }
         var stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
@@ -50,7 +58,7 @@ static class Program
         }
     }
 
-    static string Bits(float f)
+    internal static string Bits(float f)
     {
         return BitConverter.ToUInt32(BitConverter.GetBytes(f), 0).ToString("x8");
     }
@@ -76,7 +84,7 @@ static class Program
                 uint c2 = w.AddCreature(0x09000001u, prey);
                 w.DoMotion(c2, 0x45000005u);
                 var p = AcWorld.DefaultMoveParams();
-                p.CanWalk = 0;
+                p.CanWalk = false;
                 w.MoveToObject(c1, 2, p);
                 int arrivals = 0;
                 for (int k = 0; k < 60; k++)
@@ -180,7 +188,7 @@ static class Program
                 var sa = w.State(a);
                 var sb = w.State(b);
                 bool same = sa.Motion == sb.Motion && sa.Velocity.Y == sb.Velocity.Y && sb.Velocity.Y > 0f;
-                Console.WriteLine("copy motion " + sb.Motion.ToString("x8") + " " + (same ? "same" : "differs"));
+                Console.WriteLine("copy motion " + ((uint)sb.Motion).ToString("x8") + " " + (same ? "same" : "differs"));
                 byte[] again = w.MovementData(b, false);
                 Console.WriteLine("bytes " + (Convert.ToBase64String(again) == Convert.ToBase64String(data) ? "same" : "differ"));
                 byte[] um = w.UpdateMotion(a, false);

@@ -46,6 +46,7 @@ fn build(source: &std::path::Path, out: &std::path::Path) -> Result<usize, Strin
         for g in &f.gfxobjs {
             files.push((g.id, write_gfxobj(g)));
         }
+        files.extend(f.texture_records());
     }
     for (id, bytes) in &files {
         let path = out.join(record_file_name(*id));

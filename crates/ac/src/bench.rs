@@ -17,7 +17,7 @@ use crate::loader::MotionSet;
 use crate::math::{AFrame, Quat, Vec3};
 use crate::motion_interp::Weenie;
 use crate::motion_table::MotionTableData;
-use crate::moveto_manager::{MoveToManager, MovementStruct};
+use crate::moveto_manager::MovementStruct;
 use crate::physics_obj::{PhysicsObj, DEFAULT_CELL};
 use crate::records::authoring::{compile, AssetSource};
 use crate::sequence::{AnimMap, AnimSource};
@@ -244,7 +244,7 @@ impl ChaseBench {
             obj.radius = 0.5;
             obj.height = 1.8;
             obj.now = clock;
-            obj.moveto = MoveToManager::new(clock);
+            obj.moveto = crate::cold_box::ColdBox::fresh_at(clock);
             objects.push(obj);
         }
         let mut b = ChaseBench {

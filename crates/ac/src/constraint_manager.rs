@@ -36,6 +36,7 @@ impl PhysicsObj {
             constraint_distance_max: max,
             constraint_pos_offset: pos.distance(&here),
         });
+        self.raise(crate::events::Event::Constrained);
     }
 
     /// `PositionManager.Unconstrain` (only the flag is reset).
@@ -45,7 +46,11 @@ impl PhysicsObj {
             .as_mut()
             .and_then(|p| p.constraint.as_mut())
         {
+            let was = c.is_constrained;
             c.is_constrained = false;
+            if was {
+                self.raise(crate::events::Event::Unconstrained);
+            }
         }
     }
 

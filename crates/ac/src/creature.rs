@@ -28,6 +28,7 @@ pub struct CreatureBuilder {
     contact: bool,
     on_walkable: bool,
     correction: CorrectionMode,
+    pub(crate) server: crate::creature_server::ServerSetup,
 }
 
 impl CreatureBuilder {
@@ -87,15 +88,22 @@ impl CreatureBuilder {
         obj.correction = self.correction;
         obj.set_motion_table(Some(self.motions.table));
         obj.set_in_cell(self.in_cell);
+        self.server.apply(&mut obj);
         obj.apply_contact(self.contact, self.on_walkable);
-        Creature { obj }
+        Creature {
+            obj,
+            player: crate::creature_server::PlayerSide::new(self.server.fast_tick),
+        }
     }
 }
 
 /// An animated creature: send it motion commands, tick it, read where it is and
 /// which part frames its animation shows.
 pub struct Creature {
-    obj: PhysicsObj,
+    pub(crate) obj: PhysicsObj,
+    /// What ACE's `Player` keeps beside the physics (message sequences, the requested
+    /// location, FastTick, the soul-emote guard): see [`crate::creature_server`].
+    pub(crate) player: crate::creature_server::PlayerSide,
 }
 
 impl Creature {
@@ -113,6 +121,7 @@ impl Creature {
             contact: true,
             on_walkable: true,
             correction: CorrectionMode::default(),
+            server: crate::creature_server::ServerSetup::default(),
         }
     }
 
@@ -131,7 +140,7 @@ impl Creature {
         self.obj
     }
 
-    fn begin(&mut self) {
+    pub(crate) fn begin(&mut self) {
         // The logs hold what the last call did, so they never grow across calls.
         self.obj.hook_log.clear();
         self.obj.motions_done.clear();

@@ -16,6 +16,7 @@ use crate::records::{
 pub mod drawing;
 pub mod geometry;
 pub mod table_listing;
+pub mod textures;
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -447,6 +448,10 @@ pub fn record_kind(id: u32) -> &'static str {
         0x01 => "GfxObj",
         0x02 => "Setup",
         0x03 => "Animation",
+        0x04 => "Palette",
+        0x05 => "SurfaceTexture",
+        0x06 => "RenderSurface",
+        0x08 => "Surface",
         0x09 => "MotionTable",
         0x20 => "SoundTable",
         0x33 => "PhysicsScript",
@@ -494,20 +499,57 @@ pub fn render_record(bytes: &[u8], file: &str, json: bool) -> Result<String, Rec
                 geometry::gfxobj_text(&g)
             })
         }
+        Some(0x04) => Ok(textures::palette(
+            &crate::records::read_palette(bytes, file)?,
+            json,
+        )),
+        Some(0x05) => Ok(textures::surface_texture(
+            &crate::records::read_surface_texture(bytes, file)?,
+            json,
+        )),
+        Some(0x06) => Ok(textures::render_surface(
+            &crate::records::read_render_surface(bytes, file)?,
+            json,
+        )),
         _ => Err(RecordError::Malformed {
             file: file.to_string(),
             id,
             offset: 0,
             message:
-                "not a MotionTable (0x09……), Animation (0x03……), Setup (0x02……) or GfxObj (0x01……) record"
+                "not a MotionTable (0x09……), Animation (0x03……), Setup (0x02……), GfxObj (0x01……), Palette (0x04……), SurfaceTexture (0x05……) or RenderSurface (0x06……) record"
                     .to_string(),
         }),
     }
 }
 
+/// As [`render_record`], for a record whose id is known from outside its bytes (a DAT
+/// entry, a `<id>.bin` file name): a Surface (`0x08……`) carries no id, so only this
+/// reads one.
+pub fn render_record_with_id(
+    bytes: &[u8],
+    id: u32,
+    file: &str,
+    json: bool,
+) -> Result<String, RecordError> {
+    if id >> 24 == 0x08 {
+        let s = crate::records::read_surface(bytes, id, file)?;
+        return Ok(textures::surface(&s, json));
+    }
+    render_record(bytes, file, json)
+}
+
+/// The id a record file's name gives (`08000101.bin`).
+fn id_from_name(path: &Path) -> Option<u32> {
+    let stem = path.file_stem()?.to_string_lossy().into_owned();
+    (stem.len() == 8)
+        .then(|| u32::from_str_radix(&stem, 16).ok())
+        .flatten()
+}
+
 /// Whether `path` is something [`inspect_file`] reads: a `.dat` container, or a `.bin`
 /// record whose id's high byte is 0x01, 0x02, 0x03 or 0x09 and which is either named like a record
-/// file (`09000001.bin`, so a malformed one still gets its located error) or parses.
+/// file (`09000001.bin`, so a malformed one still gets its located error) or parses, or a
+/// texture record file named by its id (`04…`, `05…`, `06…`, `08…`: a Surface holds no id).
 pub fn recognises(path: &Path) -> bool {
     let ext = path
         .extension()
@@ -529,7 +571,8 @@ pub fn recognises(path: &Path) -> bool {
                 Some(0x03) => named_as_record || read_animation(&bytes, "").is_ok(),
                 Some(0x02) => named_as_record || crate::records::read_setup(&bytes, "").is_ok(),
                 Some(0x01) => named_as_record || crate::records::read_gfxobj(&bytes, "").is_ok(),
-                _ => false,
+                Some(0x04..=0x06) => named_as_record,
+                _ => id_from_name(path).is_some_and(|id| id >> 24 == 0x08),
             }
         }
         _ => false,
@@ -583,7 +626,7 @@ pub fn inspect_file(path: &Path, id: Option<&str>, json: bool) -> Result<String,
         return match want {
             Some(id) => {
                 let bytes = dat.read_record(id)?;
-                render_record(&bytes, &file, json)
+                render_record_with_id(&bytes, id, &file, json)
             }
             None => {
                 let entries = dat.entries()?;
@@ -648,6 +691,13 @@ pub fn inspect_file(path: &Path, id: Option<&str>, json: bool) -> Result<String,
             file: file.clone(),
             message: e.to_string(),
         })?;
+    // A Surface's bytes hold no id: the name (or --id) says it is one.
+    if let Some(id) = want
+        .or_else(|| id_from_name(path))
+        .filter(|id| id >> 24 == 0x08)
+    {
+        return render_record_with_id(&bytes, id, &file, json);
+    }
     if let (Some(want), Some(b)) = (want, bytes.get(..4)) {
         let got = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         if got != want {

@@ -492,3 +492,126 @@ impl InterpolationManager {
         }
     }
 }
+
+/// Q111: ACE never queues Jump or Velocity nodes (its `InterpolateTo` builds Position
+/// nodes only, and nothing else adds to the queue), so no public call here can queue one
+/// either. What ACE does with one at the head or the tail is kept; these tests put nodes
+/// in the queue directly to show it.
+#[cfg(test)]
+mod q111_tests {
+    use super::*;
+    use crate::math::Quat;
+
+    struct Host {
+        pos: Position,
+        velocity: Vec3,
+        placed: Vec<Position>,
+    }
+
+    impl InterpHost for Host {
+        fn position(&self) -> Position {
+            self.pos
+        }
+        fn in_contact(&self) -> bool {
+            true
+        }
+        fn adjusted_max_speed(&mut self) -> f32 {
+            4.0
+        }
+        fn set_heading(&mut self, _deg: f32) {}
+        fn set_position_simple(&mut self, p: &Position) -> bool {
+            self.pos = *p;
+            self.placed.push(*p);
+            true
+        }
+        fn set_velocity(&mut self, v: Vec3) {
+            self.velocity = v;
+        }
+        fn autonomy_blip_distance(&self) -> f64 {
+            100.0
+        }
+    }
+
+    fn at(x: f32) -> Position {
+        Position::new(
+            0x7d64_0013,
+            AFrame::new(Vec3::new(x, 0.0, 0.0), Quat::IDENTITY),
+        )
+    }
+
+    fn host() -> Host {
+        Host {
+            pos: at(0.0),
+            velocity: Vec3::ZERO,
+            placed: Vec::new(),
+        }
+    }
+
+    fn node(kind: NodeType, x: f32, velocity: Vec3) -> InterpolationNode {
+        InterpolationNode {
+            kind,
+            position: at(x),
+            velocity,
+            extent: 0.0,
+        }
+    }
+
+    #[test]
+    fn q111_interpolate_to_queues_position_nodes_only() {
+        let mut m = InterpolationManager::new(CorrectionMode::Ace);
+        let mut h = host();
+        m.interpolate_to(at(3.0), false, &mut h);
+        m.interpolate_to(at(6.0), false, &mut h);
+        let kinds: Vec<NodeType> = m.queue().map(|n| n.kind).collect();
+        assert_eq!(kinds, vec![NodeType::Position, NodeType::Position]);
+    }
+
+    #[test]
+    fn q111_a_velocity_node_at_the_head_sets_the_velocity_in_use_time() {
+        let mut m = InterpolationManager::new(CorrectionMode::Ace);
+        let mut h = host();
+        m.queue
+            .push_back(node(NodeType::Velocity, 9.0, Vec3::new(1.0, 2.0, 3.0)));
+        // adjust_offset leaves a Jump/Velocity head alone: no correction, node kept.
+        let mut offset = AFrame::new(Vec3::new(0.5, 0.0, 0.0), Quat::IDENTITY);
+        m.adjust_offset(&mut offset, 0.1, &mut h);
+        assert_eq!(offset.origin, Vec3::new(0.5, 0.0, 0.0));
+        assert_eq!(m.queue().count(), 1);
+        // UseTime completes it, taking its velocity; the queue was its only node.
+        m.use_time(&mut h);
+        assert_eq!(h.velocity, Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(m.queue().count(), 0);
+        assert_eq!(h.pos, at(0.0));
+    }
+
+    #[test]
+    fn q111_a_jump_node_at_the_head_just_completes() {
+        let mut m = InterpolationManager::new(CorrectionMode::Ace);
+        let mut h = host();
+        m.queue.push_back(node(NodeType::Jump, 9.0, Vec3::ZERO));
+        m.queue.push_back(node(NodeType::Position, 4.0, Vec3::ZERO));
+        m.use_time(&mut h);
+        // The Position node behind it is next, 4 m away.
+        let kinds: Vec<NodeType> = m.queue().map(|n| n.kind).collect();
+        assert_eq!(kinds, vec![NodeType::Position]);
+        assert_eq!(m.original_distance, 4.0);
+        assert_eq!(h.velocity, Vec3::ZERO);
+    }
+
+    #[test]
+    fn q111_failed_interpolation_ending_in_a_velocity_node_blips_to_the_last_position() {
+        let mut m = InterpolationManager::new(CorrectionMode::Ace);
+        let mut h = host();
+        m.queue.push_back(node(NodeType::Position, 2.0, Vec3::ZERO));
+        m.queue.push_back(node(NodeType::Position, 5.0, Vec3::ZERO));
+        m.queue
+            .push_back(node(NodeType::Velocity, 9.0, Vec3::new(0.0, 0.0, -1.0)));
+        m.node_fail_counter = 4;
+        m.use_time(&mut h);
+        // The nearest Position node from the tail (x = 5), then the tail's velocity.
+        assert_eq!(h.placed, vec![at(5.0)]);
+        assert_eq!(h.velocity, Vec3::new(0.0, 0.0, -1.0));
+        assert_eq!(m.queue().count(), 0);
+        assert_eq!(m.node_fail_counter, 0);
+    }
+}

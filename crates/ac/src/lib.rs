@@ -51,10 +51,14 @@
 //!   of ACE's methods, with `AcRefSim`, the runner that plays scenarios through it; a
 //!   differential test keeps the engine's tick bit for bit equal to it.
 
+pub mod anim_lengths;
 pub mod bench;
+pub mod cold_box;
 pub mod commands;
 pub mod constraint_manager;
 pub mod creature;
+pub mod creature_server;
+pub mod events;
 pub mod inspect;
 pub mod interpolation;
 pub mod key_hash;
@@ -77,6 +81,7 @@ pub mod scenario_server;
 pub mod scenario_world;
 pub mod sequence;
 pub mod server_loop;
+pub mod server_world;
 pub mod sticky_manager;
 pub mod table_manager;
 pub mod target_manager;

@@ -93,8 +93,9 @@ impl Loader {
     }
 
     /// Records given as bytes: each is a MotionTable (`0x09……`) or an Animation
-    /// (`0x03……`), told apart by the id in its first four bytes; GfxObj (`0x01……`) and
-    /// Setup (`0x02……`) records are passed over. `label` names the
+    /// (`0x03……`), told apart by the id in its first four bytes; GfxObj (`0x01……`),
+    /// Setup (`0x02……`) and texture records (`0x04……`, `0x05……`, `0x06……`, and
+    /// Surfaces, whose first word is a type with a zero top byte) are passed over. `label` names the
     /// source in errors (e.g. the archive they came from); the first bad record fails
     /// the whole call.
     pub fn from_bytes<'a>(
@@ -112,9 +113,12 @@ impl Loader {
                 Some(head) if head[3] == 0x03 => {
                     anims.push(read_animation(bytes, &file).map_err(LoadError::Table)?)
                 }
-                // GfxObj and Setup records sit beside the motion records in a record
-                // folder or DAT; a motion set does not need them, so they are passed over.
-                Some(head) if head[3] == 0x01 || head[3] == 0x02 => {}
+                // GfxObj, Setup and texture records (Palette, SurfaceTexture,
+                // RenderSurface) sit beside the motion records in a record folder or DAT;
+                // a motion set does not need them, so they are passed over. A Surface
+                // (0x08……) starts with its type word, not its id; no id has a zero top
+                // byte, so such bytes are taken for a Surface and passed over too.
+                Some(head) if matches!(head[3], 0x00 | 0x01 | 0x02 | 0x04 | 0x05 | 0x06) => {}
                 Some(head) => {
                     let id = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
                     return Err(LoadError::Table(RecordError::Malformed {

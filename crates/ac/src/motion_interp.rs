@@ -57,7 +57,7 @@ pub struct RawMotionState {
 impl Default for RawMotionState {
     fn default() -> Self {
         RawMotionState {
-            actions: VecDeque::with_capacity(8),
+            actions: VecDeque::new(),
             current_hold_key: HoldKey::None,
             current_style: NON_COMBAT,
             forward_command: READY,
@@ -167,7 +167,7 @@ impl Default for InterpretedMotionState {
             sidestep_speed: 1.0,
             turn_command: 0,
             turn_speed: 1.0,
-            actions: VecDeque::with_capacity(8),
+            actions: VecDeque::new(),
         }
     }
 }
@@ -256,7 +256,7 @@ impl Default for MotionInterp {
             jump_extent: 0.0,
             server_action_stamp: 0,
             my_run_rate: 1.0,
-            pending_motions: VecDeque::with_capacity(16),
+            pending_motions: VecDeque::with_capacity(4),
         }
     }
 }

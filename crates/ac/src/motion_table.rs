@@ -35,7 +35,7 @@ impl Default for MotionState {
             substate_mod: 1.0,
             // Reserved so that a steady-state object never grows its lists.
             modifiers: VecDeque::with_capacity(4),
-            actions: VecDeque::with_capacity(8),
+            actions: VecDeque::new(),
         }
     }
 }
@@ -169,6 +169,41 @@ impl MotionTableData {
     }
     fn modifier(&self, k: u32) -> Option<&MotionData> {
         self.modifiers.get(&k)
+    }
+
+    /// `MotionTable.GetAnimationLength(tableId, stance, motion, speed)` (ACE's static
+    /// helper over its DAT reader): the seconds of the link from the style's default
+    /// substate to `motion` (a link valid from any substate if that one has none; no time
+    /// at all when the default substate has no link list), each animation counted from its
+    /// low frame to its high frame (−1 or past the end: the frame count) at
+    /// `|framerate|`, divided by `speed`. The default substate's id is masked to 20 bits
+    /// in the key, as ACE does.
+    pub fn animation_length(
+        &self,
+        stance: u32,
+        motion: u32,
+        speed: f32,
+        src: &dyn AnimSource,
+    ) -> f32 {
+        let current = self.style_defaults.get(&stance).copied().unwrap_or(0);
+        let length = match self.links.get(&((stance << 16) | (current & 0xF_FFFF))) {
+            None => 0.0,
+            Some(link) => link
+                .get(&motion)
+                .or_else(|| self.links.get(&(stance << 16)).and_then(|l| l.get(&motion)))
+                .map_or(0.0, |md| {
+                    md.anims.iter().fold(0.0f32, |sum, a| {
+                        let frames = src.animation(a.anim_id).num_frames as i32;
+                        let high = if a.high_frame == -1 || a.high_frame > frames {
+                            frames
+                        } else {
+                            a.high_frame
+                        };
+                        sum + (high - a.low_frame) as f32 / a.framerate.abs()
+                    })
+                }),
+        };
+        length / speed
     }
 
     /// `get_link`: forward lookup, or the reverse one when either speed is negative (Q14).

@@ -244,6 +244,7 @@ impl PhysicsObj {
                     return WeenieError::NoAnimationTable;
                 }
                 self.set_active(true);
+                self.reserve_move_buffers();
                 self.mt_perform_movement(mvs)
             }
             MovementType::Invalid => WeenieError::GeneralMovementFailure,
@@ -750,7 +751,11 @@ impl PhysicsObj {
     pub fn mt_use_time(&mut self) {
         // The three tests only read flags; the one that nearly always fails (no node
         // pending) comes first, so most ticks make one test instead of three.
-        if self.moveto.pending_actions.is_empty() {
+        if self
+            .moveto
+            .boxed()
+            .is_none_or(|m| m.pending_actions.is_empty())
+        {
             return;
         }
         if !self.has_movement_manager || !self.contact {
@@ -886,6 +891,7 @@ impl PhysicsObj {
     fn on_move_complete(&mut self, status: WeenieError) {
         self.move_completions.push(status);
         self.last_move_completion = Some(status);
+        self.raise(crate::events::Event::MoveComplete(status));
     }
 
     /// `IsInterpolating()`.

@@ -2,6 +2,7 @@
 //! and motion-table manager, and the forwards `PhysicsObj` makes to them.
 
 use crate::commands::{MovementParameters, MovementType, WeenieError};
+use crate::events::Event;
 use crate::motion_interp::{mi_motion_done, MotionInterp};
 use crate::physics_obj::PhysicsObj;
 use crate::sequence::{AnimData, Sequence};
@@ -13,6 +14,7 @@ pub(crate) struct ObjSink<'a> {
     is_animating: &'a mut bool,
     has_movement_manager: bool,
     log: &'a mut Vec<(u32, bool)>,
+    events: Option<&'a mut crate::events::EventLog>,
     /// An Action completed: `unstick_from_object` runs when the manager is released.
     unstick: &'a mut bool,
 }
@@ -25,6 +27,9 @@ impl MotionDoneSink for ObjSink<'_> {
     }
     fn on_motion_done(&mut self, motion: u32, success: bool) {
         self.log.push((motion, success));
+        if let Some(e) = self.events.as_deref_mut() {
+            e.push(Event::MotionDone { motion, success });
+        }
     }
 }
 
@@ -40,6 +45,7 @@ impl PhysicsObj {
             is_animating: &mut self.is_animating,
             has_movement_manager: self.has_movement_manager,
             log: &mut self.motions_done,
+            events: self.events.as_deref_mut(),
             unstick: &mut self.unstick_pending,
         };
         let r = f(tm, &mut self.sequence, &mut sink);

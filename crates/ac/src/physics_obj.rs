@@ -5,6 +5,7 @@
 //! There is no collision world: every position the object is asked to take is taken
 //! exactly, and contact changes only when the caller says so (the conformance world, Q45).
 
+use crate::cold_box::ColdBox;
 use crate::commands::*;
 use crate::interpolation::{autonomy_blip_distance, CorrectionMode, InterpHost, Position};
 use crate::math::{AFrame, OffsetMemo, Quat, Vec3, EPSILON};
@@ -86,8 +87,9 @@ pub struct PhysicsObj {
     pub(crate) height: f32,
     /// The world clock `PhysicsTimer.CurrentTime` as this object last saw it.
     pub(crate) now: f64,
-    /// The `MoveToManager` (meaningful only while `has_movement_manager`).
-    pub(crate) moveto: MoveToManager,
+    /// The `MoveToManager` (meaningful only while `has_movement_manager`); off the
+    /// object until its first move.
+    pub(crate) moveto: ColdBox<MoveToManager>,
     pub(crate) target_manager: Option<Box<TargetManager>>,
     /// Requests to other objects, carried out by the world after each call.
     pub(crate) outbox: Vec<Remote>,
@@ -104,8 +106,11 @@ pub struct PhysicsObj {
     /// The last combine of the tick's offset into the frame, with the physics step's
     /// rotation of its result.
     pub(crate) offset_memo: OffsetMemo,
-    /// The server side: collision-report flags, the requested position, jump answers.
-    pub server: crate::server_loop::ServerSide,
+    /// The server side: collision-report flags, the requested position, jump answers
+    /// (off the object until a server loop first changes it).
+    pub server: ColdBox<crate::server_loop::ServerSide>,
+    /// The host's event log, when it asked for one ([`PhysicsObj::enable_events`]).
+    pub(crate) events: Option<Box<crate::events::EventLog>>,
 }
 
 impl PhysicsObj {
@@ -142,9 +147,9 @@ impl PhysicsObj {
             has_movement_manager: false,
             minterp: MotionInterp::default(),
             anims,
-            anim_hooks: Vec::with_capacity(16),
-            hook_log: Vec::with_capacity(16),
-            motions_done: Vec::with_capacity(16),
+            anim_hooks: Vec::with_capacity(4),
+            hook_log: Vec::with_capacity(4),
+            motions_done: Vec::with_capacity(4),
             position_manager: None,
             correction: CorrectionMode::Ace,
             update_time: 0.0,
@@ -152,16 +157,17 @@ impl PhysicsObj {
             radius: 0.0,
             height: 0.0,
             now: 0.0,
-            moveto: MoveToManager::new(0.0),
+            moveto: ColdBox::fresh_at(0.0),
             target_manager: None,
-            outbox: Vec::with_capacity(8),
-            move_completions: Vec::with_capacity(4),
+            outbox: Vec::new(),
+            move_completions: Vec::new(),
             last_move_completion: None,
             unstick_pending: false,
             sticky_live: None,
             sticky_object: 0,
             offset_memo: OffsetMemo::default(),
-            server: crate::server_loop::ServerSide::default(),
+            server: ColdBox::pristine(),
+            events: None,
         }
     }
 
@@ -183,11 +189,36 @@ impl PhysicsObj {
         }
         self.has_movement_manager = false;
         self.minterp = MotionInterp::default();
-        self.moveto = MoveToManager::new(self.now);
+        self.moveto = ColdBox::fresh_at(self.now);
         if id != 0 {
             self.has_movement_manager = true;
             self.mi_enter_default_state();
             self.set_active(true);
+        }
+    }
+
+    /// Room in the buffers a move-to fills, made when a move starts (a no-op from the
+    /// second move on). An object driven by commands alone queues a few entries per
+    /// tick and its buffers start that small; a chasing object queues motions and
+    /// completions and reports to its voyeurs, so its buffers are sized once for that
+    /// here rather than grown by doubling during its ticks.
+    pub(crate) fn reserve_move_buffers(&mut self) {
+        fn at_least<T>(v: &mut Vec<T>, n: usize) {
+            if v.capacity() < n {
+                v.reserve_exact(n - v.len());
+            }
+        }
+        fn deque_at_least<T>(v: &mut std::collections::VecDeque<T>, n: usize) {
+            if v.capacity() < n {
+                v.reserve_exact(n - v.len());
+            }
+        }
+        at_least(&mut self.motions_done, 16);
+        at_least(&mut self.move_completions, 4);
+        at_least(&mut self.outbox, 8);
+        deque_at_least(&mut self.minterp.pending_motions, 16);
+        if let Some(tm) = self.table_manager.as_mut() {
+            deque_at_least(&mut tm.pending, 16);
         }
     }
 
@@ -497,11 +528,13 @@ impl PhysicsObj {
         }
     }
 
+    #[inline(never)]
     fn process_queued_hooks(&mut self) {
         let n = self.anim_hooks.len();
         for i in 0..n {
             let h = self.anim_hooks[i];
             self.hook_log.push(h.hook_type);
+            self.raise(h.into());
             if h.hook_type == HOOK_ANIMATION_DONE {
                 self.animation_done(true);
             }

@@ -175,12 +175,33 @@ pub struct Dt(pub f64);
 impl<'de> Deserialize<'de> for Dt {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dt, D::Error> {
         let v = f64::deserialize(d)?;
-        in_range(
-            v,
-            MAX_DT,
-            "a tick's dt lies within \u{b1}2 s (ACE's HugeQuantum)",
-        )
-        .map(Dt)
+        check_dt(v).map(Dt).map_err(D::Error::custom)
+    }
+}
+
+/// The rule every door applies to a tick's quantum (limit L1): finite, within
+/// ±[`MAX_DT`]; the error text is the same at each (the caller prefixes where it was).
+pub fn check_dt(v: f64) -> Result<f64, String> {
+    if !v.is_finite() || v.abs() > MAX_DT {
+        return Err(format!(
+            "{} is out of range: a tick's dt lies within \u{b1}2 s (ACE's HugeQuantum)",
+            shown(v)
+        ));
+    }
+    Ok(v)
+}
+
+/// The rule the embedding doors (C, .NET, WASM, Python) apply to a move-to, turn-to or
+/// stick target: neither id 0, which no object has, nor the mover itself. The error
+/// text is the same at each. The scenario runner does not apply it: it is the
+/// conformance door, and ACE's answer to such a move is a rule (Q86).
+pub fn check_target(mover: u32, target: u32) -> Result<u32, String> {
+    if target == 0 {
+        Err("id 0 names no object".to_string())
+    } else if target == mover {
+        Err(format!("{target:#x} is the creature itself"))
+    } else {
+        Ok(target)
     }
 }
 
@@ -852,7 +873,10 @@ pub(crate) fn list_overflow(obj: &PhysicsObj) -> Option<(&'static str, usize)> {
         .map(|&(name, _, max)| (name, max))
 }
 
-/// The first NaN/±Infinity a trace line would print, as (JSON path, value).
+/// The first NaN/±Infinity a trace line would print, as (JSON path, value). A cached
+/// velocity is exempt (Q110): ACE divides the last move by the quantum, so a server update
+/// with no elapsed time leaves ±Infinity or NaN there, and the trace prints it as the
+/// strings `"Infinity"`, `"-Infinity"`, `"NaN"`.
 pub fn non_finite_in(line: &Line) -> Option<(String, &'static str)> {
     fn walk(v: &Value, path: &mut String) -> Option<&'static str> {
         match v {
@@ -868,6 +892,10 @@ pub fn non_finite_in(line: &Line) -> Option<(String, &'static str)> {
                 let len = path.len();
                 for (i, item) in items.iter().enumerate() {
                     path.push_str(&format!("[{i}]"));
+                    if path.ends_with(&format!("cached_velocity[{i}]")) {
+                        path.truncate(len);
+                        continue;
+                    }
                     if let Some(bad) = walk(item, path) {
                         return Some(bad);
                     }

@@ -10,10 +10,10 @@ use crate::scenario::{
     frame_of, list_overflow, non_finite_in, work_limit_message, AcSim, Clock, Id, Line, Num,
     Orientation, Setup, Step, F,
 };
-use crate::server_loop::{movement_data_of_move_to_state, plan_update, UpdatePlan};
+use crate::server_loop::{handle_move_to_state, jump_broadcasts, plan_update, UpdatePlan};
 use crate::wire::{
     from_hex, to_hex, JumpPack, MoveToState, MovementData, RawMotionState, Reader, Sequences,
-    UpdateMotion, VectorUpdate, WireError, OPCODE_UPDATE_MOTION,
+    UpdateMotion, WireError, OPCODE_UPDATE_MOTION,
 };
 use crate::world::{self, MainAndOthers};
 use retroanim_core::{Scenario, ScenarioError};
@@ -60,6 +60,8 @@ pub struct Player {
     pub seq: Sequences,
     /// `LastMoveToState`'s raw state.
     pub last_raw: Option<RawMotionState>,
+    /// `LastSoulEmote` / `LastSoulEmoteEndTime` (Q112).
+    pub soul_emote: crate::server_loop::SoulEmoteGuard,
 }
 
 /// The extension's state.
@@ -102,6 +104,7 @@ fn player(fast_tick: Option<bool>) -> Player {
         requested_location: None,
         seq: Sequences::default(),
         last_raw: None,
+        soul_emote: crate::server_loop::SoulEmoteGuard::default(),
     }
 }
 
@@ -293,29 +296,19 @@ fn received_movement_data(bytes: &[u8]) -> Result<MovementData, WireError> {
 /// The server-side jump with the client's velocity and its two broadcasts.
 fn jump_with_velocity(sim: &mut AcSim, i: usize, v: [f32; 3]) {
     let fast_tick = sim.server.as_ref().is_none_or(|s| s.players[i].fast_tick);
-    let o = obj_mut(sim, i);
-    o.jump_server(Vec3::new(v[0], v[1], v[2]), fast_tick);
-    let (guid, vel, omega) = (o.id, o.velocity, o.omega);
-    let data = crate::wire::MovementData {
-        autonomous: true,
-        motion_flags: 0,
-        style: 0,
-        body: crate::wire::MovementBody::Invalid {
-            state: crate::wire::InterpretedState::default(),
-            sticky_object: 0,
-        },
-    };
+    obj_mut(sim, i).jump_server(Vec3::new(v[0], v[1], v[2]), fast_tick);
     let Some(s) = sim.server.as_mut() else { return };
-    let seq = &mut s.players[i].seq;
-    let a = UpdateMotion::write(guid, &data, seq);
-    let b = VectorUpdate::write(
-        guid,
-        [vel.x, vel.y, vel.z],
-        [omega.x, omega.y, omega.z],
-        seq,
-    );
-    s.wire.push(to_hex(&a));
-    s.wire.push(to_hex(&b));
+    let o = if i == 0 {
+        &sim.obj
+    } else {
+        &sim.ext
+            .as_ref()
+            .expect("other objects live in the extension")
+            .others[i - 1]
+    };
+    for m in jump_broadcasts(o, &mut s.players[i].seq) {
+        s.wire.push(to_hex(&m));
+    }
 }
 
 /// One server-loop step, refused (everything restored) when it overruns a work limit,
@@ -535,22 +528,25 @@ fn apply(sim: &mut AcSim, index: usize, step: &Step, at: &str) -> Result<Line, S
             let state = MoveToState::from_bytes(&bytes)
                 .map_err(|e| ScenarioError::new(&file, format!("{at}.hex"), e.to_string()))?;
             let now = clock(sim);
-            let fast_tick = sim.server.as_ref().is_none_or(|s| s.players[i].fast_tick);
+            let (fast_tick, mut guard) = sim
+                .server
+                .as_ref()
+                .map_or((true, crate::server_loop::SoulEmoteGuard::default()), |s| {
+                    (s.players[i].fast_tick, s.players[i].soul_emote)
+                });
+            let (raw, position) = (state.raw.clone(), state.position);
             let o = obj_mut(sim, i);
-            if fast_tick {
-                if !o.is_moving_or_animating() {
-                    o.update_time = now;
-                }
-                o.on_move_to_state_server(&state.raw, state.standing_long_jump());
-            }
-            let data = movement_data_of_move_to_state(&state, o.weenie.run_rate);
+            let data = handle_move_to_state(o, state, fast_tick, now, &mut guard);
             let guid = o.id;
             if let Some(s) = sim.server.as_mut() {
                 let p = &mut s.players[i];
-                p.last_raw = Some(state.raw.clone());
-                p.requested_location = Some(state.position);
-                let bytes = UpdateMotion::write(guid, &data, &mut p.seq);
-                push_wire(sim, bytes);
+                p.last_raw = Some(raw);
+                p.requested_location = Some(position);
+                p.soul_emote = guard;
+                if let Some(data) = data {
+                    let bytes = UpdateMotion::write(guid, &data, &mut p.seq);
+                    push_wire(sim, bytes);
+                }
             }
             "None".into()
         }

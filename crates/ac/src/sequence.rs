@@ -89,10 +89,26 @@ pub struct AnimData {
     pub framerate: f32,
 }
 
-/// One hook queued on the object during an update: its type and direction.
+/// One hook queued on the object during an update: its type, and where it sits in its
+/// Animation record (the `index`-th hook of part frame `frame` of `anim_id`) so that a
+/// host can read its payload. The AnimationDone the sequence adds itself at the end of
+/// a non-cyclic node has `anim_id` 0, frame -1 and index `u32::MAX`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FiredHook {
     pub hook_type: u32,
+    pub anim_id: u32,
+    pub frame: i32,
+    pub index: u32,
+}
+
+impl FiredHook {
+    /// The AnimationDone hook the sequence raises when a non-cyclic node ends.
+    pub const ANIMATION_DONE: FiredHook = FiredHook {
+        hook_type: HOOK_ANIMATION_DONE,
+        anim_id: 0,
+        frame: -1,
+        index: u32::MAX,
+    };
 }
 
 /// `AnimSequenceNode`.
@@ -236,14 +252,30 @@ impl SeqNode {
         if !self.anim.may_have_hooks(frame) {
             return true;
         }
+        self.queue_frame_hooks(frame, dir, hooks, fired)
+    }
+
+    /// The scan of [`SeqNode::fire_hooks`] for a frame that may have hooks, kept out of
+    /// the crossing loop: most crossings have none, and the loop's registers stay free.
+    #[inline(never)]
+    fn queue_frame_hooks(
+        &self,
+        frame: i32,
+        dir: i32,
+        hooks: &mut Vec<FiredHook>,
+        fired: &mut usize,
+    ) -> bool {
         if let Some(pf) = self.part_frame(frame) {
-            for h in &pf.hooks {
+            for (k, h) in pf.hooks.iter().enumerate() {
                 if h.direction == 0 || h.direction == dir {
                     if *fired >= MAX_HOOKS_PER_UPDATE {
                         return false;
                     }
                     hooks.push(FiredHook {
                         hook_type: h.hook_type,
+                        anim_id: self.anim.id,
+                        frame,
+                        index: k as u32,
                     });
                     *fired += 1;
                 }
@@ -386,7 +418,7 @@ fn floor_key(x: f32, nan: i64) -> i64 {
 impl Sequence {
     pub fn new() -> Sequence {
         Sequence {
-            nodes: Vec::with_capacity(8),
+            nodes: Vec::with_capacity(4),
             ..Sequence::default()
         }
     }
@@ -687,9 +719,7 @@ impl Sequence {
                     self.overrun = Some(WorkLimit::Hooks);
                     return;
                 }
-                hooks.push(FiredHook {
-                    hook_type: HOOK_ANIMATION_DONE,
-                });
+                hooks.push(FiredHook::ANIMATION_DONE);
                 fired += 1;
             }
             count_crossing!();

@@ -963,3 +963,86 @@ pub fn movement_data_of_move_to_state(state: &MoveToState, run_rate: f32) -> Mov
         },
     }
 }
+
+/// `Player.BroadcastMovement`'s memory of the last soul emote it let through (Q112).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SoulEmoteGuard {
+    /// `LastSoulEmote` (0 before the first).
+    pub last: u32,
+    /// `LastSoulEmoteEndTime`, on the world clock.
+    pub end: f64,
+}
+
+impl Default for SoulEmoteGuard {
+    fn default() -> Self {
+        SoulEmoteGuard {
+            last: 0,
+            end: f64::NEG_INFINITY,
+        }
+    }
+}
+
+impl SoulEmoteGuard {
+    /// Strip `state`'s actions when its first one repeats the last emote before that
+    /// one's animation (on `obj`'s table, NonCombat) has ended at clock `now`; else
+    /// remember it.
+    pub fn screen(&mut self, state: &mut MoveToState, obj: &PhysicsObj, now: f64) {
+        let Some(first) = state.raw.commands.first() else {
+            return;
+        };
+        let emote = crate::wire::soul_emotes::full_command(first.command);
+        if emote == self.last && now < self.end {
+            state.raw.commands.clear();
+            return;
+        }
+        let length = obj.table_manager().map_or(0.0, |tm| {
+            tm.table
+                .animation_length(NON_COMBAT, emote, first.speed, obj.anims().as_ref())
+        });
+        self.last = emote;
+        self.end = now + f64::from(length);
+    }
+}
+
+/// What `GameActionMoveToState.Handle` does with a client's MoveToState for the player
+/// `obj` at clock `now`: the physics (only with FastTick, Q104), then the broadcast
+/// `MovementData` — None when ACE's handler throws before building it (Q109). Actions
+/// are screened by `guard` (Q112). The requested location is the state's `position`.
+pub fn handle_move_to_state(
+    obj: &mut PhysicsObj,
+    mut state: MoveToState,
+    fast_tick: bool,
+    now: f64,
+    guard: &mut SoulEmoteGuard,
+) -> Option<MovementData> {
+    if fast_tick {
+        if !obj.is_moving_or_animating() {
+            obj.update_time = now;
+        }
+        obj.on_move_to_state_server(&state.raw, state.standing_long_jump());
+    }
+    if !state.broadcast_by_ace() {
+        return None;
+    }
+    guard.screen(&mut state, obj, now);
+    Some(movement_data_of_move_to_state(&state, obj.weenie.run_rate))
+}
+
+/// The two messages `Player.HandleActionJump` sends after the jump: an empty autonomous
+/// `UpdateMotion` and the `VectorUpdate` with the new velocity.
+pub fn jump_broadcasts(obj: &PhysicsObj, seq: &mut crate::wire::Sequences) -> [Vec<u8>; 2] {
+    let data = MovementData {
+        autonomous: true,
+        motion_flags: 0,
+        style: 0,
+        body: MovementBody::Invalid {
+            state: InterpretedState::default(),
+            sticky_object: 0,
+        },
+    };
+    let (v, w) = (obj.velocity, obj.omega);
+    [
+        crate::wire::UpdateMotion::write(obj.id, &data, seq),
+        crate::wire::VectorUpdate::write(obj.id, [v.x, v.y, v.z], [w.x, w.y, w.z], seq),
+    ]
+}

@@ -2,6 +2,7 @@
 //! tick offset is replaced by a step towards the target's surface plus an exact facing
 //! (Q80, Q81). It shares the object's single target slot with the MoveToManager (Q79).
 
+use crate::events::Event;
 use crate::interpolation::Position;
 use crate::math::{AFrame, Vec3, EPSILON};
 use crate::physics_obj::PhysicsObj;
@@ -53,6 +54,7 @@ impl PhysicsObj {
             s.target_radius = radius;
             s.sticky_timeout_time = now + STICKY_TIME;
         }
+        self.raise(Event::Stuck { target: object_id });
         self.set_target(0, object_id, 0.5, 0.5);
     }
 
@@ -69,8 +71,10 @@ impl PhysicsObj {
         if s.target_id == 0 {
             return;
         }
+        let target = s.target_id;
         s.target_id = 0;
         s.initialized = false;
+        self.raise(Event::Unstuck { target });
         self.clear_target();
         self.cancel_moveto();
     }

@@ -87,7 +87,7 @@ impl MotionTableManager {
             table,
             state: MotionState::default(),
             animation_counter: 0,
-            pending: VecDeque::with_capacity(16),
+            pending: VecDeque::with_capacity(4),
             rest: RestMemo::Empty,
         }
     }

@@ -496,7 +496,7 @@ impl World {
         obj.id = id;
         obj.radius = radius;
         obj.height = height;
-        obj.moveto = crate::moveto_manager::MoveToManager::new(self.clock);
+        obj.moveto = crate::cold_box::ColdBox::fresh_at(self.clock);
         self.add(obj)
     }
 

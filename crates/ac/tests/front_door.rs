@@ -100,13 +100,13 @@ fn a_missing_animation_names_the_table_that_wants_it() {
 
 #[test]
 fn bytes_that_are_no_record_are_refused_with_their_index() {
-    let junk: [&[u8]; 2] = [&[1, 0, 0, 0x05, 0], &[1]];
+    let junk: [&[u8]; 2] = [&[1, 0, 0, 0x07, 0], &[1]];
     let e = Loader::from_bytes("upload", junk[..1].iter().copied())
         .err()
         .unwrap();
     assert_eq!(
         e.to_string(),
-        "upload #0: record 0x05000001, byte 0: neither a MotionTable (0x09……) nor an Animation (0x03……)"
+        "upload #0: record 0x07000001, byte 0: neither a MotionTable (0x09……) nor an Animation (0x03……)"
     );
     let e = Loader::from_bytes("upload", junk[1..].iter().copied())
         .err()

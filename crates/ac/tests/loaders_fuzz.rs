@@ -43,10 +43,26 @@ fn scenarios() -> Vec<(PathBuf, String)> {
     out
 }
 
+/// The line without its cached velocities: ACE's zero-quantum server update leaves
+/// Infinity/NaN there and the trace prints them (Q110, limit L6); nothing else may.
+fn without_cached_velocities(line: &Value) -> Value {
+    match line {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| k.as_str() != "cached_velocity")
+                .map(|(k, v)| (k.clone(), without_cached_velocities(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_cached_velocities).collect()),
+        other => other.clone(),
+    }
+}
+
 fn run_checked(doc: Result<Scenario, retroanim_core::ScenarioError>) -> Result<(), TestCaseError> {
     if let Ok(s) = doc {
         if let Ok(lines) = run_scenario::<AcSim>(&s) {
             for l in &lines {
+                let l = &without_cached_velocities(l);
                 prop_assert!(non_finite_text(l).is_none(), "{:?}", non_finite_text(l));
                 let len = l.to_string().len();
                 prop_assert!(len <= MAX_LINE_BYTES, "{len} bytes");

@@ -1,4 +1,4 @@
-//! The server loop's rules (quirks Q94–Q107): jumping, the wall-clock and server updates,
+//! The server loop's rules (quirks Q94–Q112; Q111 is in interpolation.rs): jumping, the wall-clock and server updates,
 //! entering and leaving the world, hidden and scale, and what the server broadcasts.
 //! Each test runs a short scenario on the sample humanoid records and checks values
 //! worked out by hand from the rule.
@@ -468,4 +468,142 @@ fn truncated_message_bytes_are_refused_with_the_offset() {
     let e = run_scenario::<AcSim>(&scenario).unwrap_err().to_string();
     assert!(e.contains("steps[0].hex"), "{e}");
     assert!(e.contains("truncated at byte offset 4"), "{e}");
+}
+
+/// ACE's MoveToState reader keeps only soul emotes at speed 1.0 among the client's
+/// actions: Wave at 1.0 survives, Wave at 2.0 and a non-emote command are dropped, so
+/// the broadcast carries one item.
+#[test]
+fn q108_move_to_state_keeps_only_soul_emotes() {
+    // Packed flags: no fields, 3 actions (3 << 11). Wave 0x0087 #1 autonomous at 1.0;
+    // Wave #2 at 2.0; command 0x0058 (no emote) #3 at 1.0. Then the position at
+    // (60, 60, 0) in 0x7d640013, sequences 1, 1, 0, 0, contact, padding.
+    let hex = concat!(
+        "00180000",
+        "870001800000803f",
+        "8700028000000040",
+        "580003800000803f",
+        "1300647d0000704200007042000000000000803f000000000000000000000000",
+        "010001000000000001000000"
+    );
+    let state =
+        retroanim_ac::wire::MoveToState::from_bytes(&retroanim_ac::wire::from_hex(hex).unwrap())
+            .unwrap();
+    assert_eq!(state.raw.commands.len(), 1);
+    assert_eq!(state.raw.commands[0].command, 0x1300_0087);
+    assert_eq!(state.raw.commands[0].speed, 1.0);
+    let t = run(
+        json!({}),
+        json!([{"op": "move_to_state_bytes", "hex": hex}]),
+    );
+    // Header as in Q104; type 0, flags 0, style 0; state: no fields, one item
+    // (1 << 7); Wave, the object's first motion number 2 with the autonomous bit
+    // (0x8002), speed 1.0.
+    assert_eq!(
+        t[1]["wire"],
+        json!(["4cf700000100005000000100000001000000000080000000870002800000803f"])
+    );
+}
+
+/// A MoveToState that announced actions of which ACE's reader kept none is applied and
+/// remembered but never broadcast: `Player.BroadcastMovement` reads the first action of
+/// the empty list and the handler throws before writing the message. The next broadcast
+/// therefore still carries movement sequence 1.
+#[test]
+fn q109_move_to_state_with_only_rejected_actions_is_not_broadcast() {
+    // One action (1 << 11): command 0x0058 (no emote) at 1.0; then WalkForward alone.
+    let rejected = concat!(
+        "00080000",
+        "580001800000803f",
+        "1300647d0000704200007042000000000000803f000000000000000000000000",
+        "010001000000000001000000"
+    );
+    let walk = concat!(
+        "0400000005000045",
+        "1300647d0000704200007042000000000000803f000000000000000000000000",
+        "010001000000000001000000"
+    );
+    let t = run(
+        json!({}),
+        json!([{"op": "move_to_state_bytes", "hex": rejected},
+               {"op": "move_to_state_bytes", "hex": walk}]),
+    );
+    assert_eq!(t[1]["wire"], json!([]));
+    assert_eq!(
+        t[1]["server"]["requested_location"]["origin"],
+        json!([60.0, 60.0, 0.0])
+    );
+    // Movement sequence 1 (0x0100 after guid and instance), server control 0,
+    // autonomous; state flags 0x2, WalkForward as u16 (0x0005), padding.
+    assert_eq!(
+        t[2]["wire"],
+        json!(["4cf70000010000500000010000000100000000000200000005000000"])
+    );
+    assert_eq!(
+        t[2]["interp"]["interpreted"]["forward_command"],
+        "0x45000005"
+    );
+}
+
+/// A server update with no elapsed time divides the move by a zero quantum, as ACE does:
+/// 1 m along x over 0 s is (Infinity, NaN, NaN), and the trace prints those strings. The
+/// forced position then puts back the value cached at `set_request_pos` (Q98), which the
+/// first call left non-finite; the next tick computes a fresh one.
+#[test]
+fn q110_zero_elapsed_server_update_caches_infinity() {
+    let t = run(
+        json!({"contact": false}),
+        json!([{"op": "update_object_server", "now": 100.0,
+                "request_pos": {"origin": [61.0, 60.0, 0.0]}, "force_pos": false},
+               {"op": "update_object_server", "now": 100.0,
+                "request_pos": {"origin": [61.0, 60.0, 0.0]}},
+               {"op": "tick", "dt": 0.1}]),
+    );
+    assert_eq!(t[1]["result"], "true");
+    assert_eq!(t[1]["frame"]["origin"], json!([61.0, 60.0, 0.0]));
+    assert_eq!(
+        t[1]["phys"]["cached_velocity"],
+        json!(["Infinity", "NaN", "NaN"])
+    );
+    assert_eq!(t[1]["server"]["moving_or_animating"], true);
+    assert_eq!(
+        t[2]["phys"]["cached_velocity"],
+        json!(["Infinity", "NaN", "NaN"])
+    );
+    assert_eq!(t[3]["phys"]["cached_velocity"], json!([0.0, 0.0, 0.0]));
+}
+
+/// The same soul emote again before its animation has ended goes out without its
+/// action. Wave's link from Ready (NonCombat) is animation 0x03000120, frames 0 to its
+/// last (24 frames) at 30 per second: 0.8 s. Sent at 100.0, repeated at 100.5 (stripped),
+/// repeated at 100.9 (kept, numbered 3 since the stripped message wrote no item).
+#[test]
+fn q112_a_repeated_soul_emote_within_its_length_is_stripped() {
+    let wave = concat!(
+        "00080000",
+        "870001800000803f",
+        "1300647d0000704200007042000000000000803f000000000000000000000000",
+        "010001000000000001000000"
+    );
+    let t = run(
+        json!({}),
+        json!([{"op": "move_to_state_bytes", "hex": wave},
+               {"op": "update_object", "now": 100.5},
+               {"op": "move_to_state_bytes", "hex": wave},
+               {"op": "update_object", "now": 100.9},
+               {"op": "move_to_state_bytes", "hex": wave}]),
+    );
+    assert_eq!(
+        t[1]["wire"],
+        json!(["4cf700000100005000000100000001000000000080000000870002800000803f"])
+    );
+    // movement 2; state: no fields, no items.
+    assert_eq!(
+        t[3]["wire"],
+        json!(["4cf700000100005000000200000001000000000000000000"])
+    );
+    assert_eq!(
+        t[5]["wire"],
+        json!(["4cf700000100005000000300000001000000000080000000870003800000803f"])
+    );
 }

@@ -34,6 +34,7 @@ fn committed_records_equal_the_writer_output_from_the_source() {
     for g in &f.gfxobjs {
         expected.push((g.id, write_gfxobj(g)));
     }
+    expected.extend(f.texture_records());
     for (id, bytes) in &expected {
         let path = dir.join(record_file_name(*id));
         let on_disk = std::fs::read(&path).unwrap_or_else(|e| {

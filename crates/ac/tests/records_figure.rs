@@ -59,28 +59,35 @@ fn figure_setup_has_one_box_part_per_skeleton_part() {
 fn figure_gfxobjs_are_boxes_of_24_vertices_and_6_quads() {
     // The pelvis: size (0.3, 0.18, 0.16) centred on the part origin.
     let bytes = record(0x0100_0101);
-    // 8 header + 1 count + 4 surface + 8 vertex header + 24 × 28 + 12 sort centre + 1
-    // count + 6 × (12 + 4 × 2) + BSP (4 tag + 16 plane + 16 sphere + 4 count + 6 × 2) = 878.
-    assert_eq!(bytes.len(), 878);
+    // 8 header + 1 count + 4 surface + 8 vertex header + 24 × (28 + one UV pair 8) + 12
+    // sort centre + 1 count + 6 × (12 + 4 × 2 vertex ids + 4 UV indices) + BSP (4 tag + 16
+    // plane + 16 sphere + 4 count + 6 × 2) = 1094.
+    assert_eq!(bytes.len(), 1094);
     let g = read_gfxobj(&bytes, "01000101.bin").unwrap();
     assert_eq!(g.flags, 2);
-    assert_eq!(g.surfaces, [0x0800_0001]);
+    assert_eq!(g.surfaces, [0x0800_0105]);
     assert_eq!(g.vertices.len(), 24);
     // Face +x, first corner (+, −, −) × the half sizes (0.15, 0.09, 0.08).
     assert_eq!(g.vertices[0].origin, Vec3::new(0.15, -0.09, -0.08));
     assert_eq!(g.vertices[0].normal, Vec3::new(1.0, 0.0, 0.0));
     assert_eq!(g.polygons.len(), 6);
     assert_eq!(g.polygons[5].vertex_ids, [20, 21, 22, 23]);
-    assert_eq!(g.polygons[0].texture_mode, 4);
+    // Textured: UVs on the front, none behind; corners (0,1) (1,1) (1,0) (0,0).
+    assert_eq!(g.polygons[0].texture_mode, 0);
+    assert_eq!(g.polygons[0].pos_uv, [0, 0, 0, 0]);
+    assert_eq!(g.vertices[2].uvs, [[1.0, 0.0]]);
     assert_eq!(g.polygons[0].neg_surface, -1);
     assert_eq!(write_gfxobj(&g), bytes);
-    // The head: size (0.2, 0.2, 0.22), centre (0, 0, 0.1): its top face is at 0.1 + 0.11.
+    // The head: size (0.2, 0.2, 0.3) centred on its origin (z 1.7): its bottom face at
+    // 1.55 meets the top of the torso (origin 1.3, size 0.5, centred), so no gap shows.
     let head = read_gfxobj(&record(0x0100_0103), "01000103.bin").unwrap();
-    assert_eq!(head.sort_center, Vec3::new(0.0, 0.0, 0.1));
-    assert_eq!(head.vertices[16].origin, Vec3::new(-0.1, -0.1, 0.1 + 0.11));
+    assert_eq!(head.sort_center, Vec3::new(0.0, 0.0, 0.0));
+    assert_eq!(head.vertices[16].origin, Vec3::new(-0.1, -0.1, 0.15));
+    let torso = read_gfxobj(&record(0x0100_0102), "01000102.bin").unwrap();
+    assert_eq!(torso.vertices[16].origin, Vec3::new(-0.2, -0.1, 0.25));
     let text = render_record(&bytes, "01000101.bin", false).unwrap();
-    assert!(text.starts_with("GfxObj 0x01000101\nflags 0x00000002 (drawing), surfaces [0x08000001]\nvertex type 1, 24 vertices\n"), "{text}");
-    assert!(text.contains("drawing polygons 6 (BSP 52 bytes, root BPOL)\n  polygon 0: vertices [0, 1, 2, 3] sides 0 texture mode 0x04 surfaces 0/-1\n"), "{text}");
+    assert!(text.starts_with("GfxObj 0x01000101\nflags 0x00000002 (drawing), surfaces [0x08000105]\nvertex type 1, 24 vertices\n"), "{text}");
+    assert!(text.contains("drawing polygons 6 (BSP 52 bytes, root BPOL)\n  polygon 0: vertices [0, 1, 2, 3] sides 0 texture mode 0x00 surfaces 0/-1\n"), "{text}");
     let json: serde_json::Value =
         serde_json::from_str(&render_record(&bytes, "01000101.bin", true).unwrap()).unwrap();
     assert_eq!(json["kind"], "gfxobj");

@@ -306,3 +306,17 @@ fn readers_never_panic_on_arbitrary_bytes() {
     }
     assert!(errors > 0);
 }
+
+/// The 16-bit commands of the messages widen through ACE's whole command list: a
+/// substate class (0x0019 → 0x40000019), soul emotes (0x009b → YMCA 0x1200009b, 0x00ea →
+/// 0x430000ea), an attack (0x0128 → 0x10000128); a value no command has stays as it is.
+#[test]
+fn commands_widen_through_aces_whole_list() {
+    use retroanim_ac::wire::movement_data::widen_command;
+    assert_eq!(widen_command(0x0019), 0x4000_0019);
+    assert_eq!(widen_command(0x009b), 0x1200_009b);
+    assert_eq!(widen_command(0x00ea), 0x4300_00ea);
+    assert_eq!(widen_command(0x0128), 0x1000_0128);
+    assert_eq!(widen_command(0xabcd), 0xabcd);
+    assert_eq!(retroanim_ac::wire::command_ids::COMMAND_IDS.len(), 409);
+}

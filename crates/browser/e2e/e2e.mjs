@@ -542,6 +542,36 @@ async function figureFollowsTrace(when, figurePath = null) {
   console.log(`     ac figure drawn with ${three ? 'three.js (WebGL)' : 'the 2D fallback'}`);
 }
 
+// The sample humanoid is drawn textured, not flat-shaded: on each side face of its
+// torso (a 0.4 × 0.2 × 0.5 m box centred on the part, DXT1 image of 8 horizontal
+// stripes, 4 texels each of 32, blue 0x2050c0 and light grey 0xe0e0e0 from the top,
+// v = 0 at the top) the points at v = 2/32 (z = 0.25 − 0.5·2/32) and v = 6/32 lie in a
+// blue and a grey stripe of the same face. A flat-shaded face has one colour at both; a
+// textured one shows a bluish pixel (blue over red by more than 40) above a brighter one.
+async function figureIsTextured(when, figurePath = null) {
+  const { id } = await sessionLine('ac');
+  const fig = (await api(figurePath || `/sessions/${id}/figure`)).figure;
+  const torso = fig.surfaces && fig.surfaces['0x08000101'];
+  check(torso && torso.format === 'DXT1' && torso.width === 32 && typeof torso.rgba === 'string' && torso.rgba.length === Math.ceil(32 * 32 * 4 / 3) * 4,
+    `ac: ${when}, the figure endpoint sends the torso's DXT1 surface decoded (${torso ? `${torso.width}×${torso.height} ${torso.format}` : 'missing'})`);
+  const three = await page.evaluate(() => !!document.querySelector('#ac-figure canvas.view3d'));
+  if (!three) {
+    check(false, `ac: ${when}, the textured figure needs WebGL (the 2D fallback draws outlines only)`);
+    return;
+  }
+  const faces = [[0, -0.1, 'front −y'], [0, 0.1, 'back +y'], [0.2, 0, 'side +x'], [-0.2, 0, 'side −x']];
+  const samples = await page.evaluate((faces) => faces.map(([x, y, name]) => ({
+    name,
+    blue: window.__acFigurePixel(1, [x, y, 0.25 - 0.5 * 2 / 32]),
+    grey: window.__acFigurePixel(1, [x, y, 0.25 - 0.5 * 6 / 32]),
+  })), faces);
+  const lum = (c) => c[0] + c[1] + c[2];
+  const textured = samples.filter((f) => f.blue && f.grey
+    && f.blue.rgba[2] - f.blue.rgba[0] > 40 && lum(f.grey.rgba) - lum(f.blue.rgba) > 60);
+  check(textured.length > 0,
+    `ac: ${when}, the torso is drawn textured: stripes of one face differ (${samples.map((f) => `${f.name} ${f.blue ? f.blue.rgba.slice(0, 3) : '-'} / ${f.grey ? f.grey.rgba.slice(0, 3) : '-'}`).join('; ')})`);
+}
+
 async function ac() {
   if (!(await open('ac'))) return;
   await waitValue('#ac-substate', (v) => v !== '' && v !== undefined, 'the first trace line');
@@ -569,6 +599,7 @@ async function ac() {
     && shownNums.every((x, i) => Math.abs(x - o1[i]) < 1e-3),
     `ac: running moves the root from ${JSON.stringify(o0)} to ${JSON.stringify(o1)} (shown ${shownOrigin})`);
   await figureFollowsTrace('while running');
+  await figureIsTextured('while running');
   const nodes = await page.$$eval('#ac-timeline .node', (n) => n.length);
   check(nodes === moved.line.seq.anims.length, `ac: the timeline shows the ${moved.line.seq.anims.length} animation nodes`);
   // Back to walking: a link animation then the walk cycle, visible in the timeline.
@@ -790,6 +821,7 @@ async function acDat(datUrl) {
     check(line.table.substate === '0x44000007' && line.frame.origin[1] > 0 && (await value('#ac-substate')) === line.table.substate,
       `ac DAT: the table plays: Run gives substate ${line.table.substate} and the root moved to ${JSON.stringify(line.frame.origin)}`);
     await figureFollowsTrace('from the DAT', '/ac/dat/figure?table=0x09000001&setup=0x02000001');
+    await figureIsTextured('from the DAT', '/ac/dat/figure?table=0x09000001&setup=0x02000001');
     await screenshot('ac_dat');
   } finally {
     base = url;
@@ -853,10 +885,43 @@ async function saveExports(dir) {
   }
 }
 
-// The `retroanim bench ac` workload (10,000 creatures) through the in-page module.
+// The `retroanim bench ac` workload (10,000 creatures) through the in-page module, three
+// times; with RETROANIM_E2E_EXPORTS the rates and the checksum (as `retroanim bench` prints
+// it) go to bench.json there, for the caller to set beside the native figures.
 async function benchInPage(ticks) {
-  const r = await page.evaluate((t) => import(new URL('static/wasm-api.js', document.baseURI).href).then((m) => m.benchAc(10000, t)), Number(ticks));
-  console.log(`     wasm bench ac: ${r.entities} entities x ${r.ticks} ticks in ${r.seconds.toFixed(3)} s = ${Math.round(r.rate)} entity-ticks/s (checksum ${r.checksum})`);
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await page.evaluate((t) => import(new URL('static/wasm-api.js', document.baseURI).href).then((m) => m.benchAc(10000, t)), Number(ticks));
+    r.checksum = BigInt.asUintN(64, BigInt(r.checksum)).toString(16).padStart(16, '0');
+    console.log(`     wasm bench ac: ${r.entities} entities x ${r.ticks} ticks in ${r.seconds.toFixed(3)} s = ${Math.round(r.rate)} entity-ticks/s (checksum ${r.checksum})`);
+    runs.push(r);
+  }
+  if (process.env.RETROANIM_E2E_EXPORTS) writeFileSync(join(process.env.RETROANIM_E2E_EXPORTS, 'bench.json'), JSON.stringify(runs));
+}
+
+// The page's first animated frame: the herc view (the page's default) marks
+// `retroanim:first-frame` when it first draws the engine's state, and the Performance API
+// times that mark from the start of the navigation. Run first, so nothing is cached (the
+// profile is new). The static site must draw it within 1.5 s.
+async function firstFrame() {
+  await page.goto(new URL('#herc', url).toString());
+  const mark = await page.waitForFunction(() => {
+    const m = performance.getEntriesByName('retroanim:first-frame')[0];
+    return m ? m.startTime : false;
+  }, null, { timeout: 20000 }).then((h) => h.jsonValue());
+  await page.waitForFunction(() => document.getElementById('view-herc').dataset.ready, null, { timeout: 20000 });
+  const t = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const res = performance.getEntriesByType('resource');
+    const end = (name) => {
+      const r = res.find((e) => e.name.endsWith(name));
+      return r ? Math.round(r.responseEnd) : null;
+    };
+    return { dom: nav ? Math.round(nav.domContentLoadedEventEnd) : null, wasm: end('retroanim.wasm'), three: end('three.module.min.js') };
+  });
+  const wasm = process.env.RETROANIM_E2E_WASM === '1';
+  console.log(`     first frame: ${mark.toFixed(0)} ms after navigation start (DOM ready ${t.dom} ms${wasm ? `, module downloaded ${t.wasm} ms` : ''}, three.js ${t.three} ms)`);
+  if (wasm) check(mark <= 1500, `static site: the first animated frame is drawn ${mark.toFixed(0)} ms after navigation (at most 1500)`);
 }
 
 try {
@@ -870,6 +935,7 @@ try {
       check(false, `${view.name}: ${e.message.split('\n')[0]}`);
     }
   };
+  await runView(firstFrame);
   for (const view of [herc, hercPlay, hercLong, ac, acPlay, acWorld, actor]) await runView(view);
   if (measured.herc) console.log(`     measured: HERC ${measured.herc.sps.toFixed(1)} steps/s, ${measured.herc.fps.toFixed(1)} fps; 29,000 steps in ${measured.long ? measured.long.seconds.toFixed(1) : '—'} s`);
   // Exported before the --es2 check moves the herc view onto the folder's shape (a

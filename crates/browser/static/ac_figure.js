@@ -8,8 +8,15 @@
 // part frame is relative to the object's frame (parents are listed, not chained), and
 // the default scale scales the part's mesh and its offset.
 //
-// The posed part frames are exposed on window.__acFigure (for the e2e test); three.js
-// draws them when WebGL is available, a 2D side sketch otherwise.
+// Surfaces: a polygon names its surface and carries UVs when textured; the figure's
+// `surfaces` give each surface's image decoded to RGBA (base64 rows, top row first, so
+// v = 0 is the top as in the records) or its solid colour. Polygons without either are
+// drawn in the part's flat colour.
+//
+// The posed part frames are exposed on window.__acFigure (for the e2e test), and
+// window.__acFigurePixel(part, [x, y, z]) reads back the drawn colour where a point in a
+// part's frame lands on the canvas; three.js draws them when WebGL is available, a 2D
+// side sketch otherwise.
 
 import { el } from './api.js';
 
@@ -62,6 +69,21 @@ export function posedParts(figure, l) {
 }
 
 const COLORS = [0x8d6e63, 0x5c7cfa, 0xf0b37e, 0x4caf50, 0x4caf50, 0x7e57c2, 0x7e57c2, 0x9e9e9e];
+
+// A three.js texture from a surface's decoded RGBA (nearest texels, as the small
+// sample images are meant to be seen; wrapping repeats like the client's).
+function surfaceTexture(THREE, surf) {
+  const bin = atob(surf.rgba);
+  const px = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) px[i] = bin.charCodeAt(i);
+  const t = new THREE.DataTexture(px, surf.width, surf.height, THREE.RGBAFormat);
+  t.colorSpace = THREE.SRGBColorSpace;
+  t.magFilter = THREE.NearestFilter;
+  t.minFilter = THREE.NearestFilter;
+  t.wrapS = t.wrapT = THREE.RepeatWrapping;
+  t.needsUpdate = true;
+  return t;
+}
 
 export class AcFigure {
   constructor(container) {
@@ -128,7 +150,11 @@ export class AcFigure {
     this.figure = figure && figure.setup ? figure : null;
     window.__acFigure = null;
     if (this.three) {
-      for (const m of this.meshes) { this.three.scene.remove(m); m.geometry.dispose(); }
+      for (const m of this.meshes) {
+        this.three.scene.remove(m);
+        m.geometry.dispose();
+        for (const mat of [].concat(m.material)) mat.dispose();
+      }
     }
     this.meshes = [];
     if (this.three) {
@@ -140,27 +166,84 @@ export class AcFigure {
       return;
     }
     const s = this.figure.setup;
-    this.note.textContent = `Setup ${s.id}: ${s.parts.length} parts, untextured and flat-shaded; the blue line on the ground is the root trail.`;
+    const surfaces = this.figure.surfaces || {};
+    const images = Object.values(surfaces).filter((x) => x.rgba).length;
+    this.note.textContent = images
+      ? `Setup ${s.id}: ${s.parts.length} parts, ${images} textured surface${images === 1 ? '' : 's'} (decoded from the records); the blue line on the ground is the root trail.`
+      : `Setup ${s.id}: ${s.parts.length} parts, untextured and flat-shaded; the blue line on the ground is the root trail.`;
     if (!this.three) return;
     const { THREE, scene } = this.three;
+    if (this.textures) for (const t of this.textures.values()) t.dispose();
+    this.textures = new Map();
+    const textureOf = (sid) => {
+      const surf = surfaces[sid];
+      if (!surf || !surf.rgba) return null;
+      if (!this.textures.has(sid)) this.textures.set(sid, surfaceTexture(THREE, surf));
+      return this.textures.get(sid);
+    };
     s.parts.forEach((id, i) => {
       const m = this.figure.meshes[id];
       const sc = s.default_scale[i] || [1, 1, 1];
-      const pos = [];
+      // Triangles grouped by how they are drawn: one material per surface (textured
+      // or solid) and one for polygons drawn in the part's flat colour.
+      const groups = new Map();
       let double = false;
       for (const p of (m && m.polygons) || []) {
         double = double || p.double_sided;
+        const tex = p.uvs ? textureOf(p.surface) : null;
+        const solid = !tex && surfaces[p.surface] && surfaces[p.surface].color;
+        const key = tex ? `t${p.surface}` : solid ? `c${p.surface}` : 'flat';
+        if (!groups.has(key)) groups.set(key, { tex, solid, pos: [], uv: [] });
+        const gr = groups.get(key);
         const v = p.vertices.map((k) => m.vertices[k]);
-        for (let t = 1; t + 1 < v.length; t++) for (const c of [v[0], v[t], v[t + 1]]) pos.push(c[0] * sc[0], c[1] * sc[1], c[2] * sc[2]);
+        for (let t = 1; t + 1 < v.length; t++) {
+          for (const c of [0, t, t + 1]) {
+            gr.pos.push(v[c][0] * sc[0], v[c][1] * sc[1], v[c][2] * sc[2]);
+            const uv = tex ? p.uvs[c] : [0, 0];
+            gr.uv.push(uv[0], uv[1]);
+          }
+        }
       }
+      const pos = [], uv = [], materials = [];
       const g = new THREE.BufferGeometry();
+      const side = double ? THREE.DoubleSide : THREE.FrontSide;
+      for (const gr of groups.values()) {
+        g.addGroup(pos.length / 3, gr.pos.length / 3, materials.length);
+        pos.push(...gr.pos);
+        uv.push(...gr.uv);
+        if (gr.tex) materials.push(new THREE.MeshLambertMaterial({ map: gr.tex, side }));
+        else if (gr.solid) materials.push(new THREE.MeshLambertMaterial({ color: new THREE.Color(gr.solid[0] / 255, gr.solid[1] / 255, gr.solid[2] / 255), flatShading: true, side }));
+        else materials.push(new THREE.MeshLambertMaterial({ color: COLORS[i % COLORS.length], flatShading: true, side }));
+      }
       g.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
+      g.setAttribute('uv', new THREE.Float32BufferAttribute(uv, 2));
       g.computeVertexNormals(); // unindexed triangles: one normal per face, i.e. flat
-      const mesh = new THREE.Mesh(g, new THREE.MeshLambertMaterial({ color: COLORS[i % COLORS.length], flatShading: true, side: double ? THREE.DoubleSide : THREE.FrontSide }));
+      const mesh = new THREE.Mesh(g, materials);
       mesh.name = `part ${i} ${id}`;
+      mesh.userData.textured = materials.some((x) => x.map);
       scene.add(mesh);
       this.meshes.push(mesh);
     });
+    window.__acFigurePixel = (part, p) => this.pixel(part, p);
+  }
+
+  // The drawn colour [r, g, b, a] where point p (in part `part`'s frame, before the
+  // default scale) lands on the canvas, with that point's canvas position; null
+  // without WebGL or off the canvas.
+  pixel(part, p) {
+    if (!this.three || !this.meshes[part]) return null;
+    const { THREE, renderer, camera } = this.three;
+    this.render();
+    const sc = this.figure.setup.default_scale[part] || [1, 1, 1];
+    const w = this.meshes[part].localToWorld(new THREE.Vector3(p[0] * sc[0], p[1] * sc[1], p[2] * sc[2]));
+    const ndc = w.project(camera);
+    const size = renderer.getDrawingBufferSize(new THREE.Vector2());
+    const x = Math.round((ndc.x + 1) / 2 * size.x), y = Math.round((ndc.y + 1) / 2 * size.y);
+    if (x < 0 || y < 0 || x >= size.x || y >= size.y) return null;
+    const gl = renderer.getContext();
+    const out = new Uint8Array(4);
+    gl.readPixels(x, y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, out);
+    return { rgba: Array.from(out), at: [x, size.y - y] };
   }
 
   // The other objects of a move-to world (`others`: [{id, frame, radius, color}]), each

@@ -718,6 +718,8 @@ export async function mount(root, info) {
       ? { m: fromEulerF(...l.object.euler), t: l.object.position }
       : null;
     drawing.draw(l.world, parents, object, covered, picked);
+    // The page's first animated frame, for the Performance API (docs/browser.md).
+    if (!performance.getEntriesByName('retroanim:first-frame').length) performance.mark('retroanim:first-frame');
     window.__hercMeshes = { step: l.step, session: session.id, groups: drawing.meshPlaces(l.world) };
     renderParts(parents, covered, l);
   }

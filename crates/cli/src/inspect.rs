@@ -15,8 +15,9 @@ use std::path::Path;
 
 /// Every kind `inspect` reads, for `--help` and for the "not a file" message.
 pub const KINDS: &str = "\
-AC MotionTable (0x09......), Animation (0x03......), Setup (0x02......) and GfxObj \
-(0x01......) records (.bin), an AC DAT \
+AC MotionTable (0x09......), Animation (0x03......), Setup (0x02......), GfxObj \
+(0x01......), Palette (0x04......), SurfaceTexture (0x05......), RenderSurface (0x06......) \
+and Surface (0x08......, named by its id) records (.bin), an AC DAT \
 container such as client_portal.dat (a listing, or one record with --id), a HERC \
 asset (.json with keyframes and sequences), a DTS shape (.dts), a VOL archive (a \
 listing, or one entry with --id), a chassis record (.dat or .bin of 216, 225 or 226 bytes, \
@@ -106,9 +107,10 @@ fn starts_with_vol(path: &Path, limit: u64) -> anyhow::Result<bool> {
     Ok(head == b"VOLN")
 }
 
-/// An AC record: the id's high byte is 0x09, 0x03, 0x02 or 0x01 (the four kinds the
-/// library renders), and the file is named like a record (`09000001.bin`, so a malformed
-/// one gets its located error) or parses.
+/// An AC record: the id's high byte is 0x09, 0x03, 0x02 or 0x01 and the file is named
+/// like a record (`09000001.bin`, so a malformed one gets its located error) or parses;
+/// or a texture record (0x04, 0x05, 0x06, or a Surface, 0x08, told only by its name)
+/// named like a record.
 fn is_ac_record(path: &Path, bytes: &[u8]) -> bool {
     let named_as_record = path.file_stem().is_some_and(|s| {
         let s = s.to_string_lossy();
@@ -121,6 +123,11 @@ fn is_ac_record(path: &Path, bytes: &[u8]) -> bool {
         Some(0x03) => named_as_record || retroanim_ac::records::read_animation(bytes, "").is_ok(),
         Some(0x02) => named_as_record || retroanim_ac::records::read_setup(bytes, "").is_ok(),
         Some(0x01) => named_as_record || retroanim_ac::records::read_gfxobj(bytes, "").is_ok(),
+        // Texture records are taken by their file name; a Surface's bytes hold no id at all.
+        Some(0x04..=0x06) => named_as_record,
+        _ if named_as_record => path
+            .file_stem()
+            .is_some_and(|s| s.to_string_lossy().to_ascii_lowercase().starts_with("08")),
         _ => false,
     }
 }

@@ -148,11 +148,18 @@ enum Command {
     ExportSite {
         /// The folder to write (created when absent).
         dir: PathBuf,
-        /// The module (default: wasm32-unknown-unknown/release/retroanim_wasm.wasm under
+        /// The module (default: wasm32-unknown-unknown/wasm/retroanim_wasm.wasm under
         /// $CARGO_TARGET_DIR, or under target/ when it is unset: where
-        /// `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release` puts it).
+        /// `cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm` puts it).
         #[arg(long, value_name = "FILE")]
         wasm: Option<PathBuf>,
+        /// Binaryen's wasm-opt, run on the module (default: `wasm-opt` when it is on the
+        /// PATH; without it the module is copied as built).
+        #[arg(long, value_name = "PROGRAM", conflicts_with = "no_wasm_opt")]
+        wasm_opt: Option<PathBuf>,
+        /// Copy the module as built, even when wasm-opt is installed.
+        #[arg(long)]
+        no_wasm_opt: bool,
     },
 }
 
@@ -232,10 +239,22 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(format!("{e:#}")),
         },
-        Command::ExportSite { dir, wasm } => match export_site::export(&dir, wasm.as_deref()) {
-            Ok(n) => emit(&format!("wrote {n} files to {}\n", dir.display())),
-            Err(e) => fail(format!("{e:#}")),
-        },
+        Command::ExportSite {
+            dir,
+            wasm,
+            wasm_opt,
+            no_wasm_opt,
+        } => {
+            let opt = match (wasm_opt, no_wasm_opt) {
+                (_, true) => export_site::WasmOpt::Off,
+                (Some(p), false) => export_site::WasmOpt::Program(p),
+                (None, false) => export_site::WasmOpt::Auto,
+            };
+            match export_site::export(&dir, wasm.as_deref(), &opt) {
+                Ok(done) => emit(&done.summary(&dir)),
+                Err(e) => fail(format!("{e:#}")),
+            }
+        }
     }
 }
 

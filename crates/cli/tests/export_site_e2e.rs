@@ -96,18 +96,20 @@ fn answer(mut stream: TcpStream, dir: &Path, outside: &AtomicUsize) {
     let _ = stream.write_all(&body);
 }
 
-/// `cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release` into a
-/// target folder of its own (the outer build holds the workspace's lock).
+/// `cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm` (the
+/// README's command) into a target folder of its own (the outer build holds the
+/// workspace's lock).
 fn build_wasm() -> PathBuf {
     let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wasm-target");
     let out = Command::new(env!("CARGO"))
         .args([
             "build",
+            "--profile",
+            "wasm",
             "--target",
             "wasm32-unknown-unknown",
             "-p",
             "retroanim-wasm",
-            "--release",
         ])
         .arg("--target-dir")
         .arg(&target_dir)
@@ -119,7 +121,7 @@ fn build_wasm() -> PathBuf {
         "cannot build the wasm module: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    target_dir.join("wasm32-unknown-unknown/release/retroanim_wasm.wasm")
+    target_dir.join("wasm32-unknown-unknown/wasm/retroanim_wasm.wasm")
 }
 
 #[test]
@@ -148,6 +150,8 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
         "export-site: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Its size (through wasm-opt when scripts/test installed it) is in the summary.
+    print!("export-site: {}", String::from_utf8_lossy(&out.stdout));
 
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let url = format!("http://{}{SUB_PATH}", listener.local_addr().unwrap());
@@ -187,6 +191,10 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
         "the page asked for files outside {SUB_PATH} (an absolute URL; see the output above)"
     );
 
+    if let Ok(text) = std::fs::read_to_string(exports.join("bench.json")) {
+        native_beside_page(&text);
+    }
+
     // The exported scenarios name their assets as if they sat in the engine folder's
     // scenarios/: replay each from a copy of that folder.
     for engine in ["herc", "ac", "actor"] {
@@ -218,6 +226,60 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
     }
 }
 
+/// With `RETROANIM_E2E_BENCH=TICKS` (and `--release`): the page's three runs of the `retroanim bench ac`
+/// workload beside three runs of the same workload natively, and the ratio of the
+/// medians (a figure for docs/performance.md, not a pass mark: it depends on the
+/// machine's load). The checksums must agree: the module ticks the same world.
+fn native_beside_page(page_runs: &str) {
+    let runs: serde_json::Value = serde_json::from_str(page_runs).expect("e2e.mjs writes JSON");
+    let runs = runs.as_array().expect("an array of runs");
+    let ticks = runs[0]["ticks"].as_u64().expect("ticks").to_string();
+    let mut page: Vec<f64> = runs.iter().filter_map(|r| r["rate"].as_f64()).collect();
+    let mut native = Vec::new();
+    for _ in 0..3 {
+        let out = Command::new(bin())
+            .args([
+                "bench",
+                "ac",
+                "--entities",
+                "10000",
+                "--ticks",
+                &ticks,
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for r in runs {
+            assert_eq!(
+                r["checksum"], v["checksum"],
+                "the page's bench world differs from the native one"
+            );
+        }
+        native.push(v["entity_ticks_per_second"].as_f64().unwrap());
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (p, n) = (median(&mut page), median(&mut native));
+    if cfg!(debug_assertions) {
+        println!("     bench ac: the native figures come from a debug build; run the test with --release to compare");
+        return;
+    }
+    println!(
+        "     bench ac, 10,000 x {ticks} ticks: page {:.2} M, native {:.2} M entity-ticks/s (medians of 3): {:.2} of native",
+        p / 1e6,
+        n / 1e6,
+        p / n
+    );
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap().flatten() {
@@ -244,7 +306,9 @@ fn export_site_without_the_module_names_the_command_that_builds_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("absent.wasm"), "{err}");
     assert!(
-        err.contains("cargo build --target wasm32-unknown-unknown -p retroanim-wasm --release"),
+        err.contains(
+            "cargo build --profile wasm --target wasm32-unknown-unknown -p retroanim-wasm"
+        ),
         "{err}"
     );
     assert!(
@@ -277,7 +341,7 @@ fn export_site_finds_the_module_under_cargo_target_dir_by_default() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-site-target-dir");
     let _ = std::fs::remove_dir_all(&work);
     let target = work.join("elsewhere-target");
-    let module_dir = target.join("wasm32-unknown-unknown/release");
+    let module_dir = target.join("wasm32-unknown-unknown/wasm");
     std::fs::create_dir_all(&module_dir).unwrap();
     // The smallest WebAssembly module: the magic and version 1.
     let module = b"\0asm\x01\0\0\0";
@@ -285,6 +349,7 @@ fn export_site_finds_the_module_under_cargo_target_dir_by_default() {
     let out = Command::new(bin())
         .arg("export-site")
         .arg("site")
+        .arg("--no-wasm-opt")
         .env("CARGO_TARGET_DIR", &target)
         .current_dir(&work)
         .output()
@@ -311,10 +376,74 @@ fn export_site_finds_the_module_under_cargo_target_dir_by_default() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(
-            "cannot read the wasm module target/wasm32-unknown-unknown/release/retroanim_wasm.wasm"
+            "cannot read the wasm module target/wasm32-unknown-unknown/wasm/retroanim_wasm.wasm"
         ),
         "{err}"
     );
+}
+
+#[test]
+fn export_site_puts_the_module_through_the_named_wasm_opt() {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-site-wasm-opt");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    // The smallest module followed by a custom section named "x" holding "junk".
+    let built = work.join("built.wasm");
+    std::fs::write(&built, b"\0asm\x01\0\0\0\0\x06\x01xjunk").unwrap();
+    // A stand-in wasm-opt: writes the smallest module to the file after `-o`, and records
+    // its arguments.
+    let program = work.join("wasm-opt");
+    std::fs::write(
+        &program,
+        "#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/args\"\nwhile [ $# -gt 1 ]; do shift; done\nprintf '\\000asm\\001\\000\\000\\000' > \"$1\"\n",
+    )
+    .unwrap();
+    let out = Command::new("chmod")
+        .arg("+x")
+        .arg(&program)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = Command::new(bin())
+        .arg("export-site")
+        .arg(work.join("site"))
+        .arg("--wasm")
+        .arg(&built)
+        .arg("--wasm-opt")
+        .arg(&program)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "export-site: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(work.join("site/static/retroanim.wasm")).unwrap(),
+        b"\0asm\x01\0\0\0"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("static/retroanim.wasm: 8 bytes, 16 as built, through wasm-opt"),
+        "{stdout}"
+    );
+    let args = std::fs::read_to_string(work.join("args")).unwrap();
+    assert!(args.starts_with("-Oz --enable-simd "), "{args}");
+    assert!(!work.join("site/static/retroanim.wasm-opt.tmp").exists());
+
+    // A wasm-opt named on the command line that fails is an error, and names itself.
+    let out = Command::new(bin())
+        .arg("export-site")
+        .arg(work.join("site2"))
+        .arg("--wasm")
+        .arg(&built)
+        .arg("--wasm-opt")
+        .arg("/bin/false")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/bin/false failed"), "{err}");
 }
 
 #[test]

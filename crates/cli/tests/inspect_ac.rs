@@ -210,16 +210,27 @@ fn standalone_setup_and_gfxobj_records_are_inspected_like_the_other_kinds() {
     .unwrap();
     assert_eq!(v["kind"], "setup");
     assert_eq!(v["parts"][7], "0x01000108");
-    // 01000101.bin: id 0x01000101, flags 2 (drawing), one surface 0x08000001, vertex type 1,
-    // 0x18 = 24 vertices.
+    // 01000101.bin: id 0x01000101, flags 2 (drawing), one surface 0x08000105 (the pelvis's
+    // DXT3 texture), vertex type 1, 0x18 = 24 vertices.
     let gfx = stdout(&inspect(&[], &records().join("01000101.bin")));
     let lines: Vec<&str> = gfx.lines().collect();
     assert_eq!(lines[0], "GfxObj 0x01000101");
     assert_eq!(
         lines[1],
-        "flags 0x00000002 (drawing), surfaces [0x08000001]"
+        "flags 0x00000002 (drawing), surfaces [0x08000105]"
     );
     assert_eq!(lines[2], "vertex type 1, 24 vertices");
+    // Texture records by name; a Surface (no id in its bytes) only by name.
+    let surf = stdout(&inspect(&[], &records().join("08000105.bin")));
+    assert_eq!(
+        surf.lines().nth(1),
+        Some("type 0x00000002, image: SurfaceTexture 0x05000105, palette 0x00000000")
+    );
+    let image = stdout(&inspect(&[], &records().join("06000105.bin")));
+    assert_eq!(
+        image.lines().nth(1),
+        Some("16×16 DXT3 (861165636), 256 pixel bytes")
+    );
     // Not named like a record: recognised because it parses.
     let d = temp_dir("setup-renamed");
     let renamed = d.join("figure.bin");

@@ -46,6 +46,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// The version of this C ABI: the functions, structs and their layouts of
+// `include/retroanim.h`. It changes whenever any of them changes; a binding built for
+// one version refuses a library reporting another (the .NET binding checks it when it
+// first loads the library).
+#define RA_ABI_VERSION 2
+
 // What a call did. Every function returns one; only `RA_STATUS_OK` means the
 // out-parameters were written.
 typedef enum {
@@ -80,6 +86,41 @@ typedef enum {
   RA_ACTOR_OUTCOME_REJECTED = 4,
   RA_ACTOR_OUTCOME_KEPT = 5,
 } RaActorOutcome;
+
+// What an `RaAcEvent` reports (its `kind`).
+enum RaAcEventKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // An animation hook was processed: `a` its `AnimationHookType` (4 is
+  // AnimationDone), `b` its Animation record id, `frame` and `hook` its place in that
+  // record (`ra_ac_hook_payload` reads its payload). The AnimationDone the sequence
+  // raises at the end of a non-cyclic node has `b` 0, `frame` -1, no payload.
+  RA_AC_EVENT_KIND_HOOK = 1,
+  // The weenie's `OnMotionDone`: `a` the motion, `b` 1 on success, 0 on failure.
+  RA_AC_EVENT_KIND_MOTION_DONE = 2,
+  // The weenie's `OnMoveComplete`: a move-to or turn-to ended, `a` its `WeenieError`
+  // (0 = arrived).
+  RA_AC_EVENT_KIND_MOVE_COMPLETE = 3,
+  // `StickTo` took effect: `a` the target's object id.
+  RA_AC_EVENT_KIND_STUCK = 4,
+  // The sticky target was cleared (unstick, timeout, target gone): `a` its id.
+  RA_AC_EVENT_KIND_UNSTUCK = 5,
+  // `ConstrainTo` took effect.
+  RA_AC_EVENT_KIND_CONSTRAINED = 6,
+  // A constraint was lifted.
+  RA_AC_EVENT_KIND_UNCONSTRAINED = 7,
+  // The creature's log was full (4096 events): `a` events lost after its last entry.
+  RA_AC_EVENT_KIND_DROPPED = 8,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum RaAcEventKind RaAcEventKind;
+#else
+typedef uint32_t RaAcEventKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
 // An AC world, with its own lock (calls on different worlds run in parallel). 0 is the
 // null handle. Creatures inside it are numbered 0, 1, 2, ... in the order they were
@@ -259,6 +300,20 @@ typedef struct {
   uint32_t last_completion;
 } RaAcMoveToInfo;
 
+// One event of one creature (`ra_ac_world_events`). The meaning of `a`, `b`, `frame`
+// and `hook` depends on `kind` (an `RaAcEventKind`); unused fields are 0.
+typedef struct {
+  // The creature's index in the world.
+  uint32_t creature;
+  // Its object id.
+  uint32_t id;
+  uint32_t kind;
+  uint32_t a;
+  uint32_t b;
+  int32_t frame;
+  uint32_t hook;
+} RaAcEvent;
+
 // How a stage starts. Fill it with `ra_actor_options_default` first.
 typedef struct {
   // Where the camera looks (map units).
@@ -305,6 +360,9 @@ typedef uint64_t RaSession;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// The ABI version of the loaded library (`RA_ABI_VERSION` when it was built).
+uint32_t ra_abi_version(void);
 
 // A world reading records from a folder of `<id>.bin` files (hex id, as the bundled
 // sample records). Records are read when a creature first needs them.
@@ -450,8 +508,10 @@ RaStatus ra_ac_tick(RaAcWorld world, uint32_t creature, double quantum);
 
 // The batch call: the world clock advances by `quantum` seconds, then every creature
 // moves one quantum, in index order, its move-to, target and sticky managers included.
-// `quantum` lies within 0 to 2 s (ACE's `HugeQuantum`); outside, or NaN, it is refused
-// with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this door).
+// `quantum` lies within ±2 s (ACE's `HugeQuantum`), as the scenario runner's `tick`
+// requires (a negative one plays backwards there and here); outside, or NaN, it is
+// refused with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this
+// door).
 RaStatus ra_ac_world_tick(RaAcWorld world, double quantum);
 
 // The world clock in seconds (it starts at 100, as the conformance scenarios' does).
@@ -727,6 +787,149 @@ RaStatus ra_ac_apply_movement_data(RaAcWorld world,
                                    uint32_t creature,
                                    const uint8_t *bytes,
                                    size_t len);
+
+// Record events (1) or stop (0; what was recorded is dropped) for every creature of the
+// world, present and future (added or moved in). Off by default: a world nobody drains
+// keeps no log.
+RaStatus ra_ac_world_set_events(RaAcWorld world, uint8_t on_off);
+
+// Drain every creature's events into the caller's array `out` of `cap` entries:
+// creature by creature in update order, each creature's in the order the engine raised
+// them, during ticks and calls alike, since the last drain. `*count` receives the
+// number of events; when it exceeds `cap` the call fails with
+// `RA_STATUS_BUFFER_TOO_SMALL` and drains nothing (call with `cap` 0 to size). Nothing
+// is allocated: the logs keep their buffers for the next events.
+//
+// # Safety
+// `count` is writable; `out` is null (only with `cap == 0`) or has `cap` writable
+// entries.
+RaStatus ra_ac_world_events(RaAcWorld world, RaAcEvent *out, size_t cap, size_t *count);
+
+// The payload bytes of hook `hook` of part frame `frame` of Animation `anim_id`, as
+// creature `creature`'s records hold it (the fields of an `RaAcEvent` of kind Hook).
+// Sized and written as `ra_ac_movement_data` does; an animation, frame or hook the
+// records do not have is `RA_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+// `count` is writable; `out` is null (only with `cap == 0`) or has `cap` writable bytes.
+RaStatus ra_ac_hook_payload(RaAcWorld world,
+                            uint32_t creature,
+                            uint32_t anim_id,
+                            int32_t frame,
+                            uint32_t hook,
+                            uint8_t *out,
+                            size_t cap,
+                            size_t *count);
+
+// `GetCycleLength`: the seconds one pass of cycle `motion` in `style` takes at `speed`
+// on creature `creature`'s motion table (0 when the table has no such cycle).
+//
+// # Safety
+// `out` is writable.
+RaStatus ra_ac_cycle_length(RaAcWorld world,
+                            uint32_t creature,
+                            uint32_t style,
+                            uint32_t motion,
+                            float speed,
+                            float *out);
+
+// The seconds the link from substate `from` to motion `to` in `style` plays at
+// `speed` (the link the table manager picks, its style-wide fallback included; 0 when
+// there is none).
+//
+// # Safety
+// `out` is writable.
+RaStatus ra_ac_link_length(RaAcWorld world,
+                           uint32_t creature,
+                           uint32_t style,
+                           uint32_t from,
+                           uint32_t to,
+                           float speed,
+                           float *out);
+
+// `GetAnimationLength`: the seconds `motion` (an action, an emote, a substate) plays
+// when started at `speed` from `style`'s default substate: the link from that substate
+// to it. For an action this is the time from `ra_ac_do_motion` to its MotionDone event.
+//
+// # Safety
+// `out` is writable.
+RaStatus ra_ac_animation_length(RaAcWorld world,
+                                uint32_t creature,
+                                uint32_t style,
+                                uint32_t motion,
+                                float speed,
+                                float *out);
+
+// `PhysicsObj.update_object_server(force_pos)` as ACE's `Player_Tick` calls it for a
+// player: at clock `now` (seconds, on the world clock's timeline; the creature's clock
+// reads it for this update, the world clock is not changed), with `request` (nullable:
+// keep the last one) as the client's requested position. The creature moves straight to
+// the request (refused more than one landblock away) with the cached velocity of the
+// whole gap since its last update, its managers run, then with `force_pos` 1 it takes
+// the request. `*ok` (nullable) receives ACE's answer, 1 when the move was made. A
+// `now` equal to the creature's last update time, with a reachable request, is refused
+// with `RA_STATUS_INVALID_ARGUMENT` (ACE would keep an infinite velocity).
+//
+// # Safety
+// `request` is null or valid; `ok` is null or writable.
+RaStatus ra_ac_update_object_server(RaAcWorld world,
+                                    uint32_t creature,
+                                    double now,
+                                    const RaAcPosition *request,
+                                    uint8_t force_pos,
+                                    uint8_t *ok);
+
+// `PhysicsObj.update_object_server_new(force_pos)`: as `ra_ac_update_object_server`,
+// but the gap since the creature's last update is simulated in quanta of at most
+// `MaxQuantum` (0.1 s) as world updates (a gap over 2 s, ACE's `HugeQuantum`, is
+// consumed unsimulated and `*ok` is 0); then with `force_pos` 1 the creature takes the
+// request when it is at most one landblock away.
+//
+// # Safety
+// As for `ra_ac_update_object_server`.
+RaStatus ra_ac_update_object_server_new(RaAcWorld world,
+                                        uint32_t creature,
+                                        double now,
+                                        const RaAcPosition *request,
+                                        uint8_t force_pos,
+                                        uint8_t *ok);
+
+// `PhysicsObj.update_object` for one creature at clock `now`, ACE's quantum rules: a
+// gap under `TickRate` (1/30 s) since its last update does nothing; over 2 s
+// (`HugeQuantum`) it is consumed unsimulated; otherwise it is simulated in quanta of at
+// most 0.1 s (`MaxQuantum`), a remainder at or below 1/30 s left owed. `*quanta`
+// (nullable) receives how many quanta ran. The world clock is not changed.
+//
+// # Safety
+// `quanta` is null or writable.
+RaStatus ra_ac_update_object(RaAcWorld world, uint32_t creature, double now, uint32_t *quanta);
+
+// The late joiner's message: the `MovementData` that brings a copy of `creature` made
+// now, in whatever state it is (mid-cycle, mid-link, running, mid-move-to or turn), to
+// the state of a copy that heard every earlier broadcast (ACE's
+// `movement_data_for_late_joiner`; not autonomous). Sized and written as
+// `ra_ac_movement_data` does. The creature's sequence counters are read, not moved on:
+// the message goes to one client.
+//
+// # Safety
+// `count` is writable; `out` is null (only with `cap == 0`) or has `cap` writable bytes.
+RaStatus ra_ac_movement_data_for_late_joiner(RaAcWorld world,
+                                             uint32_t creature,
+                                             uint8_t *out,
+                                             size_t cap,
+                                             size_t *count);
+
+// The weenie's jump answers for `creature` (off by default, as for ACE's non-player
+// weenies): `jump_skill` is the Jump skill of a player (`InqJumpVelocity` then gives the
+// launch speed; below 0: none, the creature cannot jump by itself), `burden` its burden
+// as a fraction of capacity (0 or more; 1 to 2 lowers the jump, 2 and up forbids
+// height), `stamina_cost` what `JumpStaminaCost` answers (0, ACE's server answer,
+// refuses the client's jump with `GeneralMovementFailure`; anything else allows it).
+RaStatus ra_ac_set_jump_answers(RaAcWorld world,
+                                uint32_t creature,
+                                int32_t jump_skill,
+                                float burden,
+                                float stamina_cost);
 
 // The defaults: view at (0, 0), frame scale 256, scripts on.
 //

@@ -9,7 +9,7 @@ use retroanim_ac::interpolation::Position;
 use retroanim_ac::math::{AFrame, Quat, Vec3};
 use retroanim_ac::motion_interp::motion_allows_jump;
 use retroanim_ac::physics_obj::{PhysicsObj, DEFAULT_CELL};
-use retroanim_ac::scenario::{MAX_DT, MIN_ORIENTATION_LENGTH_SQ};
+use retroanim_ac::scenario::{check_dt, check_target, MIN_ORIENTATION_LENGTH_SQ};
 use retroanim_ac::scenario_world::DEFAULT_CLOCK;
 use retroanim_ac::target_manager::TargetStatus;
 use retroanim_ac::wire::{
@@ -219,25 +219,27 @@ pub struct RaAcState {
     pub active: u8,
 }
 
-struct AcWorld {
+pub(crate) struct AcWorld {
     /// Behind its own lock, so that reading records for a new creature holds up no
     /// call on the world.
-    loader: Arc<Mutex<Loader>>,
-    tables: Vec<MotionSet>,
-    world: World,
+    pub(crate) loader: Arc<Mutex<Loader>>,
+    pub(crate) tables: Vec<MotionSet>,
+    pub(crate) world: World,
     /// Creature index `i` is the object with id `slots[i]`; 0 marks a creature removed
     /// or moved to another world. Indices are never reused, so an index a host still
     /// holds never names another creature.
-    slots: Vec<u32>,
+    pub(crate) slots: Vec<u32>,
     /// The index of each creature in the world, by id.
-    index_of: HashMap<u32, u32>,
+    pub(crate) index_of: HashMap<u32, u32>,
     /// Each creature's message sequence counters, by id (made when first written).
-    seqs: HashMap<u32, Sequences>,
+    pub(crate) seqs: HashMap<u32, Sequences>,
+    /// Whether creatures record events for `ra_ac_world_events` (off by default).
+    pub(crate) events: bool,
 }
 
 impl AcWorld {
     /// The id of creature index `i`.
-    fn id(&self, i: u32) -> Result<u32> {
+    pub(crate) fn id(&self, i: u32) -> Result<u32> {
         let n = self.slots.len();
         match self.slots.get(i as usize) {
             None => Err(Error::invalid(format!(
@@ -251,7 +253,7 @@ impl AcWorld {
     }
 
     /// Where creature index `i` sits in the world's update order.
-    fn index(&self, i: u32) -> Result<usize> {
+    pub(crate) fn index(&self, i: u32) -> Result<usize> {
         let id = self.id(i)?;
         self.world
             .objects
@@ -259,7 +261,7 @@ impl AcWorld {
             .ok_or_else(|| Error::new(RaStatus::Internal, format!("creature {i} is lost")))
     }
 
-    fn creature(&mut self, i: u32) -> Result<&mut PhysicsObj> {
+    pub(crate) fn creature(&mut self, i: u32) -> Result<&mut PhysicsObj> {
         let i = self.index(i)?;
         Ok(&mut self.world.objects[i])
     }
@@ -295,9 +297,9 @@ impl AcWorld {
 }
 
 /// Each world has its own lock; this table's lock is held only to look a handle up.
-static WORLDS: Mutex<Table<Own<AcWorld>>> = Mutex::new(Table::new(2, "AC world"));
+pub(crate) static WORLDS: Mutex<Table<Own<AcWorld>>> = Mutex::new(Table::new(2, "AC world"));
 
-fn v3(v: Vec3) -> RaVec3 {
+pub(crate) fn v3(v: Vec3) -> RaVec3 {
     RaVec3 {
         x: v.x,
         y: v.y,
@@ -318,7 +320,7 @@ fn frame_out(f: &AFrame) -> RaAcFrame {
     }
 }
 
-fn frame_in(f: &RaAcFrame, what: &str) -> Result<AFrame> {
+pub(crate) fn frame_in(f: &RaAcFrame, what: &str) -> Result<AFrame> {
     let o = f.origin;
     let q = f.orientation;
     if ![o.x, o.y, o.z, q.w, q.x, q.y, q.z]
@@ -355,7 +357,7 @@ fn hold_key(v: u32, what: &str) -> Result<HoldKey> {
 
 /// A C flag: 0 or 1, anything else refused (a host passing 7 most likely passed the
 /// wrong argument).
-fn flag(v: u8, what: &str) -> Result<bool> {
+pub(crate) fn flag(v: u8, what: &str) -> Result<bool> {
     match v {
         0 => Ok(false),
         1 => Ok(true),
@@ -366,18 +368,10 @@ fn flag(v: u8, what: &str) -> Result<bool> {
 /// A move-to, turn-to or stick target: neither the mover itself nor id 0, which no
 /// object has (such a move would wait forever).
 fn target_of(mover: u32, target: u32) -> Result<u32> {
-    if target == 0 {
-        Err(Error::invalid("target: id 0 names no object"))
-    } else if target == mover {
-        Err(Error::invalid(format!(
-            "target: {target:#x} is the creature itself"
-        )))
-    } else {
-        Ok(target)
-    }
+    check_target(mover, target).map_err(|e| Error::invalid(format!("target: {e}")))
 }
 
-fn finite(v: f32, what: &str) -> Result<f32> {
+pub(crate) fn finite(v: f32, what: &str) -> Result<f32> {
     if v.is_finite() {
         Ok(v)
     } else {
@@ -406,13 +400,13 @@ fn params(p: Option<&RaAcMotionParams>) -> Result<MovementParameters> {
     })
 }
 
-fn on(world: RaAcWorld, f: impl FnOnce(&mut AcWorld) -> Result<()>) -> RaStatus {
+pub(crate) fn on(world: RaAcWorld, f: impl FnOnce(&mut AcWorld) -> Result<()>) -> RaStatus {
     guard(|| handle::with_own(&WORLDS, world, f))
 }
 
 /// Run `f` on creature `c` (its logs cleared first, so they tell what this call did),
 /// then carry out what it asked of other objects.
-fn on_creature(
+pub(crate) fn on_creature(
     world: RaAcWorld,
     c: u32,
     f: impl FnOnce(&mut PhysicsObj) -> Result<()>,
@@ -437,6 +431,7 @@ fn create(loader: Loader, out: *mut RaAcWorld) -> Result<()> {
             slots: Vec::new(),
             index_of: HashMap::new(),
             seqs: HashMap::new(),
+            events: false,
         },
     )?;
     // SAFETY: every caller passes its own caller's `out`, under the same guarantee.
@@ -637,6 +632,11 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
                 w.tables.push(set.clone());
             }
             w.world.add_creature(id, radius, height, creature);
+            if w.events {
+                if let Some(o) = w.world.get_mut(id) {
+                    o.enable_events();
+                }
+            }
             Ok(w.push_slot(id))
         })?;
         // SAFETY: the caller's guarantee for `out`.
@@ -880,22 +880,20 @@ pub extern "C" fn ra_ac_tick(world: RaAcWorld, creature: u32, quantum: f64) -> R
     })
 }
 
-/// A quantum: finite, 0 to `MAX_DT` (2 s, ACE's `HugeQuantum`), the scenario runner's
-/// limit; a negative quantum, which the runner's `tick` allows, is refused here.
+/// A quantum: the scenario runner's rule (finite, within ±2 s, ACE's `HugeQuantum`)
+/// with its message, so that this door and the runner accept the same ticks.
 fn check_quantum(q: f64) -> Result<()> {
-    if q.is_finite() && (0.0..=MAX_DT).contains(&q) {
-        Ok(())
-    } else {
-        Err(Error::invalid(format!(
-            "quantum {q} is out of range: a tick's quantum lies within 0 to 2 s (ACE's HugeQuantum)"
-        )))
-    }
+    check_dt(q)
+        .map(|_| ())
+        .map_err(|e| Error::invalid(format!("quantum: {e}")))
 }
 
 /// The batch call: the world clock advances by `quantum` seconds, then every creature
 /// moves one quantum, in index order, its move-to, target and sticky managers included.
-/// `quantum` lies within 0 to 2 s (ACE's `HugeQuantum`); outside, or NaN, it is refused
-/// with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this door).
+/// `quantum` lies within ±2 s (ACE's `HugeQuantum`), as the scenario runner's `tick`
+/// requires (a negative one plays backwards there and here); outside, or NaN, it is
+/// refused with `RA_STATUS_INVALID_ARGUMENT` (docs/limits.md lists every rule of this
+/// door).
 #[no_mangle]
 pub extern "C" fn ra_ac_world_tick(world: RaAcWorld, quantum: f64) -> RaStatus {
     on(world, |w| {
@@ -1426,6 +1424,13 @@ pub unsafe extern "C" fn ra_ac_world_transfer(
             if dst.world.insert(obj).is_err() {
                 return Err(Error::new(RaStatus::Internal, "the transfer was refused"));
             }
+            if let Some(o) = dst.world.get_mut(id) {
+                if dst.events {
+                    o.enable_events();
+                } else {
+                    o.disable_events();
+                }
+            }
             if let Some(seq) = seq {
                 dst.seqs.insert(id, seq);
             }
@@ -1492,7 +1497,7 @@ pub unsafe extern "C" fn ra_ac_moveto_info(
 
 /// A creature's `WeenieError` answer: `None` is success, anything else a refusal with
 /// the error's value in `ra_last_error_code`.
-fn weenie(e: WeenieError, what: &str) -> Result<()> {
+pub(crate) fn weenie(e: WeenieError, what: &str) -> Result<()> {
     match e {
         WeenieError::None => Ok(()),
         e => Err(Error {

@@ -12,6 +12,8 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod ac;
+pub mod ac_events;
+pub mod ac_server;
 pub mod actor;
 mod args;
 mod handle;
@@ -21,3 +23,15 @@ pub mod status;
 
 pub use args::ra_string_free;
 pub use status::{ra_last_error, ra_last_error_code, RaStatus};
+
+/// The version of this C ABI: the functions, structs and their layouts of
+/// `include/retroanim.h`. It changes whenever any of them changes; a binding built for
+/// one version refuses a library reporting another (the .NET binding checks it when it
+/// first loads the library).
+pub const RA_ABI_VERSION: u32 = 2;
+
+/// The ABI version of the loaded library (`RA_ABI_VERSION` when it was built).
+#[no_mangle]
+pub extern "C" fn ra_abi_version() -> u32 {
+    RA_ABI_VERSION
+}

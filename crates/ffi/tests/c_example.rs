@@ -218,3 +218,40 @@ fn c_wire_runs_clean_under_valgrind() {
     let exe = build_c("c_wire_valgrind", "wire_ac");
     valgrind_clean(&exe, &repo_root().join("assets/ac/records"));
 }
+
+/// server_ac.c: the ABI version, a server update taking the request one unit north, a
+/// late joiner's copy walking, the wave's length (24 frames at 30 a second) and its
+/// events in order (SoundTweaked on frame 8 and DefaultScript on frame 16 of the
+/// link 0x03000120, AnimationDone, MotionDone of Wave with success), then the client
+/// jump refused (5, 0x47) until the jump answers are set, and taken after.
+#[test]
+#[cfg_attr(
+    missing_c_compiler,
+    ignore = "needs gcc: apt-get install -y gcc libc6-dev, or scripts/test"
+)]
+fn c_server_loop_events_lengths_and_jump() {
+    let exe = build_c("c_server", "server_ac");
+    let printed = run_ok(Command::new(&exe).arg(repo_root().join("assets/ac/records")));
+    assert_eq!(printed, SERVER_AC_OUTPUT);
+}
+
+const SERVER_AC_OUTPUT: &str = "abi 2\n\
+    server update ok 1 y 1.000\n\
+    late joiner motion 45000005\n\
+    wave length 0.800\n\
+    event 0 hook 21 anim 03000120 frame 8\n\
+    event 0 hook 17 anim 03000120 frame 16\n\
+    event 0 hook 4 anim 00000000 frame -1\n\
+    event 0 kind 2 a 13000087 b 1\n\
+    jump without answers 5 47\n\
+    jump up 1\n";
+
+#[test]
+#[cfg_attr(
+    missing_valgrind,
+    ignore = "needs gcc and valgrind: apt-get install -y gcc libc6-dev valgrind, or scripts/test"
+)]
+fn c_server_loop_runs_clean_under_valgrind() {
+    let exe = build_c("c_server_valgrind", "server_ac");
+    valgrind_clean(&exe, &repo_root().join("assets/ac/records"));
+}

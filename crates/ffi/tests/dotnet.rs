@@ -4,6 +4,10 @@
 //! library's last-error text; the committed move-to scenarios play through the generic
 //! call too, and a chase runs through the typed move-to methods.
 
+// The test reads the repository's own header and C# sources directly; only library code
+// must go through retroanim_core::input (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod support;
 
 use retroanim_testkit::{require, MCS, MONO};
@@ -30,13 +34,19 @@ fn build(name: &str) -> PathBuf {
     let dll = out.join("Retroanim.dll");
     run_ok(
         Command::new("mcs")
-            .args(["-nologo", "-warnaserror", "-target:library"])
+            .args(["-nologo", "-warnaserror", "-langversion:7.2", "-unsafe"])
+            .args(["-target:library", "-r:System.Numerics"])
             .arg(format!("-out:{}", dll.display()))
             .args(cs_files(&root.join("Retroanim"))),
     );
     run_ok(
         Command::new("mcs")
-            .args(["-nologo", "-warnaserror"])
+            .args([
+                "-nologo",
+                "-warnaserror",
+                "-langversion:7.2",
+                "-r:System.Numerics",
+            ])
             .arg(format!("-r:{}", dll.display()))
             .arg(format!("-out:{}", out.join("Sample.exe").display()))
             .args(cs_files(&root.join("Sample"))),
@@ -140,7 +150,7 @@ fn dotnet_typed_move_to_reproduces_the_committed_chase() {
         )
     };
     let expected = format!(
-        "{}\n{}\narrivals 1 last 0 moving 0\n",
+        "{}\n{}\narrivals 1 last None moving False\n",
         bits([4.712_424_3, 7.701_370_7, 0.0]),
         bits([18.450_012, 8.0, 0.0])
     );
@@ -200,4 +210,161 @@ fn dotnet_movement_data_round_trip_and_jump() {
          server jump up True\n\
          InvalidArgument: JumpPack: truncated at byte offset 8: 4 more byte(s) needed, the input has 10\n"
     );
+}
+
+/// The server-shaped walk-through (Sample/Embed.cs) under Mono: a chase whose arrival
+/// comes back as a MoveComplete event with WeenieError None; the wave's length (24
+/// frames at 30 a second) and its events in order (SoundTweaked on frame 8 with its
+/// 16-byte payload, DefaultScript on frame 16 with none, AnimationDone, MotionDone);
+/// the 8 part frames of the sample humanoid read into a Span (part 0 sits at (0, 0, 1)
+/// in every animation of the sample records); System.Numerics conversions agreeing
+/// with the state; a transfer to a second world where the creature walks on and raises
+/// events; a server update taking the request 1 unit north; a late joiner's copy
+/// walking; the client jump refused (GeneralMovementFailure) until the jump answers are
+/// set; and Positions(null) throwing ArgumentNullException.
+#[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
+fn dotnet_embedding_walk_through_with_events_spans_transfer_and_jump() {
+    let dir = build("dotnet_embed");
+    let mut c = Command::new("mono");
+    c.arg(dir.join("Sample.exe"))
+        .arg("--embed")
+        .arg(repo_root().join("assets/ac/records"))
+        .env("LD_LIBRARY_PATH", lib_dir());
+    assert_eq!(
+        run_ok(&mut c),
+        "move complete creature 0 None\n\
+         wave length 0.800\n\
+         hook 21 frame 8 payload 16\n\
+         hook 17 frame 16 payload 0\n\
+         hook 4 frame -1\n\
+         MotionDone Wave\n\
+         part frames 8 of 8 first 0 0 1\n\
+         numerics True True\n\
+         transferred to index 0 walking WalkForward events True\n\
+         server update True y 1\n\
+         late joiner WalkForward\n\
+         jump refused GeneralMovementFailure\n\
+         jump up True\n\
+         null ArgumentNullException output\n"
+    );
+}
+
+/// Every row of the AC door's rules (docs/limits.md) through .NET gives the C door's
+/// status and message, word for word (abi_limits.rs and abi_events.rs / abi_server.rs
+/// assert the same texts through the C calls).
+#[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
+fn dotnet_door_refuses_what_the_c_door_refuses_with_the_same_messages() {
+    let dir = build("dotnet_limits");
+    let mut c = Command::new("mono");
+    c.arg(dir.join("Sample.exe"))
+        .arg("--limits")
+        .arg(repo_root().join("assets/ac/records"))
+        .env("LD_LIBRARY_PATH", lib_dir());
+    let zero = "is too close to zero length to be an orientation (its squared length must be at least 1e-12)";
+    let quantum = "is out of range: a tick's dt lies within \u{b1}2 s (ACE's HugeQuantum)";
+    let expected = format!(
+        "orientation: InvalidArgument: desc.frame.orientation: [0, 0, 0, 0] {zero}\n\
+         orientation move_to_position: InvalidArgument: frame.orientation: [0, 0, 0, 0] {zero}\n\
+         quantum: InvalidArgument: quantum: 1e30 {quantum}\n\
+         quantum negative: InvalidArgument: quantum: -2.5 {quantum}\n\
+         quantum nan: InvalidArgument: quantum: NaN {quantum}\n\
+         target self: InvalidArgument: target: 0x1 is the creature itself\n\
+         target 0: InvalidArgument: target: id 0 names no object\n\
+         turn target self: InvalidArgument: target: 0x2 is the creature itself\n\
+         server now: InvalidArgument: now NaN is NaN or infinite\n\
+         speed 0: InvalidArgument: speed 0: nothing plays at speed 0\n\
+         hold key: InvalidArgument: params.hold_key_to_apply: hold key 7 (expected 0, 1 or 2)\n\
+         flags are bool: accepted\n"
+    );
+    assert_eq!(run_ok(&mut c), expected);
+}
+
+/// The binding checks `ra_abi_version()` when it first loads the library: a library
+/// reporting another version (a stand-in built here, exporting only that function)
+/// is refused with a message naming both versions; the real one loads.
+#[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
+fn dotnet_refuses_a_library_of_another_abi_version() {
+    require(&[retroanim_testkit::GCC]);
+    let dir = build("dotnet_version");
+    let fake = scratch("dotnet_version_fake");
+    let src = fake.join("fake.c");
+    std::fs::write(&src, "unsigned ra_abi_version(void) { return 1; }\n").expect("write");
+    run_ok(
+        Command::new("gcc")
+            .args(["-shared", "-fPIC", "-o"])
+            .arg(fake.join("libretroanim_ffi.so"))
+            .arg(&src),
+    );
+    let out = Command::new("mono")
+        .arg(dir.join("Sample.exe"))
+        .arg("--version")
+        .env("LD_LIBRARY_PATH", &fake)
+        .output()
+        .expect("mono runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Load: retroanim: the native library speaks ABI version 1, this binding needs version 2; use the library this binding ships with\n"
+    );
+    let mut real = Command::new("mono");
+    real.arg(dir.join("Sample.exe"))
+        .arg("--version")
+        .env("LD_LIBRARY_PATH", lib_dir());
+    assert_eq!(run_ok(&mut real), "loaded\n");
+}
+
+/// The `ra_…` names called like functions (`name(`) on the lines of `text` that are not
+/// comments.
+fn called_names(text: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("//") || t.starts_with("/*") || t.starts_with('*') {
+            continue;
+        }
+        for (at, _) in line.match_indices("ra_") {
+            if at > 0 && line.as_bytes()[at - 1].is_ascii_alphanumeric() {
+                continue;
+            }
+            let name: String = line[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if line[at + name.len()..].starts_with('(') {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+/// Every function of the C ABI is declared in the binding's `Native.cs` (so that a
+/// function added to the header without its P/Invoke fails here).
+#[test]
+fn the_binding_declares_every_function_of_the_header() {
+    let root = repo_root();
+    let header = std::fs::read_to_string(root.join("crates/ffi/include/retroanim.h")).expect("h");
+    let native =
+        std::fs::read_to_string(root.join("bindings/dotnet/Retroanim/Native.cs")).expect("cs");
+    let declared = called_names(&header);
+    let wrapped: std::collections::BTreeSet<String> = native
+        .lines()
+        .filter(|l| l.contains("static extern"))
+        .flat_map(called_names)
+        .collect();
+    assert_eq!(declared.len(), 100, "{declared:?}");
+    let missing: Vec<&String> = declared.difference(&wrapped).collect();
+    assert!(missing.is_empty(), "not wrapped in Native.cs: {missing:?}");
 }

@@ -22,6 +22,12 @@ const PLANTED_ROUNDING: i32 = if cfg!(feature = "planted-bug") {
 /// Thread slots per shape instance (H17).
 pub const MAX_SLOTS: usize = 10;
 
+/// Threads a new instance has room for: a HERC runs a locomotion thread and one or
+/// two torso threads. Adding threads beyond it grows the buffers once (adding a thread
+/// is never part of a steady step); room for all [`MAX_SLOTS`] in every instance was
+/// most of a HERC's memory.
+const TYPICAL_THREADS: usize = 4;
+
 /// Why a thread could not be registered.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShapeError {
@@ -409,8 +415,8 @@ impl ShapeInstance {
         let n = list.nodes().len();
         let mut s = ShapeInstance {
             model: list.id(),
-            threads: Vec::with_capacity(MAX_SLOTS),
-            slots: Vec::with_capacity(MAX_SLOTS),
+            threads: Vec::with_capacity(TYPICAL_THREADS),
+            slots: Vec::with_capacity(TYPICAL_THREADS),
             locals: vec![[0; 6]; n],
             world: vec![Transform3::IDENTITY; n],
             nodes: node_states(list),

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fixed::wrap16;
-use crate::trig::{asin, atan2, CosTable, PITCH, PITCH_ROTATION};
+use crate::trig::{asin, atan2, pitch, pitch_rotation, CosTable};
 
 /// Q14 one.
 pub const ONE: i16 = 16384;
@@ -197,7 +197,7 @@ impl Transform3 {
     pub fn pitch_only(x: i16, t: [i32; 3]) -> Option<Self> {
         // C(x), S(x) and whether S(x) + S(−x) = 0, in one read (see `trig::PITCH`).
         // The whole rotation in the same read (see `trig::PITCH_ROTATION`).
-        let e = &PITCH_ROTATION[(i32::from(x >> 3) + 4096) as usize];
+        let e = &pitch_rotation()[(i32::from(x >> 3) + 4096) as usize];
         let form = e.pitch >> u8::from(x & 7 != 0);
         if x == 0 || form & 1 == 0 {
             return None;
@@ -215,8 +215,8 @@ impl Transform3 {
     /// C(x)]`; 2 table reads (the locals [`Transform3::pitch_only`] does not answer).
     #[inline(always)]
     pub fn pitch_general(x: i16, t: [i32; 3]) -> Self {
-        let e = PITCH[(i32::from(x >> 3) + 4096) as usize];
-        let sxn = PITCH[(i32::from(x.wrapping_neg() >> 3) + 4096) as usize].sin;
+        let e = pitch()[(i32::from(x >> 3) + 4096) as usize];
+        let sxn = pitch()[(i32::from(x.wrapping_neg() >> 3) + 4096) as usize].sin;
         let (c, s) = (e.cos, e.sin);
         let sum = i32::from(s) + i32::from(sxn);
         Transform3 {
@@ -244,7 +244,7 @@ impl Transform3 {
             return Self::IDENTITY.with_translation(t);
         }
         // C(z) and S(z) in one read (see `trig::PITCH`).
-        let e = PITCH[(i32::from(z >> 3) + 4096) as usize];
+        let e = pitch()[(i32::from(z >> 3) + 4096) as usize];
         let (c, s) = (e.cos, e.sin);
         Transform3 {
             m: [c, s, s.wrapping_neg(), c, 0, 0, 0, 0, ONE],

@@ -104,7 +104,25 @@ pub(crate) struct PitchEntry {
 /// [`PitchEntry`] per `x >> 3` (index `(x >> 3) + 4096`): the three table reads of a pitch-only
 /// local in one. C and S depend on the angle only through `a >> 3` (M3 rounds to 1/4096 turn
 /// from there, and `S(a)` reads `C(a − 0x4000)`, whose `>> 3` is `(a >> 3) − 0x800`).
-pub(crate) static PITCH: [PitchEntry; 8192] = pitch_table(&full_wave(&COS_TAB));
+/// A constant natively; see [`pitch`] for WebAssembly.
+#[cfg(not(target_family = "wasm"))]
+static PITCH: [PitchEntry; 8192] = pitch_table(&full_wave(&COS_TAB));
+
+/// The [`PitchEntry`] table (48 KiB).
+#[cfg(not(target_family = "wasm"))]
+#[inline(always)]
+pub(crate) fn pitch() -> &'static [PitchEntry; 8192] {
+    &PITCH
+}
+
+/// The [`PitchEntry`] table, built from the generated wave the first time a HERC transform
+/// needs it: a WebAssembly module is downloaded before anything runs, and this table and
+/// [`pitch_rotation`]'s (208 KiB together) would be a tenth of it. Same function, same values.
+#[cfg(target_family = "wasm")]
+pub(crate) fn pitch() -> &'static [PitchEntry; 8192] {
+    static TABLE: std::sync::OnceLock<Box<[PitchEntry; 8192]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| Box::new(pitch_table(&GENERATED.wave)))
+}
 
 const fn pitch_table(wave: &[i16; 4097]) -> [PitchEntry; 8192] {
     let mut out = [PitchEntry {
@@ -142,8 +160,24 @@ pub(crate) struct PitchRotation {
     pub pitch: u8,
 }
 
-/// [`PitchRotation`] per `x >> 3` (index `(x >> 3) + 4096`; 160 KiB).
-pub(crate) static PITCH_ROTATION: [PitchRotation; 8192] = pitch_rotations(&PITCH);
+/// [`PitchRotation`] per `x >> 3` (index `(x >> 3) + 4096`; 160 KiB). A constant natively;
+/// see [`pitch_rotation`] for WebAssembly.
+#[cfg(not(target_family = "wasm"))]
+static PITCH_ROTATION: [PitchRotation; 8192] = pitch_rotations(&PITCH);
+
+/// The [`PitchRotation`] table.
+#[cfg(not(target_family = "wasm"))]
+#[inline(always)]
+pub(crate) fn pitch_rotation() -> &'static [PitchRotation; 8192] {
+    &PITCH_ROTATION
+}
+
+/// The [`PitchRotation`] table, built at first use in WebAssembly (as [`pitch`]).
+#[cfg(target_family = "wasm")]
+pub(crate) fn pitch_rotation() -> &'static [PitchRotation; 8192] {
+    static TABLE: std::sync::OnceLock<Box<[PitchRotation; 8192]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| Box::new(pitch_rotations(pitch())))
+}
 
 const fn pitch_rotations(pitch: &[PitchEntry; 8192]) -> [PitchRotation; 8192] {
     let mut out = [PitchRotation {

@@ -83,6 +83,12 @@ pub const MONO: Need = Need {
     install: "apt-get install -y mono-runtime",
     find: Find::Program("mono"),
 };
+/// pkg-config, which the packaging test builds a C host with (crates/ffi/pkg).
+pub const PKG_CONFIG: Need = Need {
+    name: "pkg-config",
+    install: "apt-get install -y pkg-config",
+    find: Find::Program("pkg-config"),
+};
 /// The browser the end-to-end tests drive.
 pub const CHROMIUM: Need = Need {
     name: "chromium",

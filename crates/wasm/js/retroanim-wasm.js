@@ -24,8 +24,15 @@ export function load(url = moduleUrl()) {
     loading = (async () => {
       const resp = await fetch(url);
       if (!resp.ok) throw new Error(`cannot load ${url}: HTTP ${resp.status}`);
-      const { instance } = await WebAssembly.instantiate(await resp.arrayBuffer(), {});
-      return instance.exports;
+      // Compiled while it downloads; a server sending another type than application/wasm
+      // makes that refuse, and the module is then compiled from the whole download.
+      const whole = resp.clone();
+      try {
+        return (await WebAssembly.instantiateStreaming(resp, {})).instance.exports;
+      } catch (e) {
+        if (!(e instanceof TypeError)) throw e;
+        return (await WebAssembly.instantiate(await whole.arrayBuffer(), {})).instance.exports;
+      }
     })();
   }
   return loading;

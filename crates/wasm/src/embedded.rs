@@ -8,6 +8,39 @@
 
 include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 
+use std::sync::OnceLock;
+
+/// The built-in files unpacked, the first time one is asked for. Empty if the stream is
+/// broken (it is written by the build script, so it is not): every engine then reports
+/// its assets as missing instead of the module trapping.
+fn unpacked() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        use std::io::Read as _;
+        let mut out = Vec::with_capacity(UNPACKED_LEN);
+        let mut z = flate2::read::DeflateDecoder::new(PACKED);
+        match z.read_to_end(&mut out) {
+            Ok(_) if out.len() == UNPACKED_LEN => out,
+            _ => Vec::new(),
+        }
+    })
+}
+
+/// A table's files with their bytes.
+fn files(
+    table: &'static [(&'static str, usize, usize)],
+) -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    let bytes = unpacked();
+    table
+        .iter()
+        .filter_map(move |&(path, at, len)| Some((path, bytes.get(at..at + len)?)))
+}
+
+/// Every sample asset with its path under `assets/`.
+fn assets() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    files(ASSETS)
+}
+
 /// Where relative paths start, in the order they are tried.
 const STARTS: [&str; 2] = ["scenarios", ""];
 
@@ -48,7 +81,7 @@ pub fn resolve(engine: &str, rel: &str, want_dir: bool) -> Result<String, String
         };
         let found = if want_dir {
             let prefix = format!("{full}/");
-            ASSETS.iter().any(|(p, _)| p.starts_with(&prefix))
+            assets().any(|(p, _)| p.starts_with(&prefix))
         } else {
             file(&full).is_some()
         };
@@ -69,27 +102,26 @@ pub fn resolve(engine: &str, rel: &str, want_dir: bool) -> Result<String, String
 
 /// A built-in file by its path under `assets/`.
 pub fn file(path: &str) -> Option<&'static [u8]> {
-    ASSETS.iter().find(|(p, _)| *p == path).map(|(_, b)| *b)
+    assets().find(|(p, _)| *p == path).map(|(_, b)| b)
 }
 
 /// The files directly inside folder `dir` (a path under `assets/`), with their names.
 pub fn files_in(dir: &str) -> impl Iterator<Item = (&'static str, &'static [u8])> + '_ {
-    ASSETS.iter().filter_map(move |(p, b)| {
+    assets().filter_map(move |(p, b)| {
         let rest = p.strip_prefix(dir)?.strip_prefix('/')?;
-        (!rest.contains('/')).then_some((rest, *b))
+        (!rest.contains('/')).then_some((rest, b))
     })
 }
 
 /// Whether any asset of `engine` is built in.
 pub fn has_engine(engine: &str) -> bool {
     let prefix = format!("{engine}/");
-    ASSETS.iter().any(|(p, _)| p.starts_with(&prefix))
+    assets().any(|(p, _)| p.starts_with(&prefix))
 }
 
 /// A starting scenario of the browser by file name.
 pub fn start(name: &str) -> Option<&'static str> {
-    START_SCENARIOS
-        .iter()
+    files(START_SCENARIOS)
         .find(|(p, _)| *p == name)
         .and_then(|(_, b)| std::str::from_utf8(b).ok())
 }

@@ -173,6 +173,15 @@ fn the_ac_figure_is_the_sample_humanoid_as_the_server_describes_it() {
             .len(),
         6
     );
+    // The page sends the same decoded textures as the server: the torso's DXT1 32×32
+    // image as base64 RGBA (4096 bytes: 1366 quads).
+    let torso = &f["surfaces"]["0x08000101"];
+    assert_eq!(torso["format"], "DXT1");
+    assert_eq!(torso["rgba"].as_str().map(str::len), Some(1366 * 4));
+    assert_eq!(
+        f["meshes"]["0x01000102"]["polygons"][0]["surface"],
+        "0x08000101"
+    );
     // Clip 0x03000101's frames each pose all eight parts.
     let walk = f["anims"]["0x03000101"].as_array().unwrap();
     assert!(!walk.is_empty());

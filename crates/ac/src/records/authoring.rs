@@ -45,6 +45,10 @@ pub struct PartDef {
     /// The box's centre in the part's frame (default the origin).
     #[serde(default)]
     pub box_center: Option<[f32; 3]>,
+    /// A textured surface (`0x08……`, usually one of `figure.textures`) for the box; the
+    /// box then carries UVs. Without it the box is untextured on `figure.surface_id`.
+    #[serde(default)]
+    pub surface: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -6,6 +6,10 @@
 
 use super::authoring::{parse_id, AssetSource};
 use super::gfxobj::{terminal_drawing_bsp, GfxObj, Polygon, Vertex, HAS_DRAWING};
+use super::palette::write_palette;
+use super::render_surface::write_render_surface;
+use super::surface::{write_surface, write_surface_texture};
+use super::texture_authoring::{compile_textures, TextureDef, TextureRecords};
 use super::types::{CylSphere, Placement, SetupRecord, Sphere};
 use crate::math::{AFrame, Quat, Vec3};
 use serde::Deserialize;
@@ -24,6 +28,10 @@ pub struct FigureDef {
     pub radius: f32,
     pub step_up_height: f32,
     pub step_down_height: f32,
+    /// Sample textures (Surface, SurfaceTexture, RenderSurface, Palette records) that
+    /// parts name by surface id.
+    #[serde(default)]
+    pub textures: Vec<TextureDef>,
 }
 
 /// The compiled figure: the Setup and the boxes in part order.
@@ -31,12 +39,50 @@ pub struct FigureDef {
 pub struct Figure {
     pub setup: SetupRecord,
     pub gfxobjs: Vec<GfxObj>,
+    /// The records of `figure.textures`.
+    pub textures: TextureRecords,
+}
+
+impl Figure {
+    /// The texture records of the figure as `(id, bytes)`: surfaces, surface textures,
+    /// render surfaces, palettes.
+    pub fn texture_records(&self) -> Vec<(u32, Vec<u8>)> {
+        let t = &self.textures;
+        let mut out = Vec::new();
+        out.extend(t.surfaces.iter().map(|s| (s.id, write_surface(s))));
+        out.extend(
+            t.surface_textures
+                .iter()
+                .map(|s| (s.id, write_surface_texture(s))),
+        );
+        out.extend(
+            t.render_surfaces
+                .iter()
+                .map(|r| (r.id, write_render_surface(r))),
+        );
+        out.extend(t.palettes.iter().map(|p| (p.id, write_palette(p))));
+        out
+    }
 }
 
 /// A box GfxObj: 24 vertices (4 per face, each with its face's outward normal, no UVs),
 /// 6 quads (counter-clockwise seen from outside, single-sided, surface 0, no UV arrays),
 /// and a drawing BSP of one terminal node around all six.
 pub fn box_gfxobj(id: u32, surface: u32, size: [f32; 3], center: [f32; 3]) -> GfxObj {
+    build_box(id, surface, size, center, false)
+}
+
+/// As [`box_gfxobj`], with one UV pair per vertex mapping the whole image onto each face
+/// (u right, v down, as seen from outside) and polygons that use them (texture mode 0).
+pub fn textured_box_gfxobj(id: u32, surface: u32, size: [f32; 3], center: [f32; 3]) -> GfxObj {
+    build_box(id, surface, size, center, true)
+}
+
+/// Corner UVs in the order faces list their corners (counter-clockwise from outside,
+/// starting bottom left).
+const FACE_UVS: [[f32; 2]; 4] = [[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]];
+
+fn build_box(id: u32, surface: u32, size: [f32; 3], center: [f32; 3], textured: bool) -> GfxObj {
     let h = [size[0] * 0.5, size[1] * 0.5, size[2] * 0.5];
     let c = Vec3::new(center[0], center[1], center[2]);
     // Each face: its normal and four corners as sign triples, counter-clockwise from outside.
@@ -85,24 +131,29 @@ pub fn box_gfxobj(id: u32, surface: u32, size: [f32; 3], center: [f32; 3]) -> Gf
     let mut polygons = Vec::with_capacity(6);
     for (f, (n, corners)) in faces.iter().enumerate() {
         let mut ids = Vec::with_capacity(4);
-        for s in corners {
+        for (k, s) in corners.iter().enumerate() {
             let vid = vertices.len() as u16;
             vertices.push(Vertex {
                 id: vid,
                 origin: Vec3::new(c.x + s[0] * h[0], c.y + s[1] * h[1], c.z + s[2] * h[2]),
                 normal: Vec3::new(n[0], n[1], n[2]),
-                uvs: Vec::new(),
+                uvs: if textured {
+                    vec![FACE_UVS[k]]
+                } else {
+                    Vec::new()
+                },
             });
             ids.push(vid as i16);
         }
         polygons.push(Polygon {
             id: f as u16,
-            texture_mode: 4,
+            texture_mode: if textured { 0 } else { 4 },
             sides_type: 0,
             pos_surface: 0,
             neg_surface: -1,
             vertex_ids: ids,
-            pos_uv: Vec::new(),
+            // Each vertex holds one UV pair: every corner picks pair 0.
+            pos_uv: if textured { vec![0; 4] } else { Vec::new() },
             neg_uv: Vec::new(),
         });
     }
@@ -155,12 +206,12 @@ pub fn compile_figure(src: &AssetSource, motion_table: u32) -> Result<Option<Fig
         };
         parts.push(id);
         parent_index.push(parent);
-        gfxobjs.push(box_gfxobj(
-            id,
-            surface,
-            p.box_size.unwrap_or([0.1, 0.1, 0.1]),
-            p.box_center.unwrap_or([0.0; 3]),
-        ));
+        let size = p.box_size.unwrap_or([0.1, 0.1, 0.1]);
+        let centre = p.box_center.unwrap_or([0.0; 3]);
+        gfxobjs.push(match &p.surface {
+            None => box_gfxobj(id, surface, size, centre),
+            Some(s) => textured_box_gfxobj(id, id_of(s, &format!("{at}.surface"))?, size, centre),
+        });
         frames.push(AFrame {
             origin: Vec3::new(p.origin[0], p.origin[1], p.origin[2]),
             orientation: Quat::new(1.0, 0.0, 0.0, 0.0),
@@ -209,5 +260,10 @@ pub fn compile_figure(src: &AssetSource, motion_table: u32) -> Result<Option<Fig
         default_sound_table: 0,
         default_script_table: 0,
     };
-    Ok(Some(Figure { setup, gfxobjs }))
+    let textures = compile_textures(&fig.textures)?;
+    Ok(Some(Figure {
+        setup,
+        gfxobjs,
+        textures,
+    }))
 }

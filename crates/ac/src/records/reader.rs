@@ -134,6 +134,11 @@ impl<'a> Cursor<'a> {
         Ok(id)
     }
 
+    /// Name the record in errors when its bytes do not carry its id (Surface records).
+    pub(crate) fn set_id(&mut self, id: u32) {
+        self.id = Some(id);
+    }
+
     pub(crate) fn finish(&self) -> Result<(), RecordError> {
         if self.remaining() != 0 {
             return Err(self.error_at(

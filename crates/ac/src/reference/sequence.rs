@@ -5,8 +5,7 @@
 
 use crate::math::{AFrame, EPSILON};
 use crate::sequence::{
-    FiredHook, Sequence, WorkLimit, HOOK_ANIMATION_DONE, MAX_CROSSINGS_PER_UPDATE,
-    MAX_HOOKS_PER_UPDATE,
+    FiredHook, Sequence, WorkLimit, MAX_CROSSINGS_PER_UPDATE, MAX_HOOKS_PER_UPDATE,
 };
 
 /// `Sequence.Update(quantum, ref offset)`: play `quantum` seconds, moving `offset` by
@@ -56,11 +55,11 @@ impl Work {
     }
 
     /// Queue one hook (limit L3).
-    fn queue(&mut self, hooks: &mut Vec<FiredHook>, hook_type: u32) -> Result<(), WorkLimit> {
+    fn queue(&mut self, hooks: &mut Vec<FiredHook>, hook: FiredHook) -> Result<(), WorkLimit> {
         if self.hooks >= MAX_HOOKS_PER_UPDATE {
             return Err(WorkLimit::Hooks);
         }
-        hooks.push(FiredHook { hook_type });
+        hooks.push(hook);
         self.hooks += 1;
         Ok(())
     }
@@ -77,9 +76,15 @@ fn execute_hooks(
     hooks: &mut Vec<FiredHook>,
 ) -> Result<(), WorkLimit> {
     if let Some(pf) = seq.nodes[node].part_frame(frame) {
-        for h in &pf.hooks {
+        for (k, h) in pf.hooks.iter().enumerate() {
             if h.direction == 0 || h.direction == dir {
-                work.queue(hooks, h.hook_type)?;
+                let hook = FiredHook {
+                    hook_type: h.hook_type,
+                    anim_id: seq.nodes[node].anim.id,
+                    frame,
+                    index: k as u32,
+                };
+                work.queue(hooks, hook)?;
             }
         }
     }
@@ -196,7 +201,7 @@ fn play(
         }
         // Q5: AnimationDone tests the head of the list, not the node that finished.
         if seq.first_cyclic != Some(0) {
-            work.queue(hooks, HOOK_ANIMATION_DONE)?;
+            work.queue(hooks, FiredHook::ANIMATION_DONE)?;
         }
         work.cross()?;
         advance_to_next_animation(seq, t, frame.as_deref_mut());

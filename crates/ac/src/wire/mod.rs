@@ -7,11 +7,13 @@
 //! produce exactly the layout those readers expect.
 
 pub mod bytes;
+pub mod command_ids;
 pub mod jump_pack;
 pub mod move_to_state;
 pub mod movement_data;
 pub mod raw_motion_state;
 pub mod sequences;
+pub mod soul_emotes;
 pub mod update_motion;
 
 pub use bytes::{Reader, WireError, Writer};

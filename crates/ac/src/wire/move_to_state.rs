@@ -17,6 +17,8 @@ pub struct MoveToState {
     pub force_position_sequence: u16,
     /// Bit 0: contact; bit 1: standing long jump.
     pub contact_long_jump: u8,
+    /// How many of the packet's actions the reader dropped (Q108).
+    pub rejected_actions: usize,
 }
 
 impl MoveToState {
@@ -28,8 +30,21 @@ impl MoveToState {
         self.contact_long_jump & 2 != 0
     }
 
+    /// Whether ACE's server broadcasts this state: not when the packet announced actions
+    /// and the reader dropped every one of them (Q109; `Player.BroadcastMovement` then
+    /// reads the first action of an empty list and the handler throws).
+    pub fn broadcast_by_ace(&self) -> bool {
+        self.rejected_actions == 0 || !self.raw.commands.is_empty()
+    }
+
+    /// Read as ACE's server does: actions other than soul emotes at speed 1.0 are
+    /// dropped from the raw state (Q108); [`RawMotionState::read`] keeps them all.
     pub fn read(r: &mut Reader<'_>) -> Result<MoveToState, WireError> {
-        let raw = RawMotionState::read(r)?;
+        let mut raw = RawMotionState::read(r)?;
+        let sent = raw.commands.len();
+        raw.commands
+            .retain(|c| super::soul_emotes::accepted_in_move_to_state(c.command, c.speed));
+        let rejected_actions = sent - raw.commands.len();
         let position = read_position(r)?;
         let s = MoveToState {
             raw,
@@ -39,6 +54,7 @@ impl MoveToState {
             teleport_sequence: r.u16()?,
             force_position_sequence: r.u16()?,
             contact_long_jump: r.u8()?,
+            rejected_actions,
         };
         r.align();
         Ok(s)

@@ -5,7 +5,6 @@
 
 use super::bytes::{Reader, WireError, Writer};
 use super::sequences::Sequences;
-use crate::records::command_names::COMMANDS;
 
 pub const STICK_TO_OBJECT: u8 = 0x1;
 pub const STANDING_LONG_JUMP: u8 = 0x2;
@@ -26,12 +25,9 @@ pub const IS_TURN_COMMAND: u32 = 0x20;
 pub const IS_TURN_SPEED: u32 = 0x40;
 
 /// The full command id whose low 16 bits are `low` (the wire keeps only those), or
-/// `low` itself when no command has them.
+/// `low` itself when no command of ACE's list has them.
 pub fn widen_command(low: u16) -> u32 {
-    COMMANDS
-        .iter()
-        .find(|(id, _)| (id & 0xFFFF) as u16 == low)
-        .map_or(low as u32, |(id, _)| *id)
+    super::command_ids::full_command_id(low).unwrap_or(u32::from(low))
 }
 
 /// One action of a motion state: command (u16 on the wire), a packed sequence (the
