@@ -531,6 +531,25 @@ impl MotionTableData {
         ok
     }
 
+    /// The cycle `StopObjectCompletely` re-applies to a state of this style and
+    /// substate with no modifiers, when that is all it does: the substate is the
+    /// style's default (so `GetObjectSequence` of it takes the same-substate branch),
+    /// a substate command without the style bit, and found as `GetObjectSequence`
+    /// finds it. None when the plain path could do anything else.
+    pub(crate) fn rest_cycle(&self, style: u32, substate: u32) -> Option<&MotionData> {
+        if style == 0
+            || substate == 0
+            || substate & SUBSTATE == 0
+            || substate & STYLE != 0
+            || self.sd(style) != substate
+        {
+            return None;
+        }
+        let idx = substate & 0x00FF_FFFF;
+        self.cycle(key(style, idx))
+            .or_else(|| self.cycle(key(self.default_style, idx)))
+    }
+
     /// `SetDefaultState`.
     pub fn set_default_state(
         &self,

@@ -79,11 +79,10 @@ impl PhysicsObj {
     }
 
     fn table_perform(&mut self, kind: MovementType, motion: u32, speed: f32) -> WeenieError {
-        let anims = self.anims.clone();
         match self.table_manager.as_mut() {
             None => WeenieError::NoAnimationTable,
             Some(tm) => {
-                tm.perform_movement(kind, motion, speed, &mut self.sequence, anims.as_ref())
+                tm.perform_movement(kind, motion, speed, &mut self.sequence, self.anims.as_ref())
             }
         }
     }

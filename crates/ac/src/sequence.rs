@@ -316,6 +316,22 @@ pub struct Sequence {
     floor_memo: (u32, i32),
 }
 
+/// A sequence's velocity, omega and node framerates and ranges as raw bits: what a
+/// motion-table stop can change, for the debug checks of its fast path.
+#[cfg(debug_assertions)]
+pub(crate) fn physics_bits(seq: &Sequence) -> (Vec<u32>, Vec<(u32, i32, i32)>) {
+    let v = [seq.velocity, seq.omega]
+        .iter()
+        .flat_map(|w| [w.x.to_bits(), w.y.to_bits(), w.z.to_bits()])
+        .collect();
+    let nodes = seq
+        .nodes
+        .iter()
+        .map(|n| (n.framerate.to_bits(), n.low_frame, n.high_frame))
+        .collect();
+    (v, nodes)
+}
+
 /// C# `Math.Floor(double)` of an f32 value.
 ///
 /// The baseline x86-64 target has no rounding instruction, so `floor` is a library

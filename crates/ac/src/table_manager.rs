@@ -1,7 +1,8 @@
 //! Completion bookkeeping (`Mgr/MotionTableManager.cs`; quirks Q20, Q25–Q31).
 
 use crate::commands::*;
-use crate::motion_table::{MotionState, MotionTableData};
+use crate::math::Vec3;
+use crate::motion_table::{change_cycle_speed, MotionState, MotionTableData};
 use crate::sequence::{AnimSource, Sequence};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -11,6 +12,35 @@ use std::sync::Arc;
 pub struct AnimNode {
     pub motion: u32,
     pub num_anims: u32,
+}
+
+/// What `remove_redundant_links_inner` found below an entry.
+enum Scan {
+    /// An earlier entry of the same motion: cut everything after it.
+    Truncate(usize),
+    /// An earlier entry that blocks the search: done.
+    Stop,
+    /// Nothing: go on with the next earlier entry.
+    Next,
+}
+
+/// `remove_redundant_links_inner` over the entries before the one of `motion`, newest
+/// first.
+fn redundant_link(before: &[AnimNode], motion: u32, style_mode: bool) -> Scan {
+    let mask = if style_mode {
+        SUBSTATE | MODIFIER | ACTION
+    } else {
+        STYLE | MODIFIER | ACTION
+    };
+    for (p, pn) in before.iter().enumerate().rev() {
+        if pn.motion == motion && (style_mode || pn.num_anims != 0) {
+            return Scan::Truncate(p);
+        }
+        if pn.num_anims != 0 && pn.motion & mask != 0 {
+            return Scan::Stop;
+        }
+    }
+    Scan::Next
 }
 
 /// What a completed entry calls back into: `PhysicsObj.MotionDone` (which pops the
@@ -27,6 +57,28 @@ pub struct MotionTableManager {
     pub state: MotionState,
     pub animation_counter: u32,
     pub pending: VecDeque<AnimNode>,
+    /// The rest cycle a StopCompletely at rest reads (see [`RestMemo`]).
+    pub(crate) rest: RestMemo,
+}
+
+/// What `StopObjectCompletely` reads of the table when the object already rests in its
+/// style's default substate: that substate's cycle's velocity and omega. Keyed by the
+/// table (its address: a manager's table is shared and never written), the style and
+/// the substate; everything else the plain path reads (no modifiers, a sequence with
+/// animations, a positive substate speed) is tested on each use.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum RestMemo {
+    Empty,
+    /// The reference tick's objects: every StopCompletely takes the plain path.
+    #[cfg_attr(not(feature = "reference"), allow(dead_code))]
+    Off,
+    At {
+        table: usize,
+        style: u32,
+        substate: u32,
+        velocity: Vec3,
+        omega: Vec3,
+    },
 }
 
 impl MotionTableManager {
@@ -36,6 +88,7 @@ impl MotionTableManager {
             state: MotionState::default(),
             animation_counter: 0,
             pending: VecDeque::with_capacity(4),
+            rest: RestMemo::Empty,
         }
     }
 
@@ -49,7 +102,7 @@ impl MotionTableManager {
         src: &dyn AnimSource,
     ) -> WeenieError {
         let mut n = 0u32;
-        let table = self.table.clone();
+        let table = &*self.table;
         match kind {
             MovementType::InterpretedCommand => {
                 if !table.do_object_motion(motion, &mut self.state, seq, speed, &mut n, src) {
@@ -66,12 +119,108 @@ impl MotionTableManager {
                 WeenieError::None
             }
             MovementType::StopCompletely => {
-                table.stop_object_completely(&mut self.state, seq, &mut n, src);
+                let n = self.stop_object_completely(seq, src);
                 self.add_to_queue(READY, n, seq);
                 WeenieError::None
             }
             _ => WeenieError::None,
         }
+    }
+
+    /// `StopObjectCompletely` on the manager's state; the number of animations queued.
+    ///
+    /// An object resting in its style's default substate (no modifiers) only re-applies
+    /// that substate's cycle at speed 1: the [`RestMemo`] keeps the cycle's velocity
+    /// and omega, so the stop costs no table lookup. Debug builds check every hit
+    /// against the plain path.
+    fn stop_object_completely(&mut self, seq: &mut Sequence, src: &dyn AnimSource) -> u32 {
+        if let Some((velocity, omega)) = self.rest_hit(seq) {
+            #[cfg(debug_assertions)]
+            let plain = {
+                let (mut state, mut seq) = (self.state.clone(), seq.clone());
+                let mut n = 0u32;
+                self.table
+                    .stop_object_completely(&mut state, &mut seq, &mut n, src);
+                (state, seq, n)
+            };
+            let sm = self.state.substate_mod;
+            change_cycle_speed(seq, sm, 1.0);
+            seq.subtract_physics(velocity.scale(sm), omega.scale(sm));
+            seq.combine_physics(velocity.scale(1.0), omega.scale(1.0));
+            self.state.substate_mod = 1.0;
+            #[cfg(debug_assertions)]
+            {
+                let (state, pseq, n) = plain;
+                debug_assert_eq!(n, 0, "rest memo: animations");
+                debug_assert_eq!(state, self.state, "rest memo: state");
+                debug_assert_eq!(
+                    crate::sequence::physics_bits(&pseq),
+                    crate::sequence::physics_bits(seq),
+                    "rest memo: sequence"
+                );
+            }
+            return 0;
+        }
+        let mut n = 0u32;
+        let table = &*self.table;
+        table.stop_object_completely(&mut self.state, seq, &mut n, src);
+        self.rest_fill();
+        n
+    }
+
+    /// The memo's cycle when it answers for the state now.
+    #[inline]
+    fn rest_hit(&self, seq: &Sequence) -> Option<(Vec3, Vec3)> {
+        match self.rest {
+            RestMemo::At {
+                table,
+                style,
+                substate,
+                velocity,
+                omega,
+            } if table == Arc::as_ptr(&self.table) as usize
+                && style == self.state.style
+                && substate == self.state.substate
+                && self.state.modifiers.is_empty()
+                && self.state.substate_mod > 0.0
+                && seq.has_anims() =>
+            {
+                Some((velocity, omega))
+            }
+            _ => None,
+        }
+    }
+
+    /// After a plain StopCompletely: remember the rest cycle of a new (table, style,
+    /// substate), if the state rests in a cycle the fast stop can re-apply.
+    fn rest_fill(&mut self) {
+        let table = Arc::as_ptr(&self.table) as usize;
+        let (style, substate) = (self.state.style, self.state.substate);
+        match self.rest {
+            RestMemo::Off => return,
+            RestMemo::At {
+                table: t,
+                style: s,
+                substate: u,
+                ..
+            } if t == table && s == style && u == substate => return,
+            _ => {}
+        }
+        if let Some(md) = self.table.rest_cycle(style, substate) {
+            self.rest = RestMemo::At {
+                table,
+                style,
+                substate,
+                velocity: md.velocity,
+                omega: md.omega,
+            };
+        }
+    }
+
+    /// Every later StopCompletely takes the plain path (the reference tick's objects).
+    #[cfg(feature = "reference")]
+    pub(crate) fn plain_stops(&mut self) {
+        self.rest = RestMemo::Off;
     }
 
     /// `add_to_queue`.
@@ -82,51 +231,29 @@ impl MotionTableManager {
 
     /// `remove_redundant_links` (Q29).
     pub fn remove_redundant_links(&mut self, seq: &mut Sequence) {
-        let mut i = self.pending.len();
+        // One slice (the ring made contiguous, which no reader can tell): the scans
+        // index it without the ring's wrap-around.
+        let pending = self.pending.make_contiguous();
+        let mut i = pending.len();
         while i > 0 {
             i -= 1;
-            let node = self.pending[i];
-            if node.num_anims != 0 {
-                if node.motion & SUBSTATE == 0 || node.motion & MODIFIER != 0 {
-                    if node.motion & STYLE == 0 {
-                        return;
-                    }
-                    if self.remove_redundant_links_inner(i, seq, true) {
-                        return;
-                    }
-                } else if self.remove_redundant_links_inner(i, seq, false) {
+            let node = pending[i];
+            if node.num_anims == 0 {
+                continue;
+            }
+            let style_mode = node.motion & SUBSTATE == 0 || node.motion & MODIFIER != 0;
+            if style_mode && node.motion & STYLE == 0 {
+                return;
+            }
+            match redundant_link(&pending[..i], node.motion, style_mode) {
+                Scan::Truncate(p) => {
+                    self.trancuate_animation_list(p, seq);
                     return;
                 }
+                Scan::Stop => return,
+                Scan::Next => {}
             }
         }
-    }
-
-    /// `remove_redundant_links_inner`.
-    fn remove_redundant_links_inner(
-        &mut self,
-        i: usize,
-        seq: &mut Sequence,
-        style_mode: bool,
-    ) -> bool {
-        let mask = if style_mode {
-            SUBSTATE | MODIFIER | ACTION
-        } else {
-            STYLE | MODIFIER | ACTION
-        };
-        let motion = self.pending[i].motion;
-        let mut p = i;
-        while p > 0 {
-            p -= 1;
-            let pn = self.pending[p];
-            if pn.motion == motion && (style_mode || pn.num_anims != 0) {
-                self.trancuate_animation_list(p, seq);
-                return true;
-            }
-            if pn.num_anims != 0 && pn.motion & mask != 0 {
-                return true;
-            }
-        }
-        false
     }
 
     /// `trancuate_animation_list` (sic): zero every entry after `p`, cut that many links.
@@ -180,7 +307,7 @@ impl MotionTableManager {
     /// `initialize_state`.
     pub fn initialize_state(&mut self, seq: &mut Sequence, src: &dyn AnimSource) {
         let mut n = 0u32;
-        let table = self.table.clone();
+        let table = &*self.table;
         table.set_default_state(&mut self.state, seq, &mut n, src);
         self.add_to_queue(READY, n, seq);
     }

@@ -11,6 +11,7 @@ use crate::physics_obj::{PhysicsObj, MAX_VELOCITY, MAX_VELOCITY_SQUARED, SMALL_V
 /// the managers that run after it. (`TargetManager.HandleTargetting` needs a world; a
 /// lone object has no voyeurs, and its requests to others reach nobody.)
 pub fn update_object_internal(obj: &mut PhysicsObj, quantum: f64) {
+    plain_stops(obj);
     if !update_position(obj, quantum) {
         return;
     }
@@ -19,6 +20,14 @@ pub fn update_object_internal(obj: &mut PhysicsObj, quantum: f64) {
     obj.check_for_completed_motions();
     obj.position_manager_use_time();
     obj.outbox.clear();
+}
+
+/// From now on the object's StopCompletely reads the motion table each time (no rest
+/// memo): the reference tick and everything it sets off take the plain path.
+pub(crate) fn plain_stops(obj: &mut PhysicsObj) {
+    if let Some(tm) = obj.table_manager.as_mut() {
+        tm.plain_stops();
+    }
 }
 
 /// The first half of `UpdateObjectInternal`: an active object in a cell takes its new

@@ -3,7 +3,7 @@
 //! out after each manager (Q89). Only the position step differs from
 //! [`crate::world::update_object`]; the managers are shared.
 
-use super::physics_obj::update_position;
+use super::physics_obj::{plain_stops, update_position};
 use crate::world::{flush, handle_targetting, Registry, World};
 
 /// `PhysicsObj.UpdateObjectInternal(quantum)` of object `i` in a world: the sticky
@@ -11,6 +11,7 @@ use crate::world::{flush, handle_targetting, Registry, World};
 /// `TargetManager.HandleTargetting`, `MoveToManager.UseTime`,
 /// `PartArray.HandleMovement` and `PositionManager.UseTime`.
 pub fn update_object(w: &mut impl Registry, i: usize, quantum: f64) {
+    plain_stops(w.at_mut(i));
     let live = w
         .at(i)
         .position_manager
@@ -42,6 +43,8 @@ pub fn tick(w: &mut impl Registry, clock: &mut f64, dt: f64) {
     *clock += dt;
     for i in 0..w.count() {
         w.at_mut(i).now = *clock;
+        // Reports and requests reach objects before their own update.
+        plain_stops(w.at_mut(i));
     }
     for i in 0..w.count() {
         update_object(w, i, dt);
