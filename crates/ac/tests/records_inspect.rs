@@ -101,7 +101,7 @@ fn unknown_record_class_is_an_error() {
     let e = render_record(&[1, 0, 0, 0x20, 0], "sounds.bin", false).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "sounds.bin: record 0x20000001, byte 0: not a MotionTable (0x09……), Animation (0x03……), Setup (0x02……) or GfxObj (0x01……) record"
+        "sounds.bin: record 0x20000001, byte 0: not a MotionTable (0x09……), Animation (0x03……), Setup (0x02……), GfxObj (0x01……), Palette (0x04……), SurfaceTexture (0x05……) or RenderSurface (0x06……) record"
     );
     // A Setup is now read: a truncated one is a located error in its own fields.
     let e = render_record(&[1, 0, 0, 0x02, 0], "setup.bin", false).unwrap_err();
