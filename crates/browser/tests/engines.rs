@@ -33,8 +33,12 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn copy_of_assets(engine: &str) -> PathBuf {
-    let root =
-        std::env::temp_dir().join(format!("retroanim-browser-engines-{}", std::process::id()));
+    // One folder per call: tests run in parallel, and two of them copying the same engine's
+    // assets into one folder would remove each other's files.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("engines-{}-{n}", std::process::id()));
     let to = root.join(engine);
     let _ = std::fs::remove_dir_all(&to);
     copy_dir(&assets().join(engine), &to);
