@@ -90,6 +90,7 @@ impl AcBench {
 
     /// `n` objects on the bundled sample (whose compilation a unit test guarantees).
     pub fn new(n: usize) -> AcBench {
+        crate::table_manager::stop_clone_checks();
         AcBench::try_new(n).unwrap_or(AcBench {
             objects: Vec::new(),
             tick: 0,
@@ -261,6 +262,7 @@ impl ChaseBench {
 
     /// `n` chasers on the bundled sample (whose compilation a unit test guarantees).
     pub fn new(n: usize) -> ChaseBench {
+        crate::table_manager::stop_clone_checks();
         ChaseBench::try_new(n).unwrap_or(ChaseBench {
             objects: Dense(Vec::new()),
             chasers: 0,

@@ -462,6 +462,8 @@ fn export_site_puts_the_module_through_the_named_wasm_opt() {
     // The smallest module followed by a custom section named "x" holding "junk".
     let built = work.join("built.wasm");
     std::fs::write(&built, b"\0asm\x01\0\0\0\0\x06\x01xjunk").unwrap();
+    // The glTF export module, looked for beside the main one (copied as it is).
+    std::fs::write(work.join("retroanim_gltf_wasm.wasm"), b"\0asm\x01\0\0\0").unwrap();
     // A stand-in wasm-opt: writes the smallest module to the file after `-o`, and records
     // its arguments.
     let program = work.join("wasm-opt");

@@ -32,7 +32,18 @@ pub fn export(engine: &str, scenario: &Value) -> Result<(String, Vec<u8>), Strin
             let asset = herc(scenario)?;
             let scene = retroanim_gltf::herc::export(&asset, &Default::default())
                 .map_err(|e| e.to_string())?;
-            (format!("herc-{}", asset.name), scene)
+            // A shape of the visitor's ES2 folder is named `VOL:dir\\NAME.DTS`; the download is
+            // named after NAME, as the server names it.
+            let short = asset
+                .name
+                .rsplit([':', '\\', '/'])
+                .next()
+                .unwrap_or(&asset.name);
+            let short = match short.rsplit_once('.') {
+                Some((stem, ext)) if ext.eq_ignore_ascii_case("dts") => stem,
+                _ => short,
+            };
+            (format!("herc-{short}"), scene)
         }
         "actor" => {
             let (text, label) = json_asset("actor", scenario, "assets")?;

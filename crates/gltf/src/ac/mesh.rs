@@ -8,6 +8,9 @@ use super::axes;
 use super::Error;
 use crate::scene::Mesh;
 
+/// Whether meshes carry their texture coordinates (not until textures are exported).
+const EXPORT_UVS: bool = false;
+
 /// The flat grey every untextured part gets (the records name surfaces, not colours).
 const PART_COLOUR: [f32; 4] = [0.8, 0.8, 0.8, 1.0];
 
@@ -77,7 +80,10 @@ pub fn gfxobj_mesh(g: &GfxObj) -> Result<Option<Mesh>, Error> {
     if mesh.indices.is_empty() {
         return Ok(None);
     }
-    if every_uv {
+    // Texture coordinates only travel with a texture: the export writes no materials with
+    // images yet, and coordinates that no material reads are an unused object to glTF's
+    // validator. (Kept here, computed, for when the Surface records are exported.)
+    if every_uv && EXPORT_UVS {
         mesh.uvs = uvs;
     }
     // A vertex without a usable normal (zero or not finite) leaves the importer to compute
