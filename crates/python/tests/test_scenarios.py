@@ -48,3 +48,13 @@ def test_a_missing_file_is_an_error_naming_it(tmp_path):
     with pytest.raises(retroanim.RetroanimError) as e:
         retroanim.run_scenario(tmp_path / "absent.json")
     assert "absent.json" in str(e.value)
+
+
+def test_the_wheel_carries_the_type_stubs():
+    import importlib.util
+    import pathlib
+
+    origin = pathlib.Path(importlib.util.find_spec("retroanim").origin)
+    assert origin.name == "__init__.py", origin
+    assert (origin.parent / "__init__.pyi").is_file()
+    assert (origin.parent / "py.typed").is_file()
