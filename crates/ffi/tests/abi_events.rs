@@ -8,14 +8,13 @@
 //! at 30 frames a second.
 
 mod support;
-use support::{ac_world as world, last_error};
+use support::{ac_state as state, ac_world as world, add_creature, creature_desc, last_error};
 
 use retroanim_ffi::ac::*;
 use retroanim_ffi::ac_events::*;
 use retroanim_ffi::RaStatus;
 use std::ptr;
 
-const HUMANOID_TABLE: u32 = 0x0900_0001;
 const READY: u32 = 0x4100_0003;
 const WALK_FORWARD: u32 = 0x4500_0005;
 const WAVE: u32 = 0x1300_0087;
@@ -25,26 +24,10 @@ const WALK_CYCLE: u32 = 0x0300_0102;
 const READY_CYCLE: u32 = 0x0300_0101;
 
 fn add(w: RaAcWorld, y: f32) -> u32 {
-    let mut d = std::mem::MaybeUninit::<RaAcCreatureDesc>::uninit();
-    // SAFETY: a writable out-parameter, fully written on success.
-    let mut d = unsafe {
-        assert_eq!(ra_ac_creature_desc_default(d.as_mut_ptr()), RaStatus::Ok);
-        d.assume_init()
-    };
+    let mut d = creature_desc();
     d.frame.origin.y = y;
     d.radius = 0.5;
-    let mut c = u32::MAX;
-    // SAFETY: `d` is valid and `c` writable.
-    let s = unsafe { ra_ac_world_add_creature(w, HUMANOID_TABLE, &d, &mut c) };
-    assert_eq!(s, RaStatus::Ok, "{}", last_error());
-    c
-}
-
-fn state(w: RaAcWorld, c: u32) -> RaAcState {
-    let mut s = RaAcState::default();
-    // SAFETY: `s` is writable.
-    assert_eq!(unsafe { ra_ac_state(w, c, &mut s) }, RaStatus::Ok);
-    s
+    add_creature(w, &d)
 }
 
 fn do_motion(w: RaAcWorld, c: u32, m: u32) {

@@ -6,23 +6,20 @@
 // through retroanim_core::input (clippy.toml).
 #![allow(clippy::disallowed_methods)]
 
+mod support;
+use support::{
+    ac_state as state, add_creature as add, creature_desc as desc, last_error, HUMANOID_TABLE,
+};
+
 use retroanim_ffi::ac::*;
-use retroanim_ffi::{ra_last_error, ra_last_error_code, RaStatus};
-use std::ffi::{CStr, CString};
+use retroanim_ffi::{ra_last_error_code, RaStatus};
+use std::ffi::CString;
 use std::ptr;
 
-const HUMANOID_TABLE: u32 = 0x0900_0001;
 const WALK_FORWARD: u32 = 0x4500_0005;
 
 fn root(rel: &str) -> String {
     format!("{}/../../{rel}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn last_error() -> String {
-    // SAFETY: ra_last_error always returns a valid NUL-terminated string.
-    unsafe { CStr::from_ptr(ra_last_error()) }
-        .to_string_lossy()
-        .into_owned()
 }
 
 fn world(dir: &str) -> RaAcWorld {
@@ -34,15 +31,6 @@ fn world(dir: &str) -> RaAcWorld {
     w
 }
 
-fn desc() -> RaAcCreatureDesc {
-    let mut d = std::mem::MaybeUninit::<RaAcCreatureDesc>::uninit();
-    // SAFETY: a writable out-parameter, fully written on success.
-    unsafe {
-        assert_eq!(ra_ac_creature_desc_default(d.as_mut_ptr()), RaStatus::Ok);
-        d.assume_init()
-    }
-}
-
 fn params() -> RaAcMoveParams {
     let mut p = std::mem::MaybeUninit::<RaAcMoveParams>::uninit();
     // SAFETY: a writable out-parameter, fully written on success.
@@ -52,26 +40,11 @@ fn params() -> RaAcMoveParams {
     }
 }
 
-fn add(w: RaAcWorld, d: &RaAcCreatureDesc) -> u32 {
-    let mut c = u32::MAX;
-    // SAFETY: `d` is valid and `c` writable.
-    let s = unsafe { ra_ac_world_add_creature(w, HUMANOID_TABLE, d, &mut c) };
-    assert_eq!(s, RaStatus::Ok, "{}", last_error());
-    c
-}
-
 fn info(w: RaAcWorld, c: u32) -> RaAcMoveToInfo {
     let mut i = RaAcMoveToInfo::default();
     // SAFETY: `i` is writable.
     assert_eq!(unsafe { ra_ac_moveto_info(w, c, &mut i) }, RaStatus::Ok);
     i
-}
-
-fn state(w: RaAcWorld, c: u32) -> RaAcState {
-    let mut s = RaAcState::default();
-    // SAFETY: `s` is writable.
-    assert_eq!(unsafe { ra_ac_state(w, c, &mut s) }, RaStatus::Ok);
-    s
 }
 
 #[test]

@@ -4,36 +4,19 @@
 //! the byte offset named.
 
 mod support;
-use support::{ac_world as world, last_error};
+use support::{ac_state as state, ac_world as world, add_creature, creature_desc, last_error};
 
 use retroanim_ffi::ac::*;
 use retroanim_ffi::{ra_last_error_code, RaStatus};
 use std::ptr;
 
-const HUMANOID_TABLE: u32 = 0x0900_0001;
 const WALK_FORWARD: u32 = 0x4500_0005;
 const NON_COMBAT: u32 = 0x8000_003D;
 
 fn add(w: RaAcWorld, x: f32) -> u32 {
-    let mut d = std::mem::MaybeUninit::<RaAcCreatureDesc>::uninit();
-    // SAFETY: a writable out-parameter, fully written on success.
-    let mut d = unsafe {
-        assert_eq!(ra_ac_creature_desc_default(d.as_mut_ptr()), RaStatus::Ok);
-        d.assume_init()
-    };
+    let mut d = creature_desc();
     d.frame.origin.x = x;
-    let mut c = u32::MAX;
-    // SAFETY: `d` is valid and `c` writable.
-    let s = unsafe { ra_ac_world_add_creature(w, HUMANOID_TABLE, &d, &mut c) };
-    assert_eq!(s, RaStatus::Ok, "{}", last_error());
-    c
-}
-
-fn state(w: RaAcWorld, c: u32) -> RaAcState {
-    let mut s = RaAcState::default();
-    // SAFETY: `s` is writable.
-    assert_eq!(unsafe { ra_ac_state(w, c, &mut s) }, RaStatus::Ok);
-    s
+    add_creature(w, &d)
 }
 
 type Writer = unsafe extern "C" fn(RaAcWorld, u32, u8, *mut u8, usize, *mut usize) -> RaStatus;

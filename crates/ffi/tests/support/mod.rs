@@ -7,7 +7,10 @@
 
 use retroanim_core::trace::to_jsonl;
 use retroanim_core::{Scenario, ScenarioError};
-use retroanim_ffi::ac::{ra_ac_world_new_dir, RaAcWorld};
+use retroanim_ffi::ac::{
+    ra_ac_creature_desc_default, ra_ac_state, ra_ac_world_add_creature, ra_ac_world_new_dir,
+    RaAcCreatureDesc, RaAcState, RaAcWorld,
+};
 use retroanim_ffi::{ra_last_error, RaStatus};
 use std::ffi::{CStr, CString};
 use std::path::{Path, PathBuf};
@@ -101,4 +104,34 @@ pub fn last_error() -> String {
     unsafe { CStr::from_ptr(ra_last_error()) }
         .to_string_lossy()
         .into_owned()
+}
+
+/// The sample humanoid's motion table.
+pub const HUMANOID_TABLE: u32 = 0x0900_0001;
+
+/// The default creature description (`ra_ac_creature_desc_default`).
+pub fn creature_desc() -> RaAcCreatureDesc {
+    let mut d = std::mem::MaybeUninit::<RaAcCreatureDesc>::uninit();
+    // SAFETY: a writable out-parameter, fully written on success.
+    unsafe {
+        assert_eq!(ra_ac_creature_desc_default(d.as_mut_ptr()), RaStatus::Ok);
+        d.assume_init()
+    }
+}
+
+/// A creature described by `d` on the sample humanoid's table; its index.
+pub fn add_creature(w: RaAcWorld, d: &RaAcCreatureDesc) -> u32 {
+    let mut c = u32::MAX;
+    // SAFETY: `d` is valid and `c` writable.
+    let s = unsafe { ra_ac_world_add_creature(w, HUMANOID_TABLE, d, &mut c) };
+    assert_eq!(s, RaStatus::Ok, "{}", last_error());
+    c
+}
+
+/// Creature `c`'s state.
+pub fn ac_state(w: RaAcWorld, c: u32) -> RaAcState {
+    let mut s = RaAcState::default();
+    // SAFETY: `s` is writable.
+    assert_eq!(unsafe { ra_ac_state(w, c, &mut s) }, RaStatus::Ok);
+    s
 }
