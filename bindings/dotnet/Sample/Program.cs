@@ -27,6 +27,8 @@ static class Program
             return Wire(args[1]);
         if (args.Length == 2 && args[0] == "--embed")
             return Embed.Run(args[1]);
+        if (args.Length == 2 && args[0] == "--physics")
+            return Physics.Run(args[1]);
         if (args.Length == 2 && args[0] == "--limits")
             return Limits.Run(args[1]);
         if (args.Length == 1 && args[0] == "--version")
