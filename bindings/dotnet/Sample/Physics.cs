@@ -22,19 +22,6 @@ static class Physics
         return c;
     }
 
-    static void Row(string name, Action call)
-    {
-        try
-        {
-            call();
-            Console.WriteLine(name + ": accepted");
-        }
-        catch (RetroanimException e)
-        {
-            Console.WriteLine(name + ": " + e.Status + ": " + e.Message);
-        }
-    }
-
     // Every creature's state and move-to progress, as one string of bits.
     static string Bits(AcWorld w)
     {
@@ -101,16 +88,16 @@ static class Physics
             w.Proposals(buf);
             var bad = buf[0].To;
             bad.Frame.Origin.X = float.NaN;
-            Row("correct nan", () => w.Correct(c, bad));
+            Limits.Row("correct nan", () => w.Correct(c, bad));
             bad = buf[0].To;
             bad.Frame.Orientation = new Quat(0f, 0f, 0f, 0f);
-            Row("correct orientation", () => w.Correct(c, bad));
+            Limits.Row("correct orientation", () => w.Correct(c, bad));
             bad = buf[0].To;
             bad.Cell = 0;
-            Row("correct cell 0", () => w.Correct(c, bad));
-            Row("tick while open", () => w.TickAll(0.05));
+            Limits.Row("correct cell 0", () => w.Correct(c, bad));
+            Limits.Row("tick while open", () => w.TickAll(0.05));
             w.Commit(out next);
-            Row("commit without propose", () => w.Commit(out next));
+            Limits.Row("commit without propose", () => w.Commit(out next));
         }
 
         using (var w = AcWorld.FromDirectory(records))

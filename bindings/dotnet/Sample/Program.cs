@@ -35,7 +35,7 @@ static class Program
             return Embed.Version();
         if (args.Length != 1)
         {
-            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase|--transfer|--wire|--embed|--limits RECORD_DIR | Sample --version");
+            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase|--transfer|--wire|--embed|--physics|--limits RECORD_DIR | Sample --version");
             return 2;
         }
         var stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
