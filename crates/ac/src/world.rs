@@ -550,7 +550,9 @@ impl World {
 
     /// Advance the clock by `dt` seconds and update every object once. Each object's
     /// logs (`hook_log`, `motions_done`, `move_completions`) then hold this tick's only,
-    /// so a long-running world keeps no growing history.
+    /// so a long-running world keeps no growing history. This is the two-phase tick
+    /// (`crate::host_physics`) with every proposal accepted; do not call it while a
+    /// two-phase tick is open ([`World::tick_open`]).
     pub fn tick(&mut self, dt: f64) {
         self.start_tick(dt);
         update_all(&mut self.objects, dt);
