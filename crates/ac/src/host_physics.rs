@@ -249,7 +249,8 @@ impl World {
     }
 
     /// A whole two-phase tick with the host's answers given by `host` (called once per
-    /// proposal, in update order).
+    /// proposal, in update order). An answer [`World::correct`] refuses stops it there
+    /// with the error, the tick still open: [`World::commit`] until it is complete.
     pub fn tick_hosted(
         &mut self,
         dt: f64,
