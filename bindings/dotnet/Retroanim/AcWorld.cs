@@ -306,6 +306,62 @@ namespace Retroanim
             return (int)n.ToUInt64();
         }
 
+        // ---- host physics (docs/embedding.md "Host physics") ----
+
+        /// <summary>Begin a two-phase tick: the clock advances by quantum and the
+        /// creatures take their position step up to the first batch of proposals; its
+        /// size (0 when nothing moved: call Commit once to complete the tick).</summary>
+        public int Propose(double quantum)
+        {
+            UIntPtr n;
+            Native.Check(Native.ra_ac_world_tick_propose(h.Value, quantum, out n));
+            return (int)n.ToUInt64();
+        }
+
+        /// <summary>The current batch's proposals into output, without allocating; the
+        /// number written. Throws BufferTooSmall when output is shorter than the batch
+        /// (Propose and Commit return its size).</summary>
+        public unsafe int Proposals(Span<AcProposal> output)
+        {
+            UIntPtr n;
+            fixed (AcProposal* p = &MemoryMarshal.GetReference(output))
+                Native.Check(Native.ra_ac_world_proposals(h.Value, p, new UIntPtr((uint)output.Length), out n));
+            return (int)n.ToUInt64();
+        }
+
+        /// <summary>Put the creature at to instead of its proposal (a wall, a new cell
+        /// or landblock); checked as every frame is, and the cell must not be 0.</summary>
+        public void Correct(uint creature, AcPosition to) { Native.Check(Native.ra_ac_world_correct(h.Value, creature, ref to)); }
+
+        /// <summary>Refuse the creature's move: its origin stays, its new orientation is
+        /// kept, its velocity becomes 0.</summary>
+        public void Refuse(uint creature) { Native.Check(Native.ra_ac_world_refuse(h.Value, creature)); }
+
+        /// <summary>ACE's outdoor landblock rule on every outdoor proposal of the batch
+        /// (a move past the map's edge is refused).</summary>
+        public void ApplyOutdoorRule() { Native.Check(Native.ra_ac_world_apply_outdoor_rule(h.Value)); }
+
+        /// <summary>Commit the current batch and go on; true when the tick is complete,
+        /// false when the next batch waits (its size in next).</summary>
+        public bool Commit(out int next)
+        {
+            byte done;
+            UIntPtr n;
+            Native.Check(Native.ra_ac_world_tick_commit(h.Value, out done, out n));
+            next = (int)n.ToUInt64();
+            return done == 1;
+        }
+
+        /// <summary>ACE's LandDefs.AdjustToOutside: the outdoor cell origin (in cell's
+        /// landblock coordinates) lies in and the origin brought into that landblock;
+        /// false past the map's edge or for a cell id out of range.</summary>
+        public static bool AdjustToOutside(uint cell, Vec3 origin, out uint outCell, out Vec3 outOrigin)
+        {
+            Native.EnsureLoaded();
+            Native.Check(Native.ra_ac_adjust_to_outside(cell, ref origin, out outCell, out outOrigin));
+            return outCell != 0;
+        }
+
         // ---- events ----
 
         /// <summary>Record events for every creature, present and future (off by default).</summary>

@@ -175,6 +175,21 @@ namespace Retroanim
         }
     }
 
+    /// <summary>One creature's proposal in the current batch of a two-phase tick
+    /// (RaAcProposal; AcWorld.Proposals).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AcProposal
+    {
+        /// <summary>The creature's index in its world.</summary>
+        public uint Creature;
+        /// <summary>Its object id.</summary>
+        public uint Id;
+        /// <summary>Where it was before this tick's position step.</summary>
+        public AcPosition From;
+        /// <summary>Where the step would put it (its cell unchanged).</summary>
+        public AcPosition To;
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     public struct HercMatrix
     {
@@ -235,6 +250,13 @@ namespace Retroanim
         [DllImport(Lib)] internal static extern Status ra_ac_set_jump_answers(ulong world, uint creature, int jumpSkill, float burden, float staminaCost);
         [DllImport(Lib)] internal static extern Status ra_ac_world_set_events(ulong world, byte on);
         [DllImport(Lib)] internal static extern unsafe Status ra_ac_world_events(ulong world, AcEvent* output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_tick_propose(ulong world, double quantum, out UIntPtr count);
+        [DllImport(Lib)] internal static extern unsafe Status ra_ac_world_proposals(ulong world, AcProposal* output, UIntPtr cap, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_correct(ulong world, uint creature, ref AcPosition to);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_refuse(ulong world, uint creature);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_apply_outdoor_rule(ulong world);
+        [DllImport(Lib)] internal static extern Status ra_ac_world_tick_commit(ulong world, out byte done, out UIntPtr count);
+        [DllImport(Lib)] internal static extern Status ra_ac_adjust_to_outside(uint cell, ref Vec3 origin, out uint outCell, out Vec3 outOrigin);
         [DllImport(Lib)] internal static extern Status ra_ac_hook_payload(ulong world, uint creature, uint animId, int frame, uint hook, [Out] byte[] output, UIntPtr cap, out UIntPtr count);
         [DllImport(Lib)] internal static extern Status ra_ac_cycle_length(ulong world, uint creature, uint style, uint motion, float speed, out float length);
         [DllImport(Lib)] internal static extern Status ra_ac_link_length(ulong world, uint creature, uint style, uint from, uint to, float speed, out float length);

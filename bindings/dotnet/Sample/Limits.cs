@@ -6,7 +6,7 @@ using Retroanim;
 
 static class Limits
 {
-    static void Row(string name, Action call)
+    internal static void Row(string name, Action call)
     {
         try
         {

@@ -27,13 +27,15 @@ static class Program
             return Wire(args[1]);
         if (args.Length == 2 && args[0] == "--embed")
             return Embed.Run(args[1]);
+        if (args.Length == 2 && args[0] == "--physics")
+            return Physics.Run(args[1]);
         if (args.Length == 2 && args[0] == "--limits")
             return Limits.Run(args[1]);
         if (args.Length == 1 && args[0] == "--version")
             return Embed.Version();
         if (args.Length != 1)
         {
-            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase|--transfer|--wire|--embed|--limits RECORD_DIR | Sample --version");
+            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase|--transfer|--wire|--embed|--physics|--limits RECORD_DIR | Sample --version");
             return 2;
         }
         var stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));

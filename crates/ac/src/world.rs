@@ -365,6 +365,17 @@ fn notify_voyeurs_from(w: &mut impl Registry, t: usize, status: TargetStatus, po
 // object's callers: the call and its register saves were paid per object and tick.
 #[inline(always)]
 pub fn update_object(w: &mut impl Registry, i: usize, q: f64) {
+    if position_step(w, i, q) {
+        manager_steps(w, i);
+    }
+}
+
+/// The first half of [`update_object`]: `UpdatePositionInternal` and the new frame,
+/// with the sticky target's live position; false when the object does not move at all
+/// (then its managers do not run). The host-physics tick stops here to let the host
+/// correct the frame (`crate::host_physics`).
+#[inline(always)]
+pub(crate) fn position_step(w: &mut impl Registry, i: usize, q: f64) -> bool {
     let live = {
         let o = w.at(i);
         o.position_manager
@@ -387,9 +398,13 @@ pub fn update_object(w: &mut impl Registry, i: usize, q: f64) {
         obj.sticky_live = None;
     }
     flush(w, i);
-    if !moved {
-        return;
-    }
+    moved
+}
+
+/// The second half of [`update_object`] for an object that moved: `HandleTargetting`,
+/// `MovementManager.UseTime`, `PartArray.HandleMovement`, `PositionManager.UseTime`.
+#[inline(always)]
+pub(crate) fn manager_steps(w: &mut impl Registry, i: usize) {
     // An object nobody watches and that watches nothing has no targetting to do.
     if w.at(i).target_manager.is_some() {
         handle_targetting(w, i);
@@ -450,6 +465,8 @@ pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -
 pub struct World {
     pub objects: Objects,
     clock: f64,
+    /// The two-phase tick in progress, if any (`crate::host_physics`).
+    pub(crate) host: crate::host_physics::HostTick,
 }
 
 impl World {
@@ -458,6 +475,7 @@ impl World {
         World {
             objects: Objects::default(),
             clock,
+            host: crate::host_physics::HostTick::default(),
         }
     }
 
@@ -532,10 +550,18 @@ impl World {
 
     /// Advance the clock by `dt` seconds and update every object once. Each object's
     /// logs (`hook_log`, `motions_done`, `move_completions`) then hold this tick's only,
-    /// so a long-running world keeps no growing history.
+    /// so a long-running world keeps no growing history. This is the two-phase tick
+    /// (`crate::host_physics`) with every proposal accepted; do not call it while a
+    /// two-phase tick is open ([`World::tick_open`]).
     pub fn tick(&mut self, dt: f64) {
-        // The same steps as the free `tick`, with the log clearing folded into its clock
-        // pass: one sweep over the objects before the updates instead of two.
+        self.start_tick(dt);
+        update_all(&mut self.objects, dt);
+    }
+
+    /// What a tick does before the updates: the same steps as the free `tick`, with the
+    /// log clearing folded into its clock pass (one sweep over the objects, not two).
+    #[inline(always)]
+    pub(crate) fn start_tick(&mut self, dt: f64) {
         self.clock += dt;
         let now = self.clock;
         for o in self.objects.iter_mut() {
@@ -544,7 +570,6 @@ impl World {
             o.move_completions.clear();
             o.now = now;
         }
-        update_all(&mut self.objects, dt);
     }
 
     fn perform(&mut self, id: u32, mvs: MovementStruct) -> Option<WeenieError> {

@@ -314,6 +314,20 @@ typedef struct {
   uint32_t hook;
 } RaAcEvent;
 
+// One creature's proposal in the current batch of a two-phase tick
+// (`ra_ac_world_proposals`).
+typedef struct {
+  // The creature's index in the world.
+  uint32_t creature;
+  // Its object id.
+  uint32_t id;
+  // Where it was before this tick's position step.
+  RaAcPosition from;
+  // Where the step would put it: the new frame, in the cell it is in (the engine never
+  // changes a cell by itself).
+  RaAcPosition to;
+} RaAcProposal;
+
 // How a stage starts. Fill it with `ra_actor_options_default` first.
 typedef struct {
   // Where the camera looks (map units).
@@ -859,6 +873,63 @@ RaStatus ra_ac_animation_length(RaAcWorld world,
                                 uint32_t motion,
                                 float speed,
                                 float *out);
+
+// Begin a two-phase tick: the world clock advances by `quantum` seconds (the rule of
+// `ra_ac_world_tick`) and the creatures take their position step up to the first batch
+// of proposals. `*count` (nullable) receives the batch's size (0 when nothing moved:
+// commit once to complete the tick). Refused while a two-phase tick is open.
+//
+// # Safety
+// `count` is null or writable.
+RaStatus ra_ac_world_tick_propose(RaAcWorld world, double quantum, size_t *count);
+
+// The current batch's proposals into the caller's array `out` of `cap` entries, in
+// update order; `*count` receives the batch's size (see `RA_STATUS_BUFFER_TOO_SMALL`).
+// Empty when no two-phase tick is open.
+//
+// # Safety
+// `out` points to `cap` writable entries (or is null with `cap == 0`); `count` is
+// writable.
+RaStatus ra_ac_world_proposals(RaAcWorld world, RaAcProposal *out, size_t cap, size_t *count);
+
+// Put creature `creature` at `to` instead of its proposal (a frame pushed back by a
+// wall, a new cell or landblock). Checked as every frame of this ABI is (finite, an
+// orientation of squared length at least 1e-12), and the cell must not be 0. The last
+// answer for a creature counts.
+//
+// # Safety
+// `to` is valid.
+RaStatus ra_ac_world_correct(RaAcWorld world, uint32_t creature, const RaAcPosition *to);
+
+// Refuse creature `creature`'s move (ACE's failed transition): its origin stays, the
+// orientation the tick gave it is kept, its velocity becomes 0.
+RaStatus ra_ac_world_refuse(RaAcWorld world, uint32_t creature);
+
+// ACE's outdoor rule on every proposal of the current batch in an outdoor cell: the
+// landblock and cell its new origin lies in, the origin brought into that landblock; a
+// move past the map's edge is refused. Replaces earlier answers for those creatures.
+RaStatus ra_ac_world_apply_outdoor_rule(RaAcWorld world);
+
+// Commit the current batch (each creature takes its answer, unanswered ones their
+// proposal, then its managers run) and go on. `*done` receives 1 when the tick is
+// complete, 0 when the next batch is waiting (`ra_ac_world_proposals`); `*count`
+// (nullable) receives that batch's size.
+//
+// # Safety
+// `done` is writable; `count` is null or writable.
+RaStatus ra_ac_world_tick_commit(RaAcWorld world, uint8_t *done, size_t *count);
+
+// `LandDefs.AdjustToOutside`: the outdoor cell `origin` (in `cell`'s landblock
+// coordinates) lies in, into `*out_cell`, and the origin brought into that landblock,
+// into `*out_origin`. `*out_cell` is 0 (and `*out_origin` the origin unchanged) past
+// the map's edge or for a cell id out of range, as ACE answers.
+//
+// # Safety
+// `origin` is valid; `out_cell` and `out_origin` are writable.
+RaStatus ra_ac_adjust_to_outside(uint32_t cell,
+                                 const RaVec3 *origin,
+                                 uint32_t *out_cell,
+                                 RaVec3 *out_origin);
 
 // `PhysicsObj.update_object_server(force_pos)` as ACE's `Player_Tick` calls it for a
 // player: at clock `now` (seconds, on the world clock's timeline; the creature's clock

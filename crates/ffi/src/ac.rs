@@ -307,7 +307,7 @@ pub(crate) fn v3(v: Vec3) -> RaVec3 {
     }
 }
 
-fn frame_out(f: &AFrame) -> RaAcFrame {
+pub(crate) fn frame_out(f: &AFrame) -> RaAcFrame {
     let q = f.orientation;
     RaAcFrame {
         origin: v3(f.origin),
@@ -872,6 +872,7 @@ pub extern "C" fn ra_ac_set_run_rate(world: RaAcWorld, creature: u32, rate: f32)
 pub extern "C" fn ra_ac_tick(world: RaAcWorld, creature: u32, quantum: f64) -> RaStatus {
     on(world, |w| {
         check_quantum(quantum)?;
+        refuse_while_two_phase(w)?;
         let i = w.index(creature)?;
         let obj = &mut w.world.objects[i];
         obj.clear_logs();
@@ -880,9 +881,19 @@ pub extern "C" fn ra_ac_tick(world: RaAcWorld, creature: u32, quantum: f64) -> R
     })
 }
 
+/// A tick while a two-phase tick is open would update creatures twice in one tick.
+fn refuse_while_two_phase(w: &AcWorld) -> Result<()> {
+    if w.world.tick_open() {
+        return Err(Error::invalid(
+            "a two-phase tick is open: commit it (ra_ac_world_tick_commit) before ticking again",
+        ));
+    }
+    Ok(())
+}
+
 /// A quantum: the scenario runner's rule (finite, within ±2 s, ACE's `HugeQuantum`)
 /// with its message, so that this door and the runner accept the same ticks.
-fn check_quantum(q: f64) -> Result<()> {
+pub(crate) fn check_quantum(q: f64) -> Result<()> {
     check_dt(q)
         .map(|_| ())
         .map_err(|e| Error::invalid(format!("quantum: {e}")))
@@ -898,6 +909,7 @@ fn check_quantum(q: f64) -> Result<()> {
 pub extern "C" fn ra_ac_world_tick(world: RaAcWorld, quantum: f64) -> RaStatus {
     on(world, |w| {
         check_quantum(quantum)?;
+        refuse_while_two_phase(w)?;
         w.world.tick(quantum);
         Ok(())
     })

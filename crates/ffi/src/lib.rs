@@ -13,6 +13,7 @@
 
 pub mod ac;
 pub mod ac_events;
+pub mod ac_physics;
 pub mod ac_server;
 pub mod actor;
 mod args;

@@ -255,3 +255,35 @@ fn c_server_loop_runs_clean_under_valgrind() {
     let exe = build_c("c_server_valgrind", "server_ac");
     valgrind_clean(&exe, &repo_root().join("assets/ac/records"));
 }
+
+/// physics_ac.c: a host stops a walker at a wall (its proposals past y = 12 put back on
+/// it, so it stands there with velocity 0), a plain tick while the two-phase tick is open
+/// is refused (3), and with the outdoor rule the walker enters landblock 0x7D65 in cell
+/// 0x7D650011 (column 2, row 0); the rule alone takes (192.5, 60) in 0x7D64003B to
+/// 0x7E640003 at (0.5, 60).
+#[test]
+#[cfg_attr(
+    missing_c_compiler,
+    ignore = "needs gcc: apt-get install -y gcc libc6-dev, or scripts/test"
+)]
+fn c_host_physics_wall_and_landblock() {
+    let exe = build_c("c_physics", "physics_ac");
+    let printed = run_ok(Command::new(&exe).arg(repo_root().join("assets/ac/records")));
+    assert_eq!(
+        printed,
+        "at the wall y 12.000 velocity 0.000\n\
+         plain tick while open 3\n\
+         next landblock cell 7D650011 y below 1 1\n\
+         rule 7E640003 0.5 60.0 3.0\n"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    missing_valgrind,
+    ignore = "needs gcc and valgrind: apt-get install -y gcc libc6-dev valgrind, or scripts/test"
+)]
+fn c_host_physics_runs_clean_under_valgrind() {
+    let exe = build_c("c_physics_valgrind", "physics_ac");
+    valgrind_clean(&exe, &repo_root().join("assets/ac/records"));
+}

@@ -253,6 +253,43 @@ fn dotnet_embedding_walk_through_with_events_spans_transfer_and_jump() {
     );
 }
 
+/// Host physics through .NET (docs/embedding.md "Host physics"): the corrected walker
+/// is committed where the host put it and the next tick starts there; a refused one
+/// stays; the outdoor rule gives the next landblock's cell; a host that answers nothing
+/// equals `TickAll` bit for bit; bad answers get the C door's messages (abi_physics.rs).
+#[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
+fn dotnet_host_physics_corrects_refuses_crosses_landblocks_and_does_nothing_exactly() {
+    let dir = build("dotnet_physics");
+    let mut c = Command::new("mono");
+    c.arg(dir.join("Sample.exe"))
+        .arg("--physics")
+        .arg(repo_root().join("assets/ac/records"))
+        .env("LD_LIBRARY_PATH", lib_dir());
+    let zero = "is too close to zero length to be an orientation (its squared length must be at least 1e-12)";
+    assert_eq!(
+        run_ok(&mut c),
+        format!(
+            "proposals 1 1 creature 0 id 1 forward True\n\
+             corrected True True velocity -10.0\n\
+             next tick from the correction True\n\
+             refused stays True\n\
+             correct nan: InvalidArgument: to.frame: NaN or infinite component\n\
+             correct orientation: InvalidArgument: to.frame.orientation: [0, 0, 0, 0] {zero}\n\
+             correct cell 0: InvalidArgument: to.cell: cell 0 names no cell\n\
+             tick while open: InvalidArgument: a two-phase tick is open: commit it (ra_ac_world_tick_commit) before ticking again\n\
+             commit without propose: InvalidArgument: no two-phase tick is open: call propose first\n\
+             crossed 7D650011 y below 1 True\n\
+             outdoor rule True 7E640003 0.5 60 3\n\
+             past the edge False 0\n\
+             do-nothing host equals TickAll True batches over ticks True\n"
+        )
+    );
+}
+
 /// Every row of the AC door's rules (docs/limits.md) through .NET gives the C door's
 /// status and message, word for word (abi_limits.rs and abi_events.rs / abi_server.rs
 /// assert the same texts through the C calls).
@@ -364,7 +401,7 @@ fn the_binding_declares_every_function_of_the_header() {
         .filter(|l| l.contains("static extern"))
         .flat_map(called_names)
         .collect();
-    assert_eq!(declared.len(), 100, "{declared:?}");
+    assert_eq!(declared.len(), 107, "{declared:?}");
     let missing: Vec<&String> = declared.difference(&wrapped).collect();
     assert!(missing.is_empty(), "not wrapped in Native.cs: {missing:?}");
 }

@@ -16,7 +16,7 @@ pub enum Command {
 }
 
 impl Command {
-    fn id(&self) -> PyResult<u32> {
+    pub(crate) fn id(&self) -> PyResult<u32> {
         match self {
             Command::Id(id) => Ok(*id),
             Command::Name(name) => command_names::command_id_ignore_case(name)
@@ -41,6 +41,12 @@ pub fn command_name(id: u32) -> Option<&'static str> {
 #[pyclass(frozen, module = "retroanim")]
 pub struct AcMotionSet {
     set: MotionSet,
+}
+
+impl AcMotionSet {
+    pub(crate) fn set(&self) -> &MotionSet {
+        &self.set
+    }
 }
 
 fn load(mut loader: Loader, table: u32) -> PyResult<AcMotionSet> {

@@ -7,6 +7,7 @@
 //! | Python | Rust |
 //! |---|---|
 //! | `AcMotionSet`, `AcCreature` | `retroanim_ac::{MotionSet, Creature}` |
+//! | `AcWorld`, `adjust_to_outside` | `retroanim_ac::World` (host physics), `landblock` |
 //! | `HercModel`, `HercShape` | `retroanim_herc::{Model, AnimatedShape}` |
 //! | `ActorStage` | `retroanim_actor::Stage` |
 //! | `run_scenario` | the conformance runners behind `retroanim run` |
@@ -17,6 +18,7 @@
 use pyo3::prelude::*;
 
 mod ac;
+mod ac_world;
 mod actor;
 mod door;
 mod herc;
@@ -38,6 +40,8 @@ fn retroanim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ac::command_name, m)?)?;
     m.add_class::<ac::AcMotionSet>()?;
     m.add_class::<ac::AcCreature>()?;
+    m.add_class::<ac_world::AcWorld>()?;
+    m.add_function(wrap_pyfunction!(ac_world::adjust_to_outside, m)?)?;
     m.add_class::<herc::HercModel>()?;
     m.add_class::<herc::HercShape>()?;
     m.add_class::<actor::ActorStage>()?;
