@@ -435,6 +435,98 @@ async function hercLong() {
   await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('0 '));
 }
 
+// ---- Limits: one set, in the same plain words on the server and the static site. The
+// page's limits answer names 30,000 steps per session; a file of 30,001 steps is refused at
+// once with that limit, and a file over the 1 MiB request body limit with that limit.
+async function limits() {
+  if (skipped.includes('herc')) return;
+  await page.goto(new URL('#herc', url).toString());
+  await page.waitForFunction(() => document.getElementById('view-herc').dataset.ready === 'yes', null, { timeout: 20000 });
+  const engines = await api('/engines');
+  check(engines.limits && engines.limits.steps_per_session === 30000 && engines.limits.steps_per_request === 1000,
+    `limits: the site answers 30000 steps per session and 1000 per request (${JSON.stringify(engines.limits)})`);
+  const statusAfter = async (name, doc) => {
+    await page.evaluate(() => { document.getElementById('herc-status').textContent = ''; });
+    await page.setInputFiles('#herc-load-file', { name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+    await page.waitForFunction((n) => document.getElementById('herc-status').textContent.startsWith(`${n}:`), name, { timeout: 20000 }).catch(() => {});
+    return page.textContent('#herc-status');
+  };
+  const scen = { engine: 'herc', asset: '../biped.json', setup: { threads: [{ seq: 0, rate: 256 }], object: { euler: [0, 0, 0], position: [0, 0, 0] } } };
+  const over = await statusAfter('over.json', { ...scen, steps: Array.from({ length: 30001 }, () => ({ op: 'step_ms', ms: 40 })) });
+  check(over === 'over.json: scenario.steps: too many steps (30001; at most 30000)',
+    `limits: a file of 30,001 steps is refused with the limit ("${over}")`);
+  const before = pageErrors.length;
+  const big = await statusAfter('big.json', { ...scen, description: 'x'.repeat(1100000), steps: [{ op: 'step_ms', ms: 40 }] });
+  // The server's 413 is the answer expected here; Chromium logs every 4xx fetch as a
+  // console error, so that one line is not a page error.
+  const logged = pageErrors.splice(before).filter((e) => !/status of 413 \(Payload Too Large\)/.test(e));
+  pageErrors.push(...logged);
+  check(big === 'big.json: request body too large: the limit is 1 MiB (1048576 bytes)',
+    `limits: a file over the request body limit is refused with the limit ("${big}")`);
+}
+
+// ---- AC idle with visible motion: the sample humanoid standing in Ready while playing.
+// Its Ready cycle (0x03000101, 30 frames at 30 fps) swings the arms ±12° and the torso
+// ±3° about their X axes, and nods the head ±6° a quarter cycle later, so two looks half a
+// second (about 15 frames) apart differ: the drawn part orientations by several degrees
+// and the canvas's pixels, while the root stays where it is.
+async function acIdle() {
+  if (skipped.includes('ac')) return;
+  await page.goto(new URL('#ac', url).toString());
+  await page.waitForFunction(() => document.getElementById('view-ac').dataset.ready === 'yes', null, { timeout: 20000 });
+  await page.click('#ac-world-single');
+  await page.waitForFunction(() => document.getElementById('ac-step-count').textContent.startsWith('0 '), null, { timeout: 10000 });
+  const three = await page.evaluate(() => !!document.querySelector('#ac-figure canvas.view3d'));
+  // One look: the drawn parts and the figure canvas's pixels (read through a 2D canvas;
+  // the renderer keeps its drawing buffer).
+  const look = (slot) => page.evaluate((slot) => {
+    const f = window.__acFigure;
+    const cv = document.querySelector('#ac-figure canvas.view3d');
+    if (cv) {
+      const c = document.createElement('canvas');
+      c.width = cv.width;
+      c.height = cv.height;
+      const g = c.getContext('2d');
+      g.drawImage(cv, 0, 0);
+      window[slot] = g.getImageData(0, 0, c.width, c.height).data;
+    }
+    return { step: f.step, anim: f.anim, parts: f.parts.map((p) => ({ origin: p.origin, orientation: p.orientation })) };
+  }, slot);
+  await realClick('#ac-play');
+  await page.waitForFunction(() => parseInt(document.getElementById('ac-step-count').textContent, 10) >= 3, null, { timeout: 10000 });
+  const a = await look('__idleA');
+  const t0 = Date.now();
+  await page.waitForTimeout(500);
+  const b = await look('__idleB');
+  const waited = Date.now() - t0;
+  await realClick('#ac-play');
+  // The angle between two unit quaternions [w, x, y, z], in degrees.
+  const angle = (p, q) => (2 * Math.acos(Math.min(1, Math.abs(p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]))) * 180) / Math.PI;
+  const turned = a.parts.map((p, i) => angle(p.orientation, b.parts[i].orientation));
+  const still = a.parts.every((p, i) => p.origin.every((v, k) => Math.abs(v - b.parts[i].origin[k]) < 1e-6));
+  const { id } = await sessionLine('ac');
+  const lines = await linesFrom(id, 0);
+  const idle = lines.filter((l) => l.step >= a.step && l.step <= b.step);
+  const standing = idle.length === b.step - a.step + 1 && idle.every((l) => l.table.substate === '0x41000003'
+    && near(l.frame.origin, lines[0].frame.origin) && l.seq.anims[l.seq.curr].anim === '0x03000101');
+  check(a.anim === '0x03000101' && b.anim === a.anim && b.step > a.step && standing && still && Math.max(...turned) >= 3,
+    `ac: standing still in Ready, the figure moves: ${waited} ms apart (steps ${a.step} → ${b.step}, clip ${b.anim}, root unmoved: ${standing && still}) the parts turned up to ${Math.max(...turned).toFixed(1)}° (${turned.map((d) => d.toFixed(1)).join(', ')})`);
+  if (!three) {
+    check(false, 'ac: the idle figure needs WebGL to compare its pixels (the 2D fallback draws outlines only)');
+    return;
+  }
+  // Pixels whose colour moved by more than 30 (sum over r, g, b) between the two looks.
+  const changed = await page.evaluate(() => {
+    const [p, q] = [window.__idleA, window.__idleB];
+    let n = 0;
+    for (let k = 0; k < Math.min(p.length, q.length); k += 4) {
+      if (Math.abs(p[k] - q[k]) + Math.abs(p[k + 1] - q[k + 1]) + Math.abs(p[k + 2] - q[k + 2]) > 30) n++;
+    }
+    return n;
+  });
+  check(changed >= 100, `ac: the two pictures of the idle figure half a second apart differ in ${changed} pixels`);
+}
+
 // ---- AC while playing: plain words, the floor under the running creature, the jump
 // key and the UpdateMotion bytes.
 async function acPlay() {
@@ -889,16 +981,18 @@ async function acDatPlays(label, shot) {
   check(line.table.substate === '0x44000007' && line.frame.origin[1] > 0 && (await value('#ac-substate')) === line.table.substate,
     `${label}: the table plays: Run gives substate ${line.table.substate} and the root moved to ${JSON.stringify(line.frame.origin)}`);
   await figureFollowsTrace(`${label}: from the DAT`, '/ac/dat/figure?table=0x09000001&setup=0x02000001');
-  // The server's DAT carries the sample's texture records: drawn textured, not flat.
-  if (process.env.RETROANIM_E2E_WASM !== '1') {
-    await figureIsTextured('from the DAT', '/ac/dat/figure?table=0x09000001&setup=0x02000001');
-  }
+  // The DAT (the server's, or the file opened in the static page) carries the sample's
+  // texture records: drawn textured, not flat, on both sites.
+  await figureIsTextured(`${label}: from the DAT`, '/ac/dat/figure?table=0x09000001&setup=0x02000001');
   await screenshot(shot);
 }
 
 // ---- actor: a forced request starts the group at once
 async function actor() {
   if (!(await open('actor'))) return;
+  const intro = await page.textContent('#actor-intro');
+  const folded = await page.evaluate(() => [...document.querySelectorAll('#view-actor details')].every((d) => !d.open));
+  check(/^Press Play/.test(intro) && folded, `actor: the view starts with what you can do ("${intro.slice(0, 50)}…") and its details are folded`);
   // A sample scenario from assets/actor/scenarios/ replays through the player.
   const samples = await page.$$eval('#actor-samples option', (o) => o.map((x) => x.value).filter(Boolean));
   if (samples.length) {
@@ -1005,7 +1099,7 @@ try {
     }
   };
   await runView(firstFrame);
-  for (const view of [herc, hercPlay, hercLong, ac, acPlay, acWorld, actor]) await runView(view);
+  for (const view of [herc, hercPlay, hercLong, ac, acIdle, acPlay, acWorld, actor, limits]) await runView(view);
   if (measured.herc) console.log(`     measured: HERC ${measured.herc.sps.toFixed(1)} steps/s, ${measured.herc.fps.toFixed(1)} fps; 29,000 steps in ${measured.long ? measured.long.seconds.toFixed(1) : '—'} s`);
   // Exported before the --es2 check moves the herc view onto the folder's shape (a
   // scenario naming the server's folder, which `retroanim run` cannot replay), so every

@@ -428,6 +428,19 @@ async function loadScenario(session, player, replay, text, name) {
   const long = doc && typeof doc === 'object' && Array.isArray(doc.steps) && doc.steps.length > LONG_FILE;
   let held = null;
   if (long) {
+    // Not sent whole, so not counted by the session's check: refuse a file over the
+    // session's step limit here, with the words the session uses for a whole upload.
+    let most = null;
+    try {
+      const info = await api('GET', '/engines');
+      most = info && info.limits ? info.limits.steps_per_session : null;
+    } catch (_) {
+      most = null;
+    }
+    if (most && doc.steps.length > most) {
+      session.status(`${name}: scenario.steps: too many steps (${doc.steps.length}; at most ${most})`, true);
+      return;
+    }
     held = doc.steps;
     doc = { ...doc };
     delete doc.steps;

@@ -6,7 +6,9 @@
 //! view's exported trace must then equal `retroanim run` on its exported scenario.
 //! A DAT written by `retroanim_ac::records::dat::write_dat` from the sample records is
 //! then opened through the page's file input and played (`RETROANIM_E2E_DAT_FILE`), and a
-//! SIMVOL0.VOL of the herc VOL writer the same way (`RETROANIM_E2E_VOL_FILE`).
+//! SIMVOL0.VOL of the herc VOL writer the same way (`RETROANIM_E2E_VOL_FILE`); the page
+//! must ask the file server for nothing outside the sub-path and send it nothing but GETs
+//! (a visitor's files stay in the page).
 //!
 //! Needs the wasm32 target, `node`, `/usr/bin/chromium` (or `$CHROMIUM`) and `npm ci`
 //! in crates/browser/e2e. The build script checks for them: when one is missing the test
@@ -39,17 +41,28 @@ fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_retroanim")
 }
 
+/// What the page asked the file server for that a static host would not give it.
+#[derive(Default)]
+struct Strays {
+    /// Requests outside [`SUB_PATH`] (an absolute URL in the page).
+    outside: AtomicUsize,
+    /// Requests other than GET (the page sending something: a visitor's own files must
+    /// never leave the page).
+    uploads: AtomicUsize,
+}
+
 /// A plain file server: GET of a path under [`SUB_PATH`] from `dir`, nothing else;
-/// requests outside the sub-path are answered 404 and counted in `outside`.
-fn serve(listener: TcpListener, dir: PathBuf, outside: Arc<AtomicUsize>) {
+/// requests outside the sub-path are answered 404 and counted, and so is every request
+/// that is not a GET.
+fn serve(listener: TcpListener, dir: PathBuf, strays: Arc<Strays>) {
     for stream in listener.incoming().flatten() {
         let dir = dir.clone();
-        let outside = outside.clone();
-        std::thread::spawn(move || answer(stream, &dir, &outside));
+        let strays = strays.clone();
+        std::thread::spawn(move || answer(stream, &dir, &strays));
     }
 }
 
-fn answer(mut stream: TcpStream, dir: &Path, outside: &AtomicUsize) {
+fn answer(mut stream: TcpStream, dir: &Path, strays: &Strays) {
     let Ok(read_half) = stream.try_clone() else {
         return;
     };
@@ -62,11 +75,16 @@ fn answer(mut stream: TcpStream, dir: &Path, outside: &AtomicUsize) {
     while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
         header.clear();
     }
+    let method = first.split_whitespace().next().unwrap_or("");
+    if method != "GET" {
+        eprintln!("a {method} request: {}", first.trim_end());
+        strays.uploads.fetch_add(1, Ordering::SeqCst);
+    }
     let path = first.split_whitespace().nth(1).unwrap_or("/");
     let path = path.split(['?', '#']).next().unwrap_or("/");
     let Some(rel) = path.strip_prefix(SUB_PATH) else {
         eprintln!("request outside {SUB_PATH}: {path}");
-        outside.fetch_add(1, Ordering::SeqCst);
+        strays.outside.fetch_add(1, Ordering::SeqCst);
         let _ = stream.write_all(
             b"HTTP/1.1 404 Not Found\r\ncontent-type: text/plain\r\ncontent-length: 9\r\nconnection: close\r\n\r\nnot found",
         );
@@ -161,8 +179,8 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let url = format!("http://{}{SUB_PATH}", listener.local_addr().unwrap());
     let served = site.clone();
-    let outside = Arc::new(AtomicUsize::new(0));
-    let counted = outside.clone();
+    let strays = Arc::new(Strays::default());
+    let counted = strays.clone();
     std::thread::spawn(move || serve(listener, served, counted));
 
     let mut child = Command::new("node")
@@ -193,9 +211,15 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
         "the browser checks failed on the static site (see the output above)"
     );
     assert_eq!(
-        outside.load(Ordering::SeqCst),
+        strays.outside.load(Ordering::SeqCst),
         0,
         "the page asked for files outside {SUB_PATH} (an absolute URL; see the output above)"
+    );
+    // The DAT and the VOL files were opened and played without a byte sent anywhere.
+    assert_eq!(
+        strays.uploads.load(Ordering::SeqCst),
+        0,
+        "the page sent requests other than GET (see the output above)"
     );
 
     if let Ok(text) = std::fs::read_to_string(exports.join("bench.json")) {
