@@ -365,7 +365,8 @@ extern "C" {
 uint32_t ra_abi_version(void);
 
 // A world reading records from a folder of `<id>.bin` files (hex id, as the bundled
-// sample records). Records are read when a creature first needs them.
+// sample records). Records are read when a creature first needs them, and shared
+// with every other world open on the same folder (docs/embedding.md, "Record cache").
 //
 // Ownership: `*out` receives a new handle; free it with `ra_ac_world_free`.
 //
@@ -373,7 +374,8 @@ uint32_t ra_abi_version(void);
 // `dir` is NUL-terminated UTF-8; `out` is writable.
 RaStatus ra_ac_world_new_dir(const char *dir, RaAcWorld *out);
 
-// A world reading records from a DAT container file.
+// A world reading records from a DAT container file, sharing the records it parses
+// with every other world open on the same, unchanged file.
 //
 // Ownership: `*out` receives a new handle; free it with `ra_ac_world_free`.
 //

@@ -18,6 +18,7 @@ pub mod actor;
 mod args;
 mod handle;
 pub mod herc;
+pub mod record_cache;
 pub mod session;
 pub mod status;
 
