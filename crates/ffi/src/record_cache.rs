@@ -363,3 +363,61 @@ pub fn world_motion_set(world: crate::ac::RaAcWorld, table_id: u32) -> Option<Mo
     .ok()
     .flatten()
 }
+
+#[cfg(test)]
+mod tests {
+    // The test reads the repository's sample records directly.
+    #![allow(clippy::disallowed_methods)]
+
+    use super::*;
+
+    /// The sample humanoid's animations and `n` copies of its motion table under the ids
+    /// 0x09000001, 0x09000002, ...
+    fn tables(n: u32) -> RecordSource {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/ac/records");
+        let mut records = Vec::new();
+        let mut table = None;
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_str().unwrap().to_owned();
+            if name.starts_with("03") {
+                records.push(std::fs::read(&p).unwrap());
+            } else if name == "09000001.bin" {
+                table = Some(std::fs::read(&p).unwrap());
+            }
+        }
+        let table = table.unwrap();
+        for k in 0..n {
+            let mut t = table.clone();
+            t[..4].copy_from_slice(&(0x0900_0001 + k).to_le_bytes());
+            records.push(t);
+        }
+        let loader = Loader::from_bytes("<test>", records.iter().map(Vec::as_slice)).unwrap();
+        RecordSource::new(None, None, loader)
+    }
+
+    #[test]
+    fn the_cache_keeps_at_most_max_sets_and_drops_the_oldest_first() {
+        let n = MAX_SETS as u32 + 1;
+        let source = tables(n);
+        let first = source.motion_set(0x0900_0001).unwrap();
+        for k in 1..n {
+            source.motion_set(0x0900_0001 + k).unwrap();
+        }
+        assert_eq!(
+            source.stats(),
+            SourceStats {
+                loads: 257,
+                cached_sets: 256
+            }
+        );
+        // The second table is still cached; the first, loaded earliest, was dropped and
+        // is read again (a new parse, not the set its first user still holds).
+        source.motion_set(0x0900_0002).unwrap();
+        assert_eq!(source.stats().loads, 257);
+        let again = source.motion_set(0x0900_0001).unwrap();
+        assert_eq!(source.stats().loads, 258);
+        assert!(!Arc::ptr_eq(&first.table, &again.table));
+        assert_eq!(source.stats().cached_sets, 256);
+    }
+}
