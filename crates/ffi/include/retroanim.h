@@ -1021,7 +1021,8 @@ RaStatus ra_actor_frames(RaActorStage stage, RaActorFrame *out, size_t cap, size
 // parameter, not freed before.
 void ra_string_free(char *s);
 
-// A shape from a model asset JSON file.
+// A shape from a model asset JSON file. Shapes made from the same, unchanged file
+// share one parsed model (docs/embedding.md, "The record cache").
 //
 // Ownership: `*out` receives a new handle; free it with `ra_herc_shape_free`.
 //
@@ -1038,7 +1039,8 @@ RaStatus ra_herc_shape_new_json_file(const char *path, RaHercShape *out);
 // `json` points to `len` readable bytes; `out` is writable.
 RaStatus ra_herc_shape_new_json(const uint8_t *json, size_t len, RaHercShape *out);
 
-// A shape from the DTS entry `entry` of a VOL archive file.
+// A shape from the DTS entry `entry` of a VOL archive file. Shapes made from the same
+// entry of the same, unchanged file share one parsed model.
 //
 // Ownership: `*out` receives a new handle; free it with `ra_herc_shape_free`.
 //

@@ -22,6 +22,7 @@
 //!   resolved get a source of their own, shared with no other world, which behaves
 //!   exactly as a world's own reader did before.
 
+use crate::weak_index::WeakIndex;
 use retroanim_ac::loader::LoadError;
 use retroanim_ac::records::store::record_file_name;
 use retroanim_ac::{Loader, MotionSet};
@@ -29,14 +30,14 @@ use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Motion sets one source keeps parsed at most.
 pub(crate) const MAX_SETS: usize = 256;
 
 /// Who a file is: a different value means the file was replaced or rewritten.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct FileIdentity {
+pub(crate) struct FileIdentity {
     dev: u64,
     ino: u64,
     size: u64,
@@ -44,7 +45,7 @@ struct FileIdentity {
 }
 
 impl FileIdentity {
-    fn of(path: &Path) -> Option<FileIdentity> {
+    pub(crate) fn of(path: &Path) -> Option<FileIdentity> {
         let m = std::fs::metadata(path).ok()?;
         Some(FileIdentity::from_metadata(&m))
     }
@@ -124,9 +125,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// The open sources by key. Only weak references: a source goes when its last world
-/// does.
-static SOURCES: Mutex<Option<HashMap<SourceKey, Weak<RecordSource>>>> = Mutex::new(None);
+/// The open sources by key.
+static SOURCES: WeakIndex<SourceKey, RecordSource> = WeakIndex::new();
 
 impl RecordSource {
     fn new(key: Option<SourceKey>, dir: Option<PathBuf>, loader: Loader) -> RecordSource {
@@ -159,14 +159,15 @@ impl RecordSource {
             identity,
         };
         // Errors keep naming the folder as the first world to open it spelled it.
-        share(key, |key| {
-            Ok::<_, Infallible>(RecordSource::new(
-                Some(key),
-                Some(PathBuf::from(dir)),
-                Loader::from_dir(dir),
-            ))
-        })
-        .unwrap_or_else(|never| match never {})
+        SOURCES
+            .get_or_make(key.clone(), || {
+                Ok::<_, Infallible>(RecordSource::new(
+                    Some(key),
+                    Some(PathBuf::from(dir)),
+                    Loader::from_dir(dir),
+                ))
+            })
+            .unwrap_or_else(|never| match never {})
     }
 
     /// The source of a DAT file, shared with the worlds already open on it.
@@ -182,7 +183,7 @@ impl RecordSource {
             path: canonical,
             identity,
         };
-        share(key, |key| {
+        SOURCES.get_or_make(key.clone(), || {
             Ok(RecordSource::new(Some(key), None, Loader::from_dat(path)?))
         })
     }
@@ -277,51 +278,11 @@ fn files_of(loader: &mut Loader, dir: &Path, id: u32) -> Vec<(PathBuf, Option<Fi
         .collect()
 }
 
-/// The live source under `key`, or a new one made by `open` (outside the index's lock,
-/// so a slow open holds up no other world's open). Two threads opening one new source
-/// at once both open it; the first to register wins and the other's is dropped.
-fn share<E>(
-    key: SourceKey,
-    open: impl FnOnce(SourceKey) -> Result<RecordSource, E>,
-) -> Result<Arc<RecordSource>, E> {
-    if let Some(live) = lock(&SOURCES)
-        .as_ref()
-        .and_then(|m| m.get(&key))
-        .and_then(Weak::upgrade)
-    {
-        return Ok(live);
-    }
-    let fresh = Arc::new(open(key.clone())?);
-    let winner = {
-        let mut index = lock(&SOURCES);
-        let map = index.get_or_insert_with(HashMap::new);
-        match map.get(&key).and_then(Weak::upgrade) {
-            Some(live) => live,
-            None => {
-                map.insert(key, Arc::downgrade(&fresh));
-                Arc::clone(&fresh)
-            }
-        }
-    };
-    // A losing `fresh` is dropped here, with the index unlocked (its drop locks it).
-    drop(fresh);
-    Ok(winner)
-}
-
 impl Drop for RecordSource {
-    /// The last world on the source is gone: its entry leaves the index, and an empty
-    /// index frees its table, so that nothing of a closed source stays allocated.
+    /// The last world on the source is gone: so is its entry in the index.
     fn drop(&mut self) {
-        let Some(key) = &self.key else { return };
-        let mut index = lock(&SOURCES);
-        if let Some(map) = index.as_mut() {
-            // The entry may already name a newer source opened on the same key.
-            if map.get(key).is_some_and(|w| w.strong_count() == 0) {
-                map.remove(key);
-            }
-            if map.is_empty() {
-                *index = None;
-            }
+        if let Some(key) = &self.key {
+            SOURCES.forget(key);
         }
     }
 }
