@@ -213,7 +213,8 @@ impl RecordSource {
             Some(dir) => files_of(&mut loader, dir, id),
             None => Vec::new(),
         };
-        drop(loader);
+        // Cached before the reader is let go, so that a thread waiting for it finds
+        // the set instead of loading it again.
         let mut sets = lock(&self.sets);
         if sets.order.len() >= MAX_SETS {
             if let Some(oldest) = sets.order.pop_front() {
@@ -228,6 +229,8 @@ impl RecordSource {
                 files,
             },
         );
+        drop(sets);
+        drop(loader);
         Ok(set)
     }
 

@@ -134,23 +134,27 @@ fn worlds_on_one_folder_share_one_parsed_table_and_another_folder_does_not() {
 #[test]
 fn four_threads_adding_the_same_table_at_once_load_it_once() {
     let dir = records_copy("contention");
-    let worlds: Vec<RaAcWorld> = (0..4).map(|_| open_dir(dir.to_str().unwrap())).collect();
-    let start = Barrier::new(4);
-    std::thread::scope(|s| {
-        for &w in &worlds {
-            let start = &start;
-            s.spawn(move || {
-                start.wait();
-                add_creature(w, &creature_desc());
-            });
+    // Twenty rounds, each on a fresh source (the last round's worlds are freed).
+    for _ in 0..20 {
+        let worlds: Vec<RaAcWorld> = (0..4).map(|_| open_dir(dir.to_str().unwrap())).collect();
+        assert_eq!(stats(worlds[0]).loads, 0);
+        let start = Barrier::new(4);
+        std::thread::scope(|s| {
+            for &w in &worlds {
+                let start = &start;
+                s.spawn(move || {
+                    start.wait();
+                    add_creature(w, &creature_desc());
+                });
+            }
+        });
+        assert_eq!(stats(worlds[0]).loads, 1);
+        for &w in &worlds[1..] {
+            assert!(same_source(worlds[0], w));
+            assert!(same_set(worlds[0], w));
         }
-    });
-    assert_eq!(stats(worlds[0]).loads, 1);
-    for &w in &worlds[1..] {
-        assert!(same_source(worlds[0], w));
-        assert!(same_set(worlds[0], w));
+        free(&worlds);
     }
-    free(&worlds);
 }
 
 #[test]
