@@ -1,13 +1,13 @@
 //! Decides which host-language tests can run here (see `retroanim-testkit`): the C
-//! example tests need a C compiler, two of them valgrind too, and the .NET binding test
-//! needs Mono. A test whose tools are missing is compiled as ignored, with how to
+//! example tests need a C compiler, two of them valgrind too, the packaging tests
+//! pkg-config and CMake, and the .NET binding test needs Mono. A test whose tools are missing is compiled as ignored, with how to
 //! install them, unless `RETROANIM_NO_SKIP` is set.
 //!
 //! It also gives the shared library its soname, `libretroanim_ffi.so.<ABI version>`
 //! (`RA_ABI_VERSION` in src/lib.rs; tests/packaging.rs checks the two agree), so that
 //! a host linked against one ABI never loads a library of another.
 
-use retroanim_testkit::{gate, GCC, LIBC_DEV, MCS, MONO, PKG_CONFIG, VALGRIND};
+use retroanim_testkit::{gate, CMAKE, GCC, LIBC_DEV, MCS, MONO, PKG_CONFIG, VALGRIND};
 
 /// `RA_ABI_VERSION` of src/lib.rs.
 const ABI_VERSION: u32 = 2;
@@ -21,4 +21,5 @@ fn main() {
     gate("missing_valgrind", &[GCC, LIBC_DEV, VALGRIND]);
     gate("missing_mono", &[MCS, MONO]);
     gate("missing_pkg_config", &[GCC, LIBC_DEV, PKG_CONFIG]);
+    gate("missing_cmake", &[GCC, LIBC_DEV, CMAKE]);
 }

@@ -4,8 +4,9 @@
 // and print each object's final origin as f32 bit patterns; or, with --transfer, move a
 // walking creature to another world and compare it with a twin that stayed; or, with
 // --wire, copy a walker's MovementData bytes to a second creature and jump; with
-// --embed, the server-shaped walk-through (Embed.cs); with --limits, the door's rules
-// (Limits.cs); with --version, the ABI check at load.
+// --embed, the server-shaped walk-through (Embed.cs); with --full-chase, a chase with
+// events, part frames, a transfer and a jump in one run (FullChase.cs); with --limits,
+// the door's rules (Limits.cs); with --version, the ABI check at load.
 //   mono Sample.exe SCENARIO.json
 //   mono Sample.exe --chase RECORD_DIR
 //   mono Sample.exe --transfer RECORD_DIR
@@ -29,13 +30,15 @@ static class Program
             return Embed.Run(args[1]);
         if (args.Length == 2 && args[0] == "--physics")
             return Physics.Run(args[1]);
+        if (args.Length == 2 && args[0] == "--full-chase")
+            return FullChase.Run(args[1]);
         if (args.Length == 2 && args[0] == "--limits")
             return Limits.Run(args[1]);
         if (args.Length == 1 && args[0] == "--version")
             return Embed.Version();
         if (args.Length != 1)
         {
-            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase|--transfer|--wire|--embed|--physics|--limits RECORD_DIR | Sample --version");
+            Console.Error.WriteLine("usage: Sample SCENARIO.json | Sample --chase|--transfer|--wire|--embed|--physics|--full-chase|--limits RECORD_DIR | Sample --version");
             return 2;
         }
         var stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));

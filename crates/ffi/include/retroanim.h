@@ -379,7 +379,8 @@ extern "C" {
 uint32_t ra_abi_version(void);
 
 // A world reading records from a folder of `<id>.bin` files (hex id, as the bundled
-// sample records). Records are read when a creature first needs them.
+// sample records). Records are read when a creature first needs them, and shared
+// with every other world open on the same folder (docs/embedding.md, "Record cache").
 //
 // Ownership: `*out` receives a new handle; free it with `ra_ac_world_free`.
 //
@@ -387,7 +388,8 @@ uint32_t ra_abi_version(void);
 // `dir` is NUL-terminated UTF-8; `out` is writable.
 RaStatus ra_ac_world_new_dir(const char *dir, RaAcWorld *out);
 
-// A world reading records from a DAT container file.
+// A world reading records from a DAT container file, sharing the records it parses
+// with every other world open on the same, unchanged file.
 //
 // Ownership: `*out` receives a new handle; free it with `ra_ac_world_free`.
 //
@@ -1090,7 +1092,8 @@ RaStatus ra_actor_frames(RaActorStage stage, RaActorFrame *out, size_t cap, size
 // parameter, not freed before.
 void ra_string_free(char *s);
 
-// A shape from a model asset JSON file.
+// A shape from a model asset JSON file. Shapes made from the same, unchanged file
+// share one parsed model (docs/embedding.md, "The record cache").
 //
 // Ownership: `*out` receives a new handle; free it with `ra_herc_shape_free`.
 //
@@ -1107,7 +1110,8 @@ RaStatus ra_herc_shape_new_json_file(const char *path, RaHercShape *out);
 // `json` points to `len` readable bytes; `out` is writable.
 RaStatus ra_herc_shape_new_json(const uint8_t *json, size_t len, RaHercShape *out);
 
-// A shape from the DTS entry `entry` of a VOL archive file.
+// A shape from the DTS entry `entry` of a VOL archive file. Shapes made from the same
+// entry of the same, unchanged file share one parsed model.
 //
 // Ownership: `*out` receives a new handle; free it with `ra_herc_shape_free`.
 //

@@ -3,6 +3,7 @@
 
 use crate::args;
 use crate::handle::{self, Own, Table};
+use crate::record_cache::RecordSource;
 use crate::status::{guard, Error, RaStatus, Result};
 use retroanim_ac::commands::{HoldKey, MovementParameters, WeenieError, NON_COMBAT, READY};
 use retroanim_ac::interpolation::Position;
@@ -220,9 +221,10 @@ pub struct RaAcState {
 }
 
 pub(crate) struct AcWorld {
-    /// Behind its own lock, so that reading records for a new creature holds up no
-    /// call on the world.
-    pub(crate) loader: Arc<Mutex<Loader>>,
+    /// Where its records come from, shared with the other worlds opened on the same
+    /// folder or DAT (the `record_cache` module); read with the world unlocked.
+    pub(crate) records: Arc<RecordSource>,
+    /// The motion sets its creatures were added with, by first use.
     pub(crate) tables: Vec<MotionSet>,
     pub(crate) world: World,
     /// Creature index `i` is the object with id `slots[i]`; 0 marks a creature removed
@@ -421,11 +423,11 @@ pub(crate) fn on_creature(
     })
 }
 
-fn create(loader: Loader, out: *mut RaAcWorld) -> Result<()> {
+fn create(records: Arc<RecordSource>, out: *mut RaAcWorld) -> Result<()> {
     let h = handle::insert_own(
         &WORLDS,
         AcWorld {
-            loader: Arc::new(Mutex::new(loader)),
+            records,
             tables: Vec::new(),
             world: World::new(DEFAULT_CLOCK),
             slots: Vec::new(),
@@ -439,7 +441,8 @@ fn create(loader: Loader, out: *mut RaAcWorld) -> Result<()> {
 }
 
 /// A world reading records from a folder of `<id>.bin` files (hex id, as the bundled
-/// sample records). Records are read when a creature first needs them.
+/// sample records). Records are read when a creature first needs them, and shared
+/// with every other world open on the same folder (docs/embedding.md, "Record cache").
 ///
 /// Ownership: `*out` receives a new handle; free it with `ra_ac_world_free`.
 ///
@@ -450,11 +453,12 @@ pub unsafe extern "C" fn ra_ac_world_new_dir(dir: *const c_char, out: *mut RaAcW
     guard(|| {
         // SAFETY: the caller's guarantee for `dir`.
         let dir = unsafe { args::text(dir, "dir")? };
-        create(Loader::from_dir(dir), out)
+        create(RecordSource::open_dir(dir), out)
     })
 }
 
-/// A world reading records from a DAT container file.
+/// A world reading records from a DAT container file, sharing the records it parses
+/// with every other world open on the same, unchanged file.
 ///
 /// Ownership: `*out` receives a new handle; free it with `ra_ac_world_free`.
 ///
@@ -465,7 +469,7 @@ pub unsafe extern "C" fn ra_ac_world_new_dat(path: *const c_char, out: *mut RaAc
     guard(|| {
         // SAFETY: the caller's guarantee for `path`.
         let path = unsafe { args::text(path, "path")? };
-        create(Loader::from_dat(path).map_err(Error::load)?, out)
+        create(RecordSource::open_dat(path).map_err(Error::load)?, out)
     })
 }
 
@@ -510,7 +514,7 @@ pub unsafe extern "C" fn ra_ac_world_new_records(
             slices.push(unsafe { args::bytes(*p, *n, &format!("records[{i}]"))? });
         }
         let loader = Loader::from_bytes("<records>", slices).map_err(Error::load)?;
-        create(loader, out)
+        create(RecordSource::private(loader), out)
     })
 }
 
@@ -591,17 +595,13 @@ pub unsafe extern "C" fn ra_ac_world_add_creature(
         };
         // Records are read with the world unlocked: a slow folder or DAT holds up
         // nothing but this call.
-        let (cached, loader) = handle::with_own(&WORLDS, world, |w| {
+        let (cached, records) = handle::with_own(&WORLDS, world, |w| {
             let cached = w.tables.iter().find(|t| t.table_id() == table_id).cloned();
-            Ok((cached, Arc::clone(&w.loader)))
+            Ok((cached, Arc::clone(&w.records)))
         })?;
         let set = match cached {
             Some(t) => t,
-            None => loader
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .load(table_id)
-                .map_err(Error::load)?,
+            None => records.motion_set(table_id).map_err(Error::load)?,
         };
         let mut b = Creature::builder(&set);
         if let Some(d) = desc {

@@ -2,11 +2,12 @@
 
 use crate::args;
 use crate::handle::{self, Table};
+use crate::model_cache::{self, SharedModel};
 use crate::status::{guard, Error, Result};
 use retroanim_herc::animated_shape::ThreadId;
 use retroanim_herc::{AnimatedShape, Model};
 use std::ffi::c_char;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A HERC shape instance. 0 is the null handle. Threads inside it are numbered as
 /// `ra_herc_add_thread` returns them.
@@ -30,16 +31,49 @@ pub struct RaHercObject {
     pub position: [i32; 3],
 }
 
-static SHAPES: Mutex<Table<AnimatedShape>> = Mutex::new(Table::new(3, "HERC shape"));
+/// A shape and, when it was made from a file, the parsed model it shares with the other
+/// shapes made from that file (the `model_cache` module).
+struct Shape {
+    anim: AnimatedShape,
+    model: Option<Arc<SharedModel>>,
+}
+
+static SHAPES: Mutex<Table<Shape>> = Mutex::new(Table::new(3, "HERC shape"));
 
 fn on(h: RaHercShape, f: impl FnOnce(&mut AnimatedShape) -> Result<()>) -> RaStatus {
-    guard(|| handle::with(&SHAPES, h, f))
+    guard(|| handle::with(&SHAPES, h, |s| f(&mut s.anim)))
+}
+
+/// Whether two shapes play one parsed model: made from the same, unchanged model file
+/// (for tests and diagnostics; shapes made from bytes share with none).
+pub fn same_model(a: RaHercShape, b: RaHercShape) -> bool {
+    let model = |h| {
+        handle::with(&SHAPES, h, |s| Ok(s.model.clone()))
+            .ok()
+            .flatten()
+    };
+    match (model(a), model(b)) {
+        (Some(x), Some(y)) => Arc::ptr_eq(&x, &y),
+        _ => false,
+    }
 }
 
 use crate::status::RaStatus;
 
 fn create(model: Model, out: *mut RaHercShape) -> Result<()> {
-    let h = handle::insert(&SHAPES, AnimatedShape::new(&model))?;
+    create_shared(&model, None, out)
+}
+
+fn create_shared(
+    model: &Model,
+    shared: Option<Arc<SharedModel>>,
+    out: *mut RaHercShape,
+) -> Result<()> {
+    let shape = Shape {
+        anim: AnimatedShape::new(model),
+        model: shared,
+    };
+    let h = handle::insert(&SHAPES, shape)?;
     // SAFETY: every caller passes its own caller's `out`, under the same guarantee.
     unsafe { args::put(out, h, "out") }
 }
@@ -48,7 +82,8 @@ fn refused(e: impl std::fmt::Display) -> Error {
     Error::refused(e)
 }
 
-/// A shape from a model asset JSON file.
+/// A shape from a model asset JSON file. Shapes made from the same, unchanged file
+/// share one parsed model (docs/embedding.md, "The record cache").
 ///
 /// Ownership: `*out` receives a new handle; free it with `ra_herc_shape_free`.
 ///
@@ -62,7 +97,8 @@ pub unsafe extern "C" fn ra_herc_shape_new_json_file(
     guard(|| {
         // SAFETY: the caller's guarantee for `path`.
         let path = unsafe { args::text(path, "path")? };
-        create(Model::from_json_file(path).map_err(Error::load)?, out)
+        let shared = model_cache::load(path, None).map_err(Error::load)?;
+        create_shared(&shared.model.clone(), Some(shared), out)
     })
 }
 
@@ -91,7 +127,8 @@ pub unsafe extern "C" fn ra_herc_shape_new_json(
     })
 }
 
-/// A shape from the DTS entry `entry` of a VOL archive file.
+/// A shape from the DTS entry `entry` of a VOL archive file. Shapes made from the same
+/// entry of the same, unchanged file share one parsed model.
 ///
 /// Ownership: `*out` receives a new handle; free it with `ra_herc_shape_free`.
 ///
@@ -106,7 +143,8 @@ pub unsafe extern "C" fn ra_herc_shape_new_vol_file(
     guard(|| {
         // SAFETY: the caller's guarantees for `path` and `entry`.
         let (path, entry) = unsafe { (args::text(path, "path")?, args::text(entry, "entry")?) };
-        create(Model::from_vol(path, entry).map_err(Error::load)?, out)
+        let shared = model_cache::load(path, Some(entry)).map_err(Error::load)?;
+        create_shared(&shared.model.clone(), Some(shared), out)
     })
 }
 

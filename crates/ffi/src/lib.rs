@@ -19,8 +19,11 @@ pub mod actor;
 mod args;
 mod handle;
 pub mod herc;
+mod model_cache;
+pub mod record_cache;
 pub mod session;
 pub mod status;
+mod weak_index;
 
 pub use args::ra_string_free;
 pub use status::{ra_last_error, ra_last_error_code, RaStatus};

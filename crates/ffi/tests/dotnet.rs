@@ -253,6 +253,143 @@ fn dotnet_embedding_walk_through_with_events_spans_transfer_and_jump() {
     );
 }
 
+/// The chase of a walking target (the oracle_chase_walking_target conformance
+/// scenario) with the chaser's events, tick by tick, as `retroanim run` reports them:
+/// the `motions_done` and the move-to's `weenie` of each trace line, tick `k` being
+/// step `k + 2` (step 1 starts the walk, step 2 the move-to, whose own MotionDone
+/// events are printed as tick 0). Names as ACE's MotionCommand and WeenieError.
+fn chase_events_of(trace: &[serde_json::Value]) -> Vec<String> {
+    let name = |hex: &str| match hex {
+        "0x8000003d" => "NonCombat",
+        "0x41000003" => "Ready",
+        "0x44000007" => "RunForward",
+        "0x6500000d" => "TurnRight",
+        other => panic!("no name for motion {other}"),
+    };
+    let mut out = Vec::new();
+    for line in trace {
+        let step = line["step"].as_u64().unwrap();
+        if step < 2 {
+            continue;
+        }
+        let tick = step - 2;
+        for md in line["motions_done"].as_array().unwrap() {
+            let ok = if md[1].as_bool().unwrap() {
+                "True"
+            } else {
+                "False"
+            };
+            out.push(format!(
+                "tick {tick} MotionDone {} {ok}",
+                name(md[0].as_str().unwrap())
+            ));
+        }
+        for w in line["moveto"]["weenie"].as_array().unwrap() {
+            out.push(format!("tick {tick} MoveComplete {}", w.as_str().unwrap()));
+        }
+    }
+    out
+}
+
+/// An object's origin in a trace line, as the sample prints it (f32 bit patterns).
+fn origin_bits(line: &serde_json::Value, id: &str) -> String {
+    let frame = if id == "0x00000001" {
+        &line["frame"]
+    } else {
+        let objects = line["moveto"]["objects"].as_array().unwrap();
+        &objects.iter().find(|o| o["id"] == id).unwrap()["frame"]
+    };
+    let o = frame["origin"].as_array().unwrap();
+    let bits: Vec<String> = o
+        .iter()
+        .map(|v| format!("{:08x}", (v.as_f64().unwrap() as f32).to_bits()))
+        .collect();
+    bits.join(" ")
+}
+
+/// One run of a server's work (Sample/FullChase.cs) under Mono: the chase of a walking
+/// target with the events drained every tick; the part frames read into stack memory
+/// (8 parts, part 0 at (0, 0, 1) in every animation of the sample records, 0 bytes
+/// allocated over 100 reads); the walker moved to a second world where it walks on;
+/// the chaser's jump refused (GeneralMovementFailure) until its jump answers are set.
+/// The events and positions are the ones `retroanim run` gives for the same scenario
+/// (with 10 more ticks for the walker after the transfer), and the literals below were
+/// read off that trace: the move-to completes on tick 25 with WeenieError None.
+#[test]
+#[cfg_attr(
+    missing_mono,
+    ignore = "needs Mono: apt-get install -y mono-mcs mono-runtime, or scripts/test"
+)]
+fn dotnet_full_chase_with_events_part_frames_transfer_and_jump_in_one_run() {
+    let conformance = repo_root().join("crates/ac/tests/conformance");
+    // The scenario with 10 more ticks, for where the walker is after the transfer.
+    let text =
+        std::fs::read_to_string(conformance.join("scenarios/oracle_chase_walking_target.json"))
+            .unwrap();
+    let mut scenario: serde_json::Value = serde_json::from_str(&text).unwrap();
+    scenario["asset_dir"] = conformance.join("humanoid").display().to_string().into();
+    let steps = scenario["steps"].as_array_mut().unwrap();
+    assert_eq!(steps.len(), 62, "a walk, a move-to and 60 ticks");
+    for _ in 0..10 {
+        steps.push(serde_json::json!({ "op": "tick", "dt": 0.1 }));
+    }
+    let path = scratch("dotnet_full_chase").join("chase_70_ticks.json");
+    std::fs::write(&path, serde_json::to_string(&scenario).unwrap()).unwrap();
+    let trace: Vec<serde_json::Value> = reference_trace(&path)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let at_60 = &trace[62];
+    let at_70 = &trace[72];
+
+    let events = [
+        "tick 0 MotionDone NonCombat True",
+        "tick 0 MotionDone Ready True",
+        "tick 0 MotionDone Ready True",
+        "tick 2 MotionDone RunForward True",
+        "tick 8 MotionDone TurnRight True",
+        "tick 9 MotionDone Ready True",
+        "tick 14 MotionDone TurnRight True",
+        "tick 15 MotionDone Ready True",
+        "tick 20 MotionDone TurnRight True",
+        "tick 21 MotionDone Ready True",
+        "tick 25 MoveComplete None",
+        "tick 28 MotionDone Ready True",
+        "tick 28 MotionDone Ready True",
+    ];
+    assert_eq!(chase_events_of(&trace[..63]), events);
+    // The committed chase's end (dotnet_typed_move_to_reproduces_the_committed_chase).
+    let chaser = origin_bits(at_60, "0x00000001");
+    assert_eq!(chaser, "4096cc2e 40f671a1 00000000");
+    assert_eq!(f32::from_bits(0x4096cc2e), 4.712_424_3);
+    let walker = origin_bits(at_60, "0x00000002");
+    assert_eq!(walker, "419399a0 41000000 00000000");
+    assert_eq!(f32::from_bits(0x4193_99a0), 18.450_012);
+    // Walking on at 3.12 units a second along +x for 1 s: 21.570012, to f32 rounding.
+    let moved = origin_bits(at_70, "0x00000002");
+    let x = f32::from_bits(u32::from_str_radix(&moved[..8], 16).unwrap());
+    assert!((x - 21.570_012).abs() < 1e-4, "{x}");
+
+    let dir = build("dotnet_full_chase");
+    let mut c = Command::new("mono");
+    c.arg(dir.join("Sample.exe"))
+        .arg("--full-chase")
+        .arg(conformance.join("humanoid"))
+        .env("LD_LIBRARY_PATH", lib_dir());
+    let expected = format!(
+        "{}\n\
+         walker events True\n\
+         chaser {chaser}\n\
+         walker {walker}\n\
+         part frames 8 first 0 0 1 allocated 0\n\
+         transferred index 0 id 2 WalkForward {moved}\n\
+         jump refused GeneralMovementFailure\n\
+         jump up True\n",
+        events.join("\n")
+    );
+    assert_eq!(run_ok(&mut c), expected);
+}
+
 /// Host physics through .NET (docs/embedding.md "Host physics"): the corrected walker
 /// is committed where the host put it and the next tick starts there; a refused one
 /// stays; the outdoor rule gives the next landblock's cell; a host that answers nothing

@@ -4,12 +4,14 @@
 //! lib/pkgconfig/retroanim.pc from crates/ffi/pkg/retroanim.pc.in) builds
 //! examples/c/server_ac.c through `pkg-config --cflags --libs retroanim`, and the
 //! program, linked to the shared library by its soname, prints what the statically
-//! linked one prints.
+//! linked one prints. The same prefix, with lib/cmake/retroanim/retroanimConfig.cmake
+//! and the static library, builds tests/cmake_host through `find_package(retroanim)`,
+//! once on each library.
 
 mod support;
 
 use retroanim_ffi::RA_ABI_VERSION;
-use retroanim_testkit::{require, GCC, LIBC_DEV, PKG_CONFIG};
+use retroanim_testkit::{require, CMAKE, GCC, LIBC_DEV, PKG_CONFIG};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::*;
@@ -37,10 +39,11 @@ fn the_shared_library_carries_the_abi_version_in_its_soname() {
 }
 
 /// An install prefix for the tests: the header, the library under its soname with the
-/// development link, the static library and the pkg-config file.
+/// development link, the static library, the pkg-config file and the CMake package file.
 fn install(prefix: &Path) {
     let lib = prefix.join("lib");
     std::fs::create_dir_all(lib.join("pkgconfig")).expect("lib/pkgconfig");
+    std::fs::create_dir_all(lib.join("cmake/retroanim")).expect("lib/cmake/retroanim");
     std::fs::create_dir_all(prefix.join("include")).expect("include");
     let root = repo_root();
     std::fs::copy(
@@ -49,6 +52,16 @@ fn install(prefix: &Path) {
     )
     .expect("header");
     std::fs::copy(lib_dir().join("libretroanim_ffi.so"), lib.join(soname())).expect("so");
+    std::fs::copy(
+        lib_dir().join("libretroanim_ffi.a"),
+        lib.join("libretroanim_ffi.a"),
+    )
+    .expect("static library");
+    std::fs::copy(
+        root.join("crates/ffi/pkg/retroanimConfig.cmake"),
+        lib.join("cmake/retroanim/retroanimConfig.cmake"),
+    )
+    .expect("CMake package file");
     let link = lib.join("libretroanim_ffi.so");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(soname(), &link).expect("development link");
@@ -104,4 +117,52 @@ fn a_c_host_builds_through_pkg_config_and_runs_on_the_shared_library() {
         "{printed}"
     );
     assert!(printed.ends_with("jump up 1\n"), "{printed}");
+}
+
+#[test]
+#[cfg_attr(
+    missing_cmake,
+    ignore = "needs gcc and cmake: apt-get install -y gcc libc6-dev cmake, or scripts/test"
+)]
+fn a_c_host_builds_through_cmake_find_package_on_either_library() {
+    require(&[GCC, LIBC_DEV, CMAKE]);
+    let dir = scratch("packaging_cmake");
+    let prefix = dir.join("prefix");
+    install(&prefix);
+    let build = dir.join("build");
+    let _ = std::fs::remove_dir_all(&build);
+    std::fs::create_dir_all(&build).expect("build dir");
+    run_ok(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(repo_root().join("crates/ffi/tests/cmake_host"))
+            .arg("-B")
+            .arg(&build)
+            .arg(format!("-DCMAKE_PREFIX_PATH={}", prefix.display()))
+            .env("CFLAGS", "-std=c99 -Wall -Wextra -Werror"),
+    );
+    run_ok(Command::new("cmake").arg("--build").arg(&build));
+
+    let shared = build.join("host_shared");
+    let needed = dynamic_section(&shared);
+    assert!(
+        needed.contains(&format!("Shared library: [{}]", soname())),
+        "{needed}"
+    );
+    let static_host = build.join("host_static");
+    assert!(
+        !dynamic_section(&static_host).contains("libretroanim_ffi"),
+        "the static host needs no retroanim library at run time"
+    );
+    // The humanoid is creature 0 in the default cell 0x7D640013, walking forward
+    // (WalkForward, 0x45000005) after half a second.
+    let expected = format!("abi {RA_ABI_VERSION}\ncreature 0 cell 7D640013 motion 45000005\n");
+    for exe in [&shared, &static_host] {
+        let printed = run_ok(
+            Command::new(exe)
+                .arg(repo_root().join("assets/ac/records"))
+                .env("LD_LIBRARY_PATH", prefix.join("lib")),
+        );
+        assert_eq!(printed, expected, "{}", exe.display());
+    }
 }

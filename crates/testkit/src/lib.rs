@@ -89,6 +89,12 @@ pub const PKG_CONFIG: Need = Need {
     install: "apt-get install -y pkg-config",
     find: Find::Program("pkg-config"),
 };
+/// CMake, which the packaging test builds a C host with (crates/ffi/pkg).
+pub const CMAKE: Need = Need {
+    name: "cmake",
+    install: "apt-get install -y cmake",
+    find: Find::Program("cmake"),
+};
 /// The browser the end-to-end tests drive.
 pub const CHROMIUM: Need = Need {
     name: "chromium",
