@@ -165,6 +165,12 @@ pub struct ChassisRecord {
 /// Length of the `bytes_150` range (rec 150–189).
 const BYTES_150_LEN: usize = 40;
 
+/// The stems of the texture banks (`dba\<NAME>.DBA`) chassis rec 148 chooses from, in
+/// rec 148 order (a string table in DBSIM.EXE).
+pub const TEXTURE_BANKS: [&str; 7] = [
+    "LIGHT", "MEDIUM", "HEAVY", "ENEMY", "APOCATEX", "RAZORTEX", "NEWHERCS",
+];
+
 impl ChassisRecord {
     /// Parse a record: 216 bytes loose, or 225 / 226 with the VOL entry prefix and no
     /// trailer / a trailer of any value (F1).
@@ -334,12 +340,9 @@ impl ChassisRecord {
     /// of its `dba\` bitmap array, from the 7-name table in DBSIM.EXE (`LIGHT`, `MEDIUM`,
     /// `HEAVY`, `ENEMY`, `APOCATEX`, `RAZORTEX`, `NEWHERCS`); `None` outside 0–6.
     pub fn texture_bank(&self) -> Option<&'static str> {
-        const BANKS: [&str; 7] = [
-            "LIGHT", "MEDIUM", "HEAVY", "ENEMY", "APOCATEX", "RAZORTEX", "NEWHERCS",
-        ];
         usize::try_from(self.skin_id)
             .ok()
-            .and_then(|i| BANKS.get(i).copied())
+            .and_then(|i| TEXTURE_BANKS.get(i).copied())
     }
 
     /// The 216 content bytes.

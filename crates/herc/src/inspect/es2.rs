@@ -56,7 +56,8 @@ struct VolExtras {
     records: Vec<(String, ChassisRecord)>,
     /// Theater palettes (`WORLD*.DPL`), by entry name, with their content.
     palettes: Vec<(String, Vec<u8>)>,
-    /// Bitmap arrays of a `dba` directory, by entry name, with their content.
+    /// The texture banks (`dba\LIGHT.DBA` … `dba\NEWHERCS.DBA`), by entry name, with their
+    /// content; other bitmap arrays (interface art) are not kept.
     banks: Vec<(String, Vec<u8>)>,
 }
 
@@ -144,7 +145,10 @@ fn read_vol(bytes: &[u8], label: &str) -> Result<VolContents, String> {
             let file = lower.rsplit('\\').next().unwrap_or(&lower);
             if file.starts_with("world") && file.ends_with(".dpl") {
                 extras.palettes.push((name, e.content.clone()));
-            } else if lower.starts_with("dba\\") && file.ends_with(".dba") {
+            } else if lower.starts_with("dba\\")
+                && file.ends_with(".dba")
+                && crate::formats::chassis::TEXTURE_BANKS.contains(&entry_stem(&name).as_str())
+            {
                 extras.banks.push((name, e.content.clone()));
             }
         }
