@@ -182,6 +182,42 @@ async function hercMeshesFollowTrace(when, source = 'biped.dts') {
   console.log(`     herc meshes drawn with ${three ? 'three.js (WebGL)' : 'the 2D fallback'}`);
 }
 
+// The sample biped drawn with its own palette and textures (H82–H84): the meshes come with
+// the palette and bitmap array beside the shape (or, for an ES2 folder, the theater palette
+// and the chassis's bank), and a textured face shows its frame: on the torso and pelvis
+// sides the plate texture (biped.dba frame 0) has a darker panel line across texel rows
+// 7–8 (grey ramp step 3) between lighter plate (step 5); one face, one light, two rows:
+// the line must be darker and both bluish grey (blue above red, as the palette's greys).
+// Guessed colours would draw each face in one flat colour.
+async function hercTextured(when, palette, bitmaps) {
+  const mats = await page.evaluate(() => window.__hercMaterials);
+  check(mats && mats.palette === palette && mats.bitmaps === bitmaps && mats.frames === 4 && mats.problems.length === 0,
+    `herc: ${when}, the biped is drawn with ${palette} and ${bitmaps} (${JSON.stringify(mats)})`);
+  const note = await page.textContent('#herc-mesh-source').catch(() => '');
+  check(note.includes(`colours from ${palette}, 4 textures from ${bitmaps}`),
+    `herc: ${when}, the view says what the shape is drawn with ("${note.trim()}")`);
+  // [group, face name, point at v = 0.25 (plate), point at v = 0.5 (panel line)]
+  const faces = [
+    [1, 'torso −y', [0, -60, 37.5], [0, -60, 75]],
+    [1, 'torso +x', [95, 0, 37.5], [95, 0, 75]],
+    [0, 'pelvis −y', [0, -45, -12.5], [0, -45, 5]],
+    [0, 'pelvis +x', [80, 0, -12.5], [80, 0, 5]],
+  ];
+  const samples = await page.evaluate((faces) => faces.map(([k, name, a, b]) => ({
+    name, plate: window.__hercPixel && window.__hercPixel(k, a), line: window.__hercPixel && window.__hercPixel(k, b),
+  })), faces);
+  const three = await page.evaluate(() => !!document.querySelector('#herc-canvas.view3d'));
+  if (!three) {
+    console.log(`     SKIP herc texture pixels ${when}: no WebGL (the 2D fallback draws outlines)`);
+    return;
+  }
+  const lum = (c) => c[0] + c[1] + c[2];
+  const ok = samples.filter((f) => f.plate && f.line && lum(f.plate.rgba) - lum(f.line.rgba) > 20
+    && f.plate.rgba[2] > f.plate.rgba[0] && f.line.rgba[2] > f.line.rgba[0]);
+  check(ok.length > 0,
+    `herc: ${when}, the biped is drawn textured in its palette's colours: plate / panel line ${samples.map((f) => `${f.name} ${f.plate ? f.plate.rgba.slice(0, 3) : '-'} / ${f.line ? f.line.rgba.slice(0, 3) : '-'}`).join('; ')}`);
+}
+
 // ---- HERC: request walk, play until the thread arrives, export and replay
 async function herc() {
   if (!(await open('herc'))) return;
@@ -189,6 +225,7 @@ async function herc() {
   const before = await value('#herc-target-seq');
   check(before === '-1', `herc: no pending request at setup (target ${before})`);
   await hercMeshesFollowTrace('at setup');
+  await hercTextured('at setup', 'biped.dpl', 'biped.dba');
   await page.waitForSelector('#herc-seq-list [data-seq]');
   const walk = await page.$$eval('#herc-seq-list [data-seq]', (rows) => {
     const r = rows.find((x) => /\bwalk\b/.test(x.textContent));
@@ -630,11 +667,19 @@ async function hercEs2Plays(label) {
   check(s.scenario.asset_es2 && s.scenario.asset_es2.entry === 'dts\\BIPED.DTS' && s.line.threads.length === 1,
     `${label}: clicking the shape starts a session on it (${JSON.stringify(s.scenario.asset_es2)})`);
   await hercMeshesFollowTrace('for the ES2 shape', 'SIMVOL0.VOL:dts\\BIPED.DTS');
+  await hercTextured('for the ES2 shape', 'SIMVOL0.VOL:dpl\\WORLD1.DPL', 'SIMVOL0.VOL:dba\\LIGHT.DBA');
+  // H85: the chassis record dat\BIPED.DAT names the sequences by role and the cockpit node.
+  await page.waitForFunction(() => /\bwalk\b/.test(document.getElementById('herc-seq-list').textContent), null, { timeout: 10000 }).catch(() => {});
+  const seqs = await page.$$eval('#herc-seq-list [data-seq]', (r) => r.map((x) => x.textContent.trim()));
+  const parts = await page.textContent('#herc-parts').catch(() => '');
+  check(seqs.some((t) => /^1 walk\b/.test(t)) && seqs.some((t) => /^7 idle_reverse\b/.test(t)) && parts.includes('cockpit (3)') && parts.includes('node 2 (2)'),
+    `${label}: sequences and the cockpit node are named from the chassis record, others numbered (${seqs.slice(0, 3).join(' | ')}…; parts ${parts.includes('cockpit (3)') ? 'cockpit (3)' : 'no cockpit'})`);
   for (let i = 0; i < 5; i++) await page.click('#herc-step');
   await page.waitForFunction(() => document.getElementById('herc-step-count').textContent.startsWith('5 '));
   await hercMeshesFollowTrace('for the ES2 shape after 5 steps', 'SIMVOL0.VOL:dts\\BIPED.DTS');
-  // The shape on screen: a DTS names no sequences, so its clips are numbered.
-  await checkGltf('herc', 'herc-BIPED.glb', [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `seq ${i}`), ' for the ES2 shape');
+  // The shape on screen: a DTS names no sequences; its clips take the names the view shows,
+  // the roles its chassis record gives them (H85).
+  await checkGltf('herc', 'herc-BIPED.glb', ['idle', 'walk', 'run', 'turn', 'death', 'twist', 'pitch', 'idle_reverse'], ' for the ES2 shape');
 }
 
 // ---- AC: run, tick, the substate and position follow the engine

@@ -9,7 +9,10 @@
 use retroanim_core::input::{self, FileKind};
 use retroanim_core::Scenario;
 use retroanim_gltf::herc::HercAsset;
-use retroanim_herc::inspect::meshes::{file_name, scenario_dts, scenario_meshes};
+use retroanim_herc::inspect::es2::ShapeNames;
+use retroanim_herc::inspect::meshes::{
+    file_name, scenario_dts, scenario_materials, scenario_meshes,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -128,9 +131,10 @@ pub fn session_meshes(s: &Scenario, es2: Option<&Es2Folder>) -> Result<Value, St
     })
 }
 
-/// The herc session's shape for the glTF export: the ES2 shape it plays (named `node N`,
-/// `seq N` as DTS files carry no names); else its asset JSON (a file, or inline) drawn by
-/// the DTS [`scenario_dts`] finds.
+/// The herc session's shape for the glTF export, with the palette and bank the view draws it
+/// with: the ES2 shape it plays (named as the view names it, H85: roles from its chassis
+/// record, else `node N`, `seq N`); else its asset JSON (a file, or inline) drawn by the DTS
+/// [`scenario_dts`] finds.
 pub fn session_shape(s: &Scenario, es2: Option<&Es2Folder>) -> Result<HercAsset, String> {
     if let Some(r) = s.raw("asset_es2") {
         let (vol, entry) = retroanim_herc::inspect::es2::es2_ref(r)?;
@@ -138,7 +142,19 @@ pub fn session_shape(s: &Scenario, es2: Option<&Es2Folder>) -> Result<HercAsset,
         let (bytes, source) = es2.listing.shape_bytes(&vol, &entry)?;
         let name = entry.rsplit(['\\', '/']).next().unwrap_or(&entry);
         let name = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-        return HercAsset::from_dts(bytes, &source, name).map_err(|e| e.to_string());
+        let mut asset = HercAsset::from_dts(bytes, &source, name).map_err(|e| e.to_string())?;
+        // The names and materials the view shows (H85, H82).
+        if let Some((chassis, record)) = es2.listing.chassis_for(&entry) {
+            let (dts, list, _) = es2.listing.dts(&vol, &entry)?;
+            let names = ShapeNames::from_chassis(record, chassis, &dts, &list);
+            for (i, n) in names.sequences {
+                asset.sequence_names[i] = n;
+            }
+            for (i, n) in names.nodes {
+                asset.node_names[i] = n;
+            }
+        }
+        return Ok(asset.with_materials(&es2.listing.materials(&entry)));
     }
     let (text, label) = match s.raw("asset") {
         Some(Value::String(rel)) => {
@@ -150,17 +166,20 @@ pub fn session_shape(s: &Scenario, es2: Option<&Es2Folder>) -> Result<HercAsset,
         Some(v @ Value::Object(_)) => (v.to_string(), "asset".to_string()),
         _ => return Err("expected a path or an asset object".into()),
     };
-    let dts = scenario_dts(&s.doc, &|p| {
+    let read = |p: &str| {
         if Path::new(p).is_file() {
             read_capped(Path::new(p)).map(Some)
         } else {
             Ok(None)
         }
-    })?;
+    };
+    let dts = scenario_dts(&s.doc, &read)?;
+    let materials = scenario_materials(&s.doc, &read)?;
     HercAsset::from_json(
         &text,
         &label,
         dts.as_ref().map(|(b, l)| (&b[..], l.as_str())),
     )
+    .map(|a| a.with_materials(&materials))
     .map_err(|e| e.to_string())
 }

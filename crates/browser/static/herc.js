@@ -2,7 +2,7 @@
 // matrices, one thread exposed at a time, sequence list, request / set sequence /
 // seek / rate controls, 25 Hz playback (step_ms 40) and the transition panel.
 // Where the session's shape has DTS meshes (GET /sessions/ID/meshes) each group is drawn
-// flat-shaded through its node's world matrix; without them (no DTS, or an API that has
+// through its node's world matrix, in its palette's colours and textures (H82–H84); without them (no DTS, or an API that has
 // no meshes endpoint) the nodes are drawn as boxes and lines. The first point of each
 // drawn group, as placed, is exposed on window.__hercMeshes for the e2e test.
 
@@ -52,7 +52,8 @@ function fmtT(T) {
 }
 
 // Draws the parts: three.js when WebGL is available, a 2D oblique sketch otherwise.
-// A colour for a surface's colour number (no palette is read: distinct hues by number).
+// A colour for a surface's value when the shape has no palette to resolve it through
+// (distinct hues by number, a guess).
 function meshColor(n) {
   const h = ((Number(n) || 0) * 47) % 360;
   return `hsl(${h}, 32%, 58%)`;
@@ -63,41 +64,112 @@ function placeQ14(T, p) {
   return applyT(unitM(T), T.t, p);
 }
 
+// A three.js texture from a frame's decoded RGBA (rows from the top, texel-sharp as
+// DBSIM samples it; palette index 0 is transparent).
+function frameTexture(THREE, f) {
+  const bin = atob(f.rgba);
+  const px = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) px[i] = bin.charCodeAt(i);
+  const t = new THREE.DataTexture(px, f.width, f.height, THREE.RGBAFormat);
+  t.colorSpace = THREE.SRGBColorSpace;
+  t.magFilter = THREE.NearestFilter;
+  t.minFilter = THREE.NearestFilter;
+  t.needsUpdate = true;
+  return t;
+}
+
 class Drawing {
   constructor(container) {
     this.container = container;
     this.three = null;
     this.frameFixed = false;
     this.meshes = [];
+    this.materials = null;
   }
 
-  // The session's DTS groups ({node, points, polys}); [] draws the stick figure only.
-  setMeshes(meshes) {
+  // The session's DTS groups ({node, points, polys}) and their materials ({palette,
+  // bitmaps, textures}: docs/browser.md); [] draws the stick figure only. A polygon is
+  // drawn in its palette colour (`rgb`), textured when its frame decoded, and in a
+  // guessed colour by surface value only when the shape has no palette.
+  setMeshes(meshes, materials) {
     this.meshes = meshes || [];
+    this.materials = materials || null;
     if (!this.three) return;
     const { THREE, model } = this.three;
     for (const o of this.three.meshObjs || []) {
       model.remove(o);
       o.geometry.dispose();
-      o.material.dispose();
+      for (const m of o.material) m.dispose();
     }
+    for (const t of (this.three.textures || new Map()).values()) t.dispose();
+    this.three.textures = new Map();
+    const textures = (materials && materials.textures) || {};
+    const textureOf = (f) => {
+      if (!textures[f]) return null;
+      if (!this.three.textures.has(f)) this.three.textures.set(f, frameTexture(THREE, textures[f]));
+      return this.three.textures.get(f);
+    };
     this.three.meshObjs = this.meshes.map((g) => {
-      const pos = [];
+      // Triangles grouped by how they are drawn: one material per frame, per colour.
+      const groups = new Map();
       for (const poly of g.polys) {
-        const v = poly.points.map((i) => g.points[i]).filter((p) => p);
-        for (let k = 1; k + 1 < v.length; k++) pos.push(...v[0], ...v[k], ...v[k + 1]);
+        if (poly.hidden) continue;
+        const tex = poly.frame !== undefined ? textureOf(poly.frame) : null;
+        const rgb = !tex && poly.rgb ? poly.rgb : null;
+        const guess = tex || rgb ? null : meshColor(poly.surface_color ?? poly.color);
+        const key = tex ? `t${poly.frame}` : rgb ? `c${rgb.join(',')}` : `g${guess}`;
+        if (!groups.has(key)) groups.set(key, { tex, rgb, guess, pos: [], uv: [] });
+        const gr = groups.get(key);
+        const v = poly.points.map((i) => g.points[i]);
+        if (v.some((p) => !p)) continue;
+        for (let k = 1; k + 1 < v.length; k++) {
+          for (const c of [0, k, k + 1]) {
+            gr.pos.push(...v[c]);
+            const uv = tex && poly.uv ? poly.uv[c] : [0, 0];
+            gr.uv.push(uv[0], uv[1]);
+          }
+        }
       }
+      const pos = [], uv = [], mats = [];
       const geo = new THREE.BufferGeometry();
+      for (const gr of groups.values()) {
+        geo.addGroup(pos.length / 3, gr.pos.length / 3, mats.length);
+        pos.push(...gr.pos);
+        uv.push(...gr.uv);
+        const side = THREE.DoubleSide;
+        if (gr.tex) mats.push(new THREE.MeshLambertMaterial({ map: gr.tex, side, alphaTest: 0.5 }));
+        else if (gr.rgb) mats.push(new THREE.MeshLambertMaterial({ color: new THREE.Color(gr.rgb[0] / 255, gr.rgb[1] / 255, gr.rgb[2] / 255), flatShading: true, side }));
+        else mats.push(new THREE.MeshLambertMaterial({ color: new THREE.Color(gr.guess), flatShading: true, side }));
+      }
       geo.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
+      geo.setAttribute('uv', new THREE.Float32BufferAttribute(uv, 2));
       geo.computeVertexNormals(); // unshared vertices: one normal per face (flat)
-      const c = g.polys.length ? (g.polys[0].surface_color ?? g.polys[0].color) : 0;
-      const mat = new THREE.MeshStandardMaterial({ color: new THREE.Color(meshColor(c)), roughness: 0.75, flatShading: true, side: THREE.DoubleSide });
-      const mesh = new THREE.Mesh(geo, mat);
+      const mesh = new THREE.Mesh(geo, mats);
       mesh.matrixAutoUpdate = false;
-      mesh.userData = { node: g.node, base: mat.color.getHex() };
+      mesh.userData = { node: g.node, textured: mats.some((m) => m.map) };
       model.add(mesh);
       return mesh;
     });
+    window.__hercPixel = (k, p) => this.pixel(k, p);
+  }
+
+  // The drawn colour [r, g, b, a] where node-space point p of group k lands on the
+  // canvas, with its canvas position; null without WebGL or off the canvas.
+  pixel(k, p) {
+    if (!this.three || !this.three.meshObjs[k]) return null;
+    const { THREE, renderer, camera } = this.three;
+    this.render();
+    const mesh = this.three.meshObjs[k];
+    mesh.updateMatrixWorld(true);
+    const w = new THREE.Vector3(p[0], p[1], p[2]).applyMatrix4(mesh.matrixWorld);
+    const ndc = w.project(camera);
+    const size = renderer.getDrawingBufferSize(new THREE.Vector2());
+    const x = Math.round((ndc.x + 1) / 2 * size.x), y = Math.round((ndc.y + 1) / 2 * size.y);
+    if (x < 0 || y < 0 || x >= size.x || y >= size.y) return null;
+    const gl = renderer.getContext();
+    const out = new Uint8Array(4);
+    gl.readPixels(x, y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, out);
+    return { rgba: Array.from(out), at: [x, size.y - y] };
   }
 
   // Where each group's first point is drawn now, in the shape's space.
@@ -265,7 +337,8 @@ class Drawing {
       } else {
         mesh.matrix.identity();
       }
-      mesh.material.color.setHex(mesh.userData.node === picked ? 0xe8c400 : mesh.userData.base);
+      // The picked part glows; its own colours and textures stay.
+      for (const m of mesh.material) m.emissive.setHex(mesh.userData.node === picked ? 0x665200 : 0x000000);
     }
     const seg = [];
     world.forEach((T, i) => {
@@ -725,6 +798,14 @@ export async function mount(root, info) {
     renderParts(parents, covered, l);
   }
 
+  // What the shape is drawn with, in a sentence.
+  const materialNote = (mat) => {
+    if (!mat || !mat.palette) return 'no palette beside the shape: colours are guessed by surface number';
+    const frames = Object.keys(mat.textures || {}).length;
+    const tex = mat.bitmaps ? `, ${frames} textures from ${mat.bitmaps}` : ', no textures';
+    const bad = (mat.problems || []).length ? ` (${mat.problems.join('; ')})` : '';
+    return `colours from ${mat.palette}${tex}${bad}`;
+  };
   let assetsLoaded = Promise.resolve();
   const updateSoon = perFrame(update);
   session.subscribe((lines, reset) => {
@@ -737,10 +818,13 @@ export async function mount(root, info) {
         asset = r.assets || asset;
         const m = await meshes;
         if (session.id !== id) return;
-        drawing.setMeshes(m ? m.meshes : []);
+        drawing.setMeshes(m ? m.meshes : [], m ? m.materials : null);
         meshSource.textContent = m && m.meshes.length
-          ? `meshes: ${m.source} (${m.meshes.length} groups)`
+          ? `meshes: ${m.source} (${m.meshes.length} groups) · ${materialNote(m.materials)}`
           : 'no DTS meshes: nodes drawn as boxes';
+        window.__hercMaterials = m && m.materials
+          ? { palette: m.materials.palette, bitmaps: m.materials.bitmaps, frames: Object.keys(m.materials.textures || {}).length, problems: m.materials.problems || [] }
+          : null;
         drawing.frameFixed = false;
         update();
       }).catch((e) => session.status(`asset description: ${e.message}`, true));

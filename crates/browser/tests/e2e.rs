@@ -152,7 +152,7 @@ fn native_trace(engine: &str, doc: serde_json::Value, dir: &Path) -> String {
 }
 
 /// An Earthsiege 2 folder for `--es2`: SIMVOL0.VOL written by the project's VOL writer,
-/// holding the sample biped's DTS (with its box meshes) and chassis record.
+/// holding the sample biped's DTS (with its box meshes), chassis record, palette and bank.
 fn es2_fixture(assets: &Path) -> retroanim_browser::es2::Es2Folder {
     use retroanim_herc::formats::vol::{VolArchive, VolEntry};
     let dir = std::env::temp_dir().join(format!("retroanim-e2e-es2-{}", std::process::id()));
@@ -161,10 +161,14 @@ fn es2_fixture(assets: &Path) -> retroanim_browser::es2::Es2Folder {
     let vol = VolArchive {
         program_mask: 1,
         precedence: 5,
-        directories: vec!["dts".into(), "dat".into()],
+        directories: vec!["dts".into(), "dat".into(), "dpl".into(), "dba".into()],
         entries: vec![
             VolEntry::stored("BIPED.DTS", 0, read("biped.dts")).unwrap(),
             VolEntry::stored("BIPED.DAT", 1, read("biped.chassis.bin")).unwrap(),
+            // A theater palette and the bank the chassis names (rec 148 = 0: LIGHT), here
+            // the sample's own palette and textures.
+            VolEntry::stored("WORLD1.DPL", 2, read("biped.dpl")).unwrap(),
+            VolEntry::stored("LIGHT.DBA", 3, read("biped.dba")).unwrap(),
         ],
         list_extra: Vec::new(),
     };

@@ -31,14 +31,15 @@ fn folder(name: &str) -> PathBuf {
     dir
 }
 
-/// SIMVOL0.VOL holding dts\BIPED.DTS (the sample biped with its box meshes) and
-/// dat\BIPED.DAT (its chassis record).
+/// SIMVOL0.VOL holding dts\BIPED.DTS (the sample biped with its box meshes),
+/// dat\BIPED.DAT (its chassis record), a theater palette dpl\WORLD1.DPL and the texture
+/// bank its chassis names, dba\LIGHT.DBA (the sample's own palette and textures).
 fn simvol() -> Vec<u8> {
     let herc = assets().join("herc");
     VolArchive {
         program_mask: 1,
         precedence: 5,
-        directories: vec!["dts".into(), "dat".into()],
+        directories: vec!["dts".into(), "dat".into(), "dpl".into(), "dba".into()],
         entries: vec![
             VolEntry::stored(
                 "BIPED.DTS",
@@ -50,6 +51,18 @@ fn simvol() -> Vec<u8> {
                 "BIPED.DAT",
                 1,
                 std::fs::read(herc.join("biped.chassis.bin")).unwrap(),
+            )
+            .unwrap(),
+            VolEntry::stored(
+                "WORLD1.DPL",
+                2,
+                std::fs::read(herc.join("biped.dpl")).unwrap(),
+            )
+            .unwrap(),
+            VolEntry::stored(
+                "LIGHT.DBA",
+                3,
+                std::fs::read(herc.join("biped.dba")).unwrap(),
             )
             .unwrap(),
         ],
@@ -160,24 +173,31 @@ async fn a_shape_of_the_folder_plays_as_its_asset_json_and_serves_its_meshes() {
     let id = from_es2["id"].as_str().unwrap();
     let (s, v) = call(&app, "GET", &format!("/api/sessions/{id}/assets"), None).await;
     assert_eq!(s, StatusCode::OK, "{v}");
+    // H85: dat\BIPED.DAT names the sequences by role and its camera part's node; the
+    // other nodes are numbered.
     assert_eq!(
         v["assets"]["nodes"][3],
-        json!({"name": "node 3", "parent": 2, "rest": 3})
+        json!({"name": "cockpit", "parent": 2, "rest": 3})
     );
-    assert_eq!(v["assets"]["sequences"][1]["name"], "seq 1");
+    assert_eq!(v["assets"]["nodes"][2]["name"], "node 2");
+    assert_eq!(v["assets"]["sequences"][1]["name"], "walk");
+    assert_eq!(v["assets"]["sequences"][7]["name"], "idle_reverse");
     let (s, v) = call(&app, "GET", &format!("/api/sessions/{id}/meshes"), None).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["source"], "SIMVOL0.VOL:dts\\BIPED.DTS");
     let meshes = v["meshes"].as_array().unwrap();
     assert_eq!(meshes.len(), 14);
-    // The pelvis box (node 1): corner 0 is (−80, −45, −30); face −x is corners 0, 4, 6, 2;
-    // its colour index 0 names the surface entry whose front colour is 1.
+    // The pelvis box (node 1): corner 0 is (−80, −45, −30); face −x is corners 0, 4, 6, 2,
+    // textured with frame 0 of the chassis's bank (rec 148 = 0: dba\LIGHT.DBA); its top
+    // is palette index 1 of the theater palette dpl\WORLD1.DPL: (22, 26, 32) → (88, 104, 128).
     assert_eq!(meshes[0]["node"], 1);
     assert_eq!(meshes[0]["points"][0], json!([-80, -45, -30]));
-    assert_eq!(
-        meshes[0]["polys"][0],
-        json!({"points": [0, 4, 6, 2], "color": 0, "surface_color": 1})
-    );
+    assert_eq!(meshes[0]["polys"][0]["points"], json!([0, 4, 6, 2]));
+    assert_eq!(meshes[0]["polys"][0]["frame"], 0);
+    assert_eq!(meshes[0]["polys"][5]["rgb"], json!([88, 104, 128]));
+    assert_eq!(v["materials"]["palette"], "SIMVOL0.VOL:dpl\\WORLD1.DPL");
+    assert_eq!(v["materials"]["bitmaps"], "SIMVOL0.VOL:dba\\LIGHT.DBA");
+    assert_eq!(v["materials"]["textures"].as_object().unwrap().len(), 4);
     assert_eq!(meshes[13]["node"], 14);
 }
 

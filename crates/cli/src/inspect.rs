@@ -21,7 +21,8 @@ and Surface (0x08......, named by its id) records (.bin), an AC DAT \
 container such as client_portal.dat (a listing, or one record with --id), a HERC \
 asset (.json with keyframes and sequences), a DTS shape (.dts), a VOL archive (a \
 listing, or one entry with --id), a chassis record (.dat or .bin of 216, 225 or 226 bytes, \
-or .json), and an actor set (.json with map and actors)";
+or .json), an Earthsiege palette (.dpl), bitmap (.dbm) or bitmap array (.dba), and an actor \
+set (.json with map and actors)";
 
 /// Whether a `.dat`/`.bin` file of `size` bytes is taken for a chassis record: 216 bytes
 /// loose, 225 with the VOL entry prefix, 226 with prefix and trailer.
@@ -67,6 +68,10 @@ pub fn inspect(
         }
         "dts" => {
             no_id(id, &file, "a DTS shape")?;
+            Ok(retroanim_herc::inspect::inspect_bytes(&bytes, &file, json)?)
+        }
+        "dpl" | "dbm" | "dba" => {
+            no_id(id, &file, "a palette or bitmap")?;
             Ok(retroanim_herc::inspect::inspect_bytes(&bytes, &file, json)?)
         }
         "dat" | "bin" if chassis_size(size) => {

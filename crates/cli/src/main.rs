@@ -92,7 +92,8 @@ enum Command {
     /// --id 0x09000001); a HERC asset (.json with keyframes and sequences); a DTS shape
     /// (.dts); a VOL archive (its listing, or one entry with --id "dat\BIPED.DAT" or
     /// --id BIPED.DTS); a chassis record (.dat or .bin of 216, 225 or 226 bytes, or .json);
-    /// and an actor set (.json with map and actors).
+    /// an Earthsiege palette (.dpl), bitmap (.dbm) or bitmap array (.dba); and an actor set
+    /// (.json with map and actors).
     Inspect {
         /// The asset file.
         file: PathBuf,

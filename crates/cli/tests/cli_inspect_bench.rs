@@ -124,6 +124,20 @@ fn dts_inspect_counts_the_meshes_loose_and_inside_a_vol() {
 }
 
 #[test]
+fn h80_h81_palettes_and_bitmap_arrays_are_inspected() {
+    // The sample's own palette (256 colours, five 8-step ramps) and bank (four 16 × 16
+    // raw frames): assets/herc/biped.dpl and biped.dba.
+    let dpl = ok_stdout(&["inspect", herc_assets().join("biped.dpl").to_str().unwrap()]);
+    assert!(
+        dpl.starts_with("palette: 256 colours, 5 shade ramps of lengths [8,8,8,8,8]\n    0 [0,0,0]\n    1 [88,104,128]\n"),
+        "{dpl}"
+    );
+    let dba = ok_stdout(&["inspect", herc_assets().join("biped.dba").to_str().unwrap()]);
+    assert_eq!(dba.lines().next(), Some("bitmaps: 4 frames"));
+    assert_eq!(dba.lines().count(), 5);
+}
+
+#[test]
 fn chassis_text_is_text_for_the_binary_and_the_json_record() {
     for name in ["biped.chassis.bin", "biped.chassis.json"] {
         let out = ok_stdout(&["inspect", herc_assets().join(name).to_str().unwrap()]);

@@ -341,10 +341,14 @@ fn sample_vol(dir: &Path) -> PathBuf {
     let vol = VolArchive {
         program_mask: 1,
         precedence: 5,
-        directories: vec!["dts".into(), "dat".into()],
+        directories: vec!["dts".into(), "dat".into(), "dpl".into(), "dba".into()],
         entries: vec![
             VolEntry::stored("BIPED.DTS", 0, read("biped.dts")).unwrap(),
             VolEntry::stored("BIPED.DAT", 1, read("biped.chassis.bin")).unwrap(),
+            // A theater palette and the bank the chassis names (rec 148 = 0: LIGHT), here
+            // the sample's own palette and textures.
+            VolEntry::stored("WORLD1.DPL", 2, read("biped.dpl")).unwrap(),
+            VolEntry::stored("LIGHT.DBA", 3, read("biped.dba")).unwrap(),
         ],
         list_extra: Vec::new(),
     };

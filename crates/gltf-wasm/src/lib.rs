@@ -17,7 +17,7 @@ use retroanim_ac::records::RecordStore;
 use retroanim_ac::Loader;
 use retroanim_gltf::herc::HercAsset;
 use retroanim_gltf::{write_glb, WriteOptions};
-use retroanim_herc::inspect::meshes::{file_name, scenario_dts};
+use retroanim_herc::inspect::meshes::{file_name, scenario_dts, scenario_materials};
 use serde_json::Value;
 
 /// The JavaScript glue that fetches the module and offers `exportGltf(id)`.
@@ -87,12 +87,16 @@ fn herc(scenario: &Value) -> Result<HercAsset, String> {
     }
     retroanim_session::doc::resolve_mech_paths(&mut resolved, &|rel| assets::resolve("herc", rel))
         .map_err(|e| format!("{}: {}", e.at, e.message))?;
-    let dts = scenario_dts(&resolved, &|p| Ok(assets::file(p).map(<[u8]>::to_vec)))?;
+    let read =
+        |p: &str| -> Result<Option<Vec<u8>>, String> { Ok(assets::file(p).map(<[u8]>::to_vec)) };
+    let dts = scenario_dts(&resolved, &read)?;
+    let materials = scenario_materials(&resolved, &read)?;
     HercAsset::from_json(
         &text,
         &label,
         dts.as_ref().map(|(b, l)| (&b[..], l.as_str())),
     )
+    .map(|a| a.with_materials(&materials))
     .map_err(|e| e.to_string())
 }
 

@@ -19,8 +19,12 @@
 
 use crate::scene::{Channel, Clip, Interpolation, Mesh, Node, Property, Scene};
 use retroanim_herc::anim_list::{Keyframe, SeqClass};
+use retroanim_herc::formats::bitmap::BitmapArray;
 use retroanim_herc::formats::dts::DtsFile;
 use retroanim_herc::formats::group::ShapeMesh;
+use retroanim_herc::formats::material::{material, material_rgb, poly_sides, Material};
+use retroanim_herc::formats::palette::Palette;
+use retroanim_herc::inspect::meshes::ShapeMaterials;
 use retroanim_herc::object::SimObject;
 use retroanim_herc::transform::Transform3;
 use retroanim_herc::{AnimatedShape, ControlError, LoadError, Model};
@@ -100,6 +104,11 @@ pub struct HercAsset {
     /// One per sequence: the clips' names.
     pub sequence_names: Vec<String>,
     pub meshes: Vec<ShapeMesh>,
+    /// The palette and bitmap array the shape is drawn with (H82), when known: a mesh's
+    /// base colour is then the colour most of its polygons are drawn in
+    /// ([`HercAsset::with_materials`]); without them colours are guessed by surface value.
+    pub palette: Option<Palette>,
+    pub bitmaps: Option<BitmapArray>,
 }
 
 impl HercAsset {
@@ -121,7 +130,16 @@ impl HercAsset {
             node_names,
             sequence_names,
             meshes,
+            palette: None,
+            bitmaps: None,
         })
+    }
+
+    /// The shape drawn with `materials` (the palette and bank a viewer found for it).
+    pub fn with_materials(mut self, materials: &ShapeMaterials) -> HercAsset {
+        self.palette = materials.palette.as_ref().map(|(p, _)| p.clone());
+        self.bitmaps = materials.bitmaps.as_ref().map(|(b, _)| b.clone());
+        self
     }
 
     /// A shape from an asset JSON (the form of `assets/herc/biped.json`: node and
@@ -169,6 +187,8 @@ impl HercAsset {
             node_names,
             sequence_names,
             meshes,
+            palette: None,
+            bitmaps: None,
         })
     }
 }
@@ -466,9 +486,26 @@ pub fn colour(n: i16) -> [f32; 4] {
     [linear(r) as f32, linear(g) as f32, linear(b) as f32, 1.0]
 }
 
-/// One glTF mesh per colour of each DTS group, its polygons fanned into triangles, only
-/// the points they use, in glTF axes and metres. Returns (DTS node, mesh) pairs; a group in
-/// the shape's own space (negative transform id) goes on node 0.
+/// The linear RGBA of an 8-bit sRGB colour.
+fn linear_rgb(c: [u8; 3]) -> [f32; 4] {
+    let lin = |v: u8| {
+        let v = f64::from(v) / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    [lin(c[0]) as f32, lin(c[1]) as f32, lin(c[2]) as f32, 1.0]
+}
+
+/// One glTF mesh per DTS group, its polygons (those with three or more vertices and a
+/// visible front) fanned into triangles, only the points they use, in glTF axes and metres.
+/// Its base colour is the colour most of its polygons are drawn in through the shape's
+/// palette (a textured polygon counts with its frame's mean colour; glTF gets no textures);
+/// without a palette, the model browser's guessed hue for the first polygon's surface
+/// value. Returns (DTS node, mesh) pairs; a group in the shape's own space (negative
+/// transform id) goes on node 0.
 fn meshes(asset: &HercAsset, scale: f64) -> Vec<(usize, Mesh)> {
     let nodes = asset.model.node_count();
     let mut out = Vec::new();
@@ -478,63 +515,77 @@ fn meshes(asset: &HercAsset, scale: f64) -> Vec<(usize, Mesh)> {
             .ok()
             .filter(|&n| n < nodes)
             .unwrap_or(0);
-        let mut colours: Vec<i16> = Vec::new();
-        let colour_of = |i: usize| -> i16 {
-            let p = &g.polys[i];
-            p.color
-                .and_then(|c| usize::try_from(c).ok())
-                .and_then(|c| g.surfaces.get(c))
-                .map(|s| s.front_color)
-                .or(p.color)
-                .unwrap_or(0)
-        };
-        for i in 0..g.polys.len() {
-            let c = colour_of(i);
-            if g.polys[i].vertex_count >= 3 && !colours.contains(&c) {
-                colours.push(c);
-            }
-        }
-        for c in colours {
-            let mut used: Vec<i16> = Vec::new();
-            let mut indices = Vec::new();
-            for i in (0..g.polys.len()).filter(|&i| colour_of(i) == c) {
-                let pts: Vec<u32> = g
-                    .poly_points(i)
-                    .iter()
-                    .filter(|&&p| usize::try_from(p).is_ok_and(|p| p < g.points.len()))
-                    .map(|&p| {
-                        let at = used.iter().position(|&u| u == p).unwrap_or_else(|| {
-                            used.push(p);
-                            used.len() - 1
-                        });
-                        at as u32
-                    })
-                    .collect();
-                for k in 1..pts.len().saturating_sub(1) {
-                    indices.extend([pts[0], pts[k], pts[k + 1]]);
+        let drawn: Vec<usize> = (0..g.polys.len())
+            .filter(|&i| g.polys[i].vertex_count >= 3)
+            .filter(|&i| !poly_sides(g, i).0.is_some_and(|s| s.hidden()))
+            .collect();
+        let mut counted: Vec<([u8; 3], usize)> = Vec::new();
+        for &i in &drawn {
+            let front = poly_sides(g, i).0;
+            let look = front.map_or(Material::None, |s| material(g.polys[i].tag, s.value));
+            if let Some(c) = material_rgb(look, asset.palette.as_ref(), asset.bitmaps.as_ref()) {
+                match counted.iter_mut().find(|(k, _)| *k == c) {
+                    Some((_, n)) => *n += 1,
+                    None => counted.push((c, 1)),
                 }
             }
-            if indices.is_empty() {
-                continue;
-            }
-            let positions = used
+        }
+        // The most frequent colour; the first seen among equals.
+        let best = counted
+            .iter()
+            .fold(None::<&([u8; 3], usize)>, |b, x| match b {
+                Some(b) if b.1 >= x.1 => Some(b),
+                _ => Some(x),
+            })
+            .map(|(c, _)| *c);
+        let base_color = match best {
+            Some(c) => linear_rgb(c),
+            None => colour(
+                drawn
+                    .first()
+                    .and_then(|&i| poly_sides(g, i).0.map(|s| s.value).or(g.polys[i].color))
+                    .unwrap_or(0),
+            ),
+        };
+        let mut used: Vec<i16> = Vec::new();
+        let mut indices = Vec::new();
+        for &i in &drawn {
+            let pts: Vec<u32> = g
+                .poly_points(i)
                 .iter()
+                .filter(|&&p| usize::try_from(p).is_ok_and(|p| p < g.points.len()))
                 .map(|&p| {
-                    let v = g.points[p as usize].map(f64::from);
-                    axes(v).map(|v| (v * scale) as f32)
+                    let at = used.iter().position(|&u| u == p).unwrap_or_else(|| {
+                        used.push(p);
+                        used.len() - 1
+                    });
+                    at as u32
                 })
                 .collect();
-            out.push((
-                node,
-                Mesh {
-                    name: format!("{} group {gi} colour {c}", asset.node_names[node]),
-                    positions,
-                    indices,
-                    base_color: colour(c),
-                    ..Mesh::default()
-                },
-            ));
+            for k in 1..pts.len().saturating_sub(1) {
+                indices.extend([pts[0], pts[k], pts[k + 1]]);
+            }
         }
+        if indices.is_empty() {
+            continue;
+        }
+        let positions = used
+            .iter()
+            .map(|&p| {
+                let v = g.points[p as usize].map(f64::from);
+                axes(v).map(|v| (v * scale) as f32)
+            })
+            .collect();
+        out.push((
+            node,
+            Mesh {
+                name: format!("{} group {gi}", asset.node_names[node]),
+                positions,
+                indices,
+                base_color,
+                ..Mesh::default()
+            },
+        ));
     }
     out
 }

@@ -259,3 +259,35 @@ fn repeated_names_are_made_unique() {
     // No DTS given: no meshes.
     assert!(scene.meshes.is_empty());
 }
+
+#[test]
+fn h82_mesh_base_colours_come_from_the_shapes_palette() {
+    use retroanim_herc::inspect::meshes::ShapeMaterials;
+    let dir = support::repository().join("assets/herc");
+    let mats = ShapeMaterials::read(
+        Some((
+            std::fs::read(dir.join("biped.dpl")).unwrap(),
+            "biped.dpl".into(),
+        )),
+        Some((
+            std::fs::read(dir.join("biped.dba")).unwrap(),
+            "biped.dba".into(),
+        )),
+    );
+    let scene = export(&sample_biped().with_materials(&mats), &Options::default()).unwrap();
+    assert_eq!(scene.meshes.len(), 14);
+    // The pelvis box: 4 sides textured with frame 0 (the plate), underside ramp 0, top
+    // palette index 1; the sides win. The plate's mean colour over its 256 texels (grey ramp
+    // steps ×4: 60 border texels at step 1 (56, 60, 68), 28 panel-line texels at step 3
+    // (80, 88, 100), 164 plate texels at step 5 (112, 120, 136), 4 rivets at step 7
+    // (136, 148, 168)): (24512, 26336, 29856) / 256 → (95, 102, 116), in linear RGB
+    // (0.1144, 0.1329, 0.1747).
+    let c = scene.meshes[0].base_color;
+    for (k, want) in [0.1144, 0.1329, 0.1747, 1.0].into_iter().enumerate() {
+        assert!((f64::from(c[k]) - want).abs() < 5e-4, "{c:?}");
+    }
+    // Without the palette the colour is the guessed hue of the first polygon's value (frame
+    // 0 of a side): colour(0).
+    let plain = export(&sample_biped(), &Options::default()).unwrap();
+    assert_eq!(plain.meshes[0].base_color, retroanim_gltf::herc::colour(0));
+}

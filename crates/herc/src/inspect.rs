@@ -1,5 +1,6 @@
 //! `retroanim inspect` for herc files: an asset JSON (D1), a `.DTS` shape (F2–F6), a VOL archive
-//! (F1) or a chassis record (F8, binary or JSON). Text for people, `--json` for tools.
+//! (F1), a chassis record (F8, binary or JSON), a palette (`.DPL`, H80) or a bitmap or bitmap
+//! array (`.DBM`, `.DBA`, H81). Text for people, `--json` for tools.
 //! [`meshes`]: the DTS meshes a herc scenario draws, as the model browser sends them.
 
 pub mod es2;
@@ -26,6 +27,9 @@ pub enum HercFile {
     Dts,
     Vol,
     ChassisBinary,
+    Palette,
+    Bitmap,
+    BitmapArray,
 }
 
 /// Recognise a herc file; `None` for anything else.
@@ -64,7 +68,16 @@ pub fn recognise_bytes(bytes: &[u8], name: &str) -> Option<HercFile> {
     {
         return Some(HercFile::ChassisBinary);
     }
-    None
+    let tag = u32::from_le_bytes(body.get(..4)?.try_into().ok()?);
+    match (ext.as_deref(), tag) {
+        (
+            Some("dpl"),
+            crate::formats::palette::TAG_PALETTE | crate::formats::palette::TAG_PALETTE_ALT,
+        ) => Some(HercFile::Palette),
+        (Some("dbm"), crate::formats::bitmap::TAG_BITMAP) => Some(HercFile::Bitmap),
+        (Some("dba"), crate::formats::bitmap::TAG_BITMAP_ARRAY) => Some(HercFile::BitmapArray),
+        _ => None,
+    }
 }
 
 /// Whether `retroanim inspect` should hand `path` to this engine.
@@ -100,8 +113,26 @@ pub fn inspect_bytes(bytes: &[u8], file: &str, json: bool) -> Result<String, Sce
                 "points": meshes.iter().map(|m| m.geometry.points.len()).sum::<usize>(),
                 "polys": meshes.iter().map(|m| m.geometry.polys.iter().filter(|p| p.vertex_count > 0).count()).sum::<usize>(),
                 "nodes": meshes.iter().map(|m| m.transform_id).collect::<Vec<_>>(),
+                "materials": material_counts(&meshes),
             });
             v
+        }
+        Some(HercFile::Palette) => {
+            let p = crate::formats::palette::Palette::read(bytes, file)?;
+            json!({
+                "kind": "palette",
+                "colors": p.entries.len(),
+                "rgb": p.entries.iter().map(|e| e.rgb()).collect::<Vec<_>>(),
+                "ramps": p.ramps.as_ref().map(|r| r.iter().map(Vec::len).collect::<Vec<_>>()),
+            })
+        }
+        Some(HercFile::Bitmap) => {
+            let b = crate::formats::bitmap::Bitmap::read(bytes, file)?;
+            json!({"kind": "bitmaps", "frames": [bitmap_summary(&b)]})
+        }
+        Some(HercFile::BitmapArray) => {
+            let a = crate::formats::bitmap::BitmapArray::read(bytes, file)?;
+            json!({"kind": "bitmaps", "frames": a.frames.iter().map(bitmap_summary).collect::<Vec<_>>()})
         }
         Some(HercFile::Vol) => {
             let vol = VolArchive::read(bytes, file)?;
@@ -124,7 +155,7 @@ pub fn inspect_bytes(bytes: &[u8], file: &str, json: bool) -> Result<String, Sce
             return Err(ScenarioError::new(
                 file,
                 "",
-                "not a herc asset, DTS, VOL or chassis record",
+                "not a herc asset, DTS, VOL, chassis record, palette or bitmap",
             ))
         }
     };
@@ -233,9 +264,79 @@ fn int(v: &Value) -> i64 {
 }
 
 /// A compact human-readable rendering of the summaries above.
+/// How many drawn polygons of `meshes` name each kind of material (H82).
+fn material_counts(meshes: &[crate::formats::group::ShapeMesh]) -> Value {
+    use crate::formats::material::{material, poly_sides, Material};
+    let mut counts = serde_json::Map::new();
+    for m in meshes {
+        let g = &m.geometry;
+        for (i, p) in g
+            .polys
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.vertex_count > 0)
+        {
+            let kind = poly_sides(g, i)
+                .0
+                .map_or(Material::None, |s| material(p.tag, s.value))
+                .kind();
+            let n = counts.get(kind).and_then(Value::as_u64).unwrap_or(0);
+            counts.insert(kind.into(), json!(n + 1));
+        }
+    }
+    Value::Object(counts)
+}
+
+fn bitmap_summary(b: &crate::formats::bitmap::Bitmap) -> Value {
+    json!({
+        "width": b.cols, "height": b.rows, "bits_per_pixel": b.bits_per_pixel,
+        "packing": b.packing, "flags": b.flags, "decoded": b.indices().is_ok(),
+    })
+}
+
 fn text_of(v: &Value) -> String {
     let mut out = String::new();
     match v["kind"].as_str() {
+        Some("palette") => {
+            let ramps = v["ramps"].as_array();
+            let _ = writeln!(
+                out,
+                "palette: {} colours, {}",
+                v["colors"],
+                ramps.map_or("no shade-ramp table".to_string(), |r| format!(
+                    "{} shade ramps of lengths {}",
+                    r.len(),
+                    Value::Array(r.clone())
+                ))
+            );
+            for (i, c) in v["rgb"]
+                .as_array()
+                .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .enumerate()
+            {
+                let _ = writeln!(out, "  {i:>3} {c}");
+            }
+        }
+        Some("bitmaps") => {
+            let frames = v["frames"].as_array().map_or(&[][..], Vec::as_slice);
+            let _ = writeln!(out, "bitmaps: {} frames", frames.len());
+            for (i, f) in frames.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "  frame {i:>3}: {} x {}, {} bits per pixel, packing {}{}",
+                    f["width"],
+                    f["height"],
+                    f["bits_per_pixel"],
+                    f["packing"],
+                    if f["decoded"] == true {
+                        ""
+                    } else {
+                        " (not decoded)"
+                    }
+                );
+            }
+        }
         Some("anim_list") => {
             let nodes = v["nodes"].as_array().map_or(&[][..], Vec::as_slice);
             let _ = writeln!(
@@ -252,6 +353,7 @@ fn text_of(v: &Value) -> String {
                     "meshes (root 0): {} groups, {} points, {} polygons, on nodes {}",
                     m["groups"], m["points"], m["polys"], m["nodes"]
                 );
+                let _ = writeln!(out, "polygons by material (H82): {}", m["materials"]);
             }
             for n in nodes {
                 let _ = writeln!(
@@ -337,6 +439,34 @@ fn text_of(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sample_palette_and_textures_are_recognised_and_summarised() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/herc");
+        let dpl = root.join("biped.dpl");
+        assert_eq!(recognise(&dpl), Some(HercFile::Palette));
+        let v: Value = serde_json::from_str(&inspect_file(&dpl, true).unwrap()).unwrap();
+        assert_eq!(v["colors"], 256);
+        // Part colour 1, pelvis: 6-bit (22, 26, 32) → (88, 104, 128); five 8-step ramps.
+        assert_eq!(v["rgb"][1], json!([88, 104, 128]));
+        assert_eq!(v["ramps"], json!([8, 8, 8, 8, 8]));
+        let dba = root.join("biped.dba");
+        assert_eq!(recognise(&dba), Some(HercFile::BitmapArray));
+        let text = inspect_file(&dba, false).unwrap();
+        assert!(
+            text.starts_with(
+                "bitmaps: 4 frames\n  frame   0: 16 x 16, 8 bits per pixel, packing 0\n"
+            ),
+            "{text}"
+        );
+        // The biped's 14 boxes: 4 textured sides, 1 shaded underside, 1 solid top each.
+        let dts = inspect_file(&root.join("biped.dts"), true).unwrap();
+        let v: Value = serde_json::from_str(&dts).unwrap();
+        assert_eq!(
+            v["meshes"]["materials"],
+            json!({"textured": 56, "shaded": 14, "solid": 14})
+        );
+    }
 
     #[test]
     fn sample_biped_is_recognised_and_summarised() {

@@ -11,7 +11,9 @@ use retroanim_herc::formats::dts::{
     AnimListChunk, BasePart, DtsChunk, DtsFile, PartChunk, TAG_AN_SHAPE, TAG_CELL_ANIM_PART,
     TAG_GROUP, TAG_PART_LIST,
 };
-use retroanim_herc::formats::group::{shape_meshes, GroupGeometry, TAG_SOLID_POLY};
+use retroanim_herc::formats::group::{
+    shape_meshes, GroupGeometry, SurfaceEntry, TAG_SHADED_POLY, TAG_SOLID_POLY, TAG_TEXTURE4_POLY,
+};
 use retroanim_herc::Model;
 
 const BIPED_JSON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/herc/biped.json");
@@ -177,10 +179,40 @@ const BIPED_BOXES: [(i16, [i16; 3], [i16; 3], i16); 14] = [
     (14, [-15, 0, -15], [15, 140, 15], 9),  // gun_mount
 ];
 
+/// Per part colour number 1–9: the shade ramp of its underside and the frame of its sides
+/// in the sample's own palette and bitmap array (`assets/herc/biped.dpl`, `biped.dba`,
+/// written by `tests/materials.rs`): ramps 0 grey, 1 olive, 2 blue, 3 amber, 4 gunmetal;
+/// frames 0 plate, 1 hazard stripes, 2 cockpit glass, 3 camouflage.
+const PART_RAMP: [i16; 9] = [0, 0, 2, 1, 3, 1, 0, 3, 4];
+const PART_FRAME: [i16; 9] = [0, 0, 2, 3, 1, 3, 0, 1, 0];
+
+/// A part's box with its materials (H82): surface 0 the part colour (a palette index, for
+/// the TSSolidPoly top), surface 1 its ramp (the TSShadedPoly underside), surface 2 its
+/// frame (the four TSTexture4Poly sides); a polygon's colour index names the first slot
+/// of its surface (4 slots per surface).
+fn biped_box(lo: [i16; 3], hi: [i16; 3], color: i16) -> GroupGeometry {
+    let mut g = GroupGeometry::boxed(lo, hi, color);
+    let k = (color - 1) as usize;
+    let both = |v: i16| SurfaceEntry {
+        front_color: v,
+        back_color: v,
+        ..SurfaceEntry::default()
+    };
+    g.surfaces = vec![both(color), both(PART_RAMP[k]), both(PART_FRAME[k])];
+    for (f, p) in g.polys.iter_mut().enumerate() {
+        (p.tag, p.color) = match f {
+            0..=3 => (TAG_TEXTURE4_POLY, Some(8)),
+            4 => (TAG_SHADED_POLY, Some(4)),
+            _ => (TAG_SOLID_POLY, Some(0)),
+        };
+    }
+    g
+}
+
 /// The sample biped's DTS: one ANShape root holding biped.json's animation list (as
 /// `DtsFile::from_anim_list` writes it), whose children are one TSGroup per part (transform
 /// id = part id = node), each a box (centre and radius in the base part: the box's centre
-/// and half its diagonal, rounded down).
+/// and half its diagonal, rounded down) with its materials ([`biped_box`]).
 fn sample_biped_dts() -> Vec<u8> {
     let model = Model::from_json_file(BIPED_JSON).unwrap();
     let base = BasePart {
@@ -206,7 +238,7 @@ fn sample_biped_dts() -> Vec<u8> {
                     center: [0, 1, 2].map(|k| (lo[k] + hi[k]) / 2),
                 },
                 children: None,
-                tail: GroupGeometry::boxed(lo, hi, color).write().unwrap(),
+                tail: biped_box(lo, hi, color).write().unwrap(),
             })
         })
         .collect();
@@ -233,7 +265,26 @@ fn sample_biped_dts_is_biped_json_with_a_box_per_part() {
         assert_eq!(m.part_id, i as i16 + 1);
         assert_eq!(m.geometry.points.len(), 14);
         assert_eq!(m.geometry.polys.len(), 6);
+        assert_eq!(m.geometry.surfaces.len(), 3);
+        let tags: Vec<u32> = m.geometry.polys.iter().map(|p| p.tag).collect();
+        assert_eq!(
+            tags,
+            [
+                TAG_TEXTURE4_POLY,
+                TAG_TEXTURE4_POLY,
+                TAG_TEXTURE4_POLY,
+                TAG_TEXTURE4_POLY,
+                TAG_SHADED_POLY,
+                TAG_SOLID_POLY
+            ]
+        );
     }
+    // The cockpit (colour 3): top in palette index 3, underside ramp 2, sides frame 2.
+    let s = &meshes[2].geometry.surfaces;
+    assert_eq!(
+        (s[0].front_color, s[1].front_color, s[2].front_color),
+        (3, 2, 2)
+    );
     // The pelvis box: corners (−80,−45,−30) and (80,45,40), base centre (0,0,5), radius
     // √(160² + 90² + 70²)/2 = √38600/2 = 98.2… → 98.
     assert_eq!(meshes[0].geometry.points[0], [-80, -45, -30]);
@@ -280,8 +331,12 @@ fn the_meshes_a_scenario_draws_come_from_its_shape_its_archive_or_the_dts_beside
     }
     .write()
     .unwrap();
+    let dpl = std::fs::read(BIPED_DTS.replace(".dts", ".dpl")).unwrap();
+    let dba = std::fs::read(BIPED_DTS.replace(".dts", ".dba")).unwrap();
     let read = in_memory(vec![
         ("m/biped.json", Vec::new()),
+        ("m/biped.dpl", dpl),
+        ("m/biped.dba", dba),
         ("m/biped.dts", dts.clone()),
         ("m/other.dts", dts),
         ("m/SIM.VOL", vol),
@@ -293,13 +348,56 @@ fn the_meshes_a_scenario_draws_come_from_its_shape_its_archive_or_the_dts_beside
     let meshes = v["meshes"].as_array().unwrap();
     assert_eq!(meshes.len(), 14);
     // The pelvis box (node 1, part 1): corner 0 is (−80, −45, −30); face −x is corners
-    // 0, 4, 6, 2; colour index 0 names the surface entry whose front colour is 1.
+    // 0, 4, 6, 2, a TSTexture4Poly whose colour index 8 names slot 8, the front of
+    // surface 2: frame 0 (the plate), mapped corner by corner (H84). Its colour is the
+    // plate's mean colour through biped.dpl.
     assert_eq!(meshes[0]["node"], 1);
     assert_eq!(meshes[0]["points"][0], json!([-80, -45, -30]));
+    let side = &meshes[0]["polys"][0];
+    assert_eq!(side["points"], json!([0, 4, 6, 2]));
     assert_eq!(
-        meshes[0]["polys"][0],
-        json!({"points": [0, 4, 6, 2], "color": 0, "surface_color": 1})
+        (side["color"].clone(), side["surface_color"].clone()),
+        (json!(8), json!(0))
     );
+    assert_eq!(
+        (side["kind"].as_str(), side["frame"].as_i64()),
+        (Some("textured"), Some(0))
+    );
+    assert_eq!(
+        side["uv"],
+        json!([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    );
+    assert_eq!(side["hidden"], false);
+    // The underside (face −z): TSShadedPoly, colour index 4 → surface 1, ramp 0 (grey) at
+    // the view shade: step 6, 112 % of (28, 30, 34) = (31, 33, 38) → (124, 132, 152).
+    let under = &meshes[0]["polys"][4];
+    assert_eq!(
+        (under["kind"].as_str(), under["surface_color"].as_i64()),
+        (Some("shaded"), Some(0))
+    );
+    assert_eq!(under["rgb"], json!([124, 132, 152]));
+    // The top (face +z): TSSolidPoly, palette index 1: (22, 26, 32) → (88, 104, 128).
+    let top = &meshes[0]["polys"][5];
+    assert_eq!(
+        (top["kind"].as_str(), top["surface_color"].as_i64()),
+        (Some("solid"), Some(1))
+    );
+    assert_eq!(top["rgb"], json!([88, 104, 128]));
+    // The materials beside the DTS: its palette and bitmap array, and the four frames the
+    // boxes use as 16 × 16 RGBA images (1024 bytes: 1368 base64 characters).
+    let mats = &v["materials"];
+    assert_eq!(
+        (mats["palette"].as_str(), mats["bitmaps"].as_str()),
+        (Some("biped.dpl"), Some("biped.dba"))
+    );
+    assert_eq!(mats["problems"], json!([]));
+    let tex = mats["textures"].as_object().unwrap();
+    assert_eq!(tex.keys().collect::<Vec<_>>(), ["0", "1", "2", "3"]);
+    assert_eq!(
+        (tex["0"]["width"].as_u64(), tex["0"]["height"].as_u64()),
+        (Some(16), Some(16))
+    );
+    assert_eq!(tex["0"]["rgba"].as_str().unwrap().len(), 1368);
 
     // The mech extension's shape wins over the asset; an archive's entry is named with it.
     let v = scenario_meshes(

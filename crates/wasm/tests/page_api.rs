@@ -274,14 +274,17 @@ fn the_herc_meshes_are_the_sample_biped_dts_as_the_server_sends_them() {
     assert_eq!(r["source"], "biped.dts");
     let meshes = r["meshes"].as_array().unwrap();
     assert_eq!(meshes.len(), 14);
-    // The pelvis box (node 1): corner 0 is (−80, −45, −30); face −x is corners 0, 4, 6, 2;
-    // its colour index 0 names the surface entry whose front colour is 1.
+    // The pelvis box (node 1): corner 0 is (−80, −45, −30); face −x is corners 0, 4, 6, 2,
+    // textured with frame 0 of the built-in biped.dba (H82, H84); its top is palette index
+    // 1 of biped.dpl: 6-bit (22, 26, 32) → (88, 104, 128).
     assert_eq!(meshes[0]["node"], 1);
     assert_eq!(meshes[0]["points"][0], json!([-80, -45, -30]));
-    assert_eq!(
-        meshes[0]["polys"][0],
-        json!({"points": [0, 4, 6, 2], "color": 0, "surface_color": 1})
-    );
+    assert_eq!(meshes[0]["polys"][0]["points"], json!([0, 4, 6, 2]));
+    assert_eq!(meshes[0]["polys"][0]["frame"], 0);
+    assert_eq!(meshes[0]["polys"][5]["rgb"], json!([88, 104, 128]));
+    assert_eq!(r["materials"]["palette"], "biped.dpl");
+    assert_eq!(r["materials"]["bitmaps"], "biped.dba");
+    assert_eq!(r["materials"]["textures"].as_object().unwrap().len(), 4);
     // The gun mount (node 14): corner 7 is (15, 140, 15).
     assert_eq!(meshes[13]["node"], 14);
     assert_eq!(meshes[13]["points"][7], json!([15, 140, 15]));

@@ -165,6 +165,12 @@ pub struct ChassisRecord {
 /// Length of the `bytes_150` range (rec 150–189).
 const BYTES_150_LEN: usize = 40;
 
+/// The stems of the texture banks (`dba\<NAME>.DBA`) chassis rec 148 chooses from, in
+/// rec 148 order (a string table in DBSIM.EXE).
+pub const TEXTURE_BANKS: [&str; 7] = [
+    "LIGHT", "MEDIUM", "HEAVY", "ENEMY", "APOCATEX", "RAZORTEX", "NEWHERCS",
+];
+
 impl ChassisRecord {
     /// Parse a record: 216 bytes loose, or 225 / 226 with the VOL entry prefix and no
     /// trailer / a trailer of any value (F1).
@@ -308,6 +314,35 @@ impl ChassisRecord {
             zero_198,
             debris_name: Name12(debris),
         })
+    }
+
+    /// H85: the sequences this record names by role, as (sequence, role) in record order:
+    /// walk (rec 12), run (14), step off forward (16), step off reverse (18), torso twist
+    /// (26), torso pitch (34), going down (68), turn in place (122). Negative ids (none) are
+    /// left out; a sequence with two roles appears twice.
+    pub fn sequence_roles(&self) -> Vec<(i16, &'static str)> {
+        [
+            (self.walk_seq, "walk"),
+            (self.run_seq, "run"),
+            (self.step_off_forward_seq, "step off forward"),
+            (self.step_off_reverse_seq, "step off reverse"),
+            (self.twist_seq, "torso twist"),
+            (self.pitch_seq, "torso pitch"),
+            (self.death_seq, "going down"),
+            (self.turn_in_place_seq, "turn in place"),
+        ]
+        .into_iter()
+        .filter(|&(s, _)| s >= 0)
+        .collect()
+    }
+
+    /// The texture bank DBSIM binds to this machine's shape (rec 148, `skin_id`): the stem
+    /// of its `dba\` bitmap array, from the 7-name table in DBSIM.EXE (`LIGHT`, `MEDIUM`,
+    /// `HEAVY`, `ENEMY`, `APOCATEX`, `RAZORTEX`, `NEWHERCS`); `None` outside 0–6.
+    pub fn texture_bank(&self) -> Option<&'static str> {
+        usize::try_from(self.skin_id)
+            .ok()
+            .and_then(|i| TEXTURE_BANKS.get(i).copied())
     }
 
     /// The 216 content bytes.

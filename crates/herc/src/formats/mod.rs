@@ -1,4 +1,5 @@
-//! Readers and writers for a user's own DBSIM files (F1–F8).
+//! Readers and writers for a user's own DBSIM files (F1–F8; palettes, bitmaps and the
+//! polygon materials that bind them, H80–H84).
 //!
 //! The project ships no game data. The writers exist so that tests (and users converting
 //! their own assets) can produce files byte-exact to the documented layouts; every reader
@@ -6,9 +7,12 @@
 //! names the record and the byte offset (`record ANAnimList, byte 52`); no count read from a
 //! file allocates more than the bytes that remain could hold.
 
+pub mod bitmap;
 pub mod chassis;
 pub mod dts;
 pub mod group;
+pub mod material;
+pub mod palette;
 pub mod vol;
 
 use retroanim_core::ScenarioError;

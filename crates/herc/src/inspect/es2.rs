@@ -5,10 +5,11 @@
 //! this module, never an archive's or an entry's stored bytes.
 
 use crate::anim_list::{AnimList, SeqClass};
+use crate::formats::chassis::ChassisRecord;
 use crate::formats::dts::DtsFile;
 use crate::formats::group::shape_meshes;
 use crate::formats::vol::VolArchive;
-use crate::inspect::meshes::meshes_json;
+use crate::inspect::meshes::{materials_json, meshes_json, ShapeMaterials};
 use serde_json::{json, Value};
 
 /// The archive every Earthsiege 2 folder has; a folder without it is refused.
@@ -44,6 +45,28 @@ pub struct VolListing {
     pub chassis: Vec<String>,
     /// The reader's located message when the archive cannot be read.
     pub error: Option<String>,
+    /// What the shapes are drawn and named with, kept from the listing, never served.
+    extras: VolExtras,
+}
+
+/// The entries of an archive that name and colour its shapes (H82, H85).
+#[derive(Clone, Debug, Default)]
+struct VolExtras {
+    /// Chassis records that read, by entry name (`dat\NAME.DAT`).
+    records: Vec<(String, ChassisRecord)>,
+    /// Theater palettes (`WORLD*.DPL`), by entry name, with their content.
+    palettes: Vec<(String, Vec<u8>)>,
+    /// The texture banks (`dba\LIGHT.DBA` … `dba\NEWHERCS.DBA`), by entry name, with their
+    /// content; other bitmap arrays (interface art) are not kept.
+    banks: Vec<(String, Vec<u8>)>,
+}
+
+/// The file-name part of an entry name, without its extension, upper case.
+fn entry_stem(entry: &str) -> String {
+    let name = entry.rsplit(['\\', '/']).next().unwrap_or(entry);
+    name.rsplit_once('.')
+        .map_or(name, |(s, _)| s)
+        .to_ascii_uppercase()
 }
 
 /// The listed archives of one folder (or of the files a page's user opened).
@@ -68,9 +91,16 @@ fn is_dts(name: &str) -> bool {
 
 /// The shapes and chassis records of one archive's bytes, `label` naming it in messages.
 pub fn list_vol(bytes: &[u8], label: &str) -> Result<(Vec<ShapeListing>, Vec<String>), String> {
+    read_vol(bytes, label).map(|(s, c, _)| (s, c))
+}
+
+type VolContents = (Vec<ShapeListing>, Vec<String>, VolExtras);
+
+fn read_vol(bytes: &[u8], label: &str) -> Result<VolContents, String> {
     let vol = VolArchive::read(bytes, label).map_err(|e| e.to_string())?;
     let mut shapes = Vec::new();
     let mut chassis = Vec::new();
+    let mut extras = VolExtras::default();
     for (i, e) in vol.entries.iter().enumerate() {
         let name = full_name(&vol, i);
         if is_dts(&name) {
@@ -106,10 +136,24 @@ pub fn list_vol(bytes: &[u8], label: &str) -> Result<(Vec<ShapeListing>, Vec<Str
             shapes.push(s);
         } else if e.content.len() == CHASSIS_BYTES && name.to_ascii_lowercase().starts_with("dat\\")
         {
+            if let Ok(r) = ChassisRecord::read(&e.content, &name) {
+                extras.records.push((name.clone(), r));
+            }
             chassis.push(name);
+        } else if e.is_stored() {
+            let lower = name.to_ascii_lowercase();
+            let file = lower.rsplit('\\').next().unwrap_or(&lower);
+            if file.starts_with("world") && file.ends_with(".dpl") {
+                extras.palettes.push((name, e.content.clone()));
+            } else if lower.starts_with("dba\\")
+                && file.ends_with(".dba")
+                && crate::formats::chassis::TEXTURE_BANKS.contains(&entry_stem(&name).as_str())
+            {
+                extras.banks.push((name, e.content.clone()));
+            }
         }
     }
-    Ok((shapes, chassis))
+    Ok((shapes, chassis, extras))
 }
 
 impl Es2Listing {
@@ -142,17 +186,18 @@ impl Es2Listing {
         }
         let mut vols = Vec::new();
         for (f, bytes) in files {
-            let listed = bytes.and_then(|b| list_vol(&b, &label(&f)));
-            let (shapes, chassis, error) = match listed {
-                Ok((s, c)) => (s, c, None),
+            let listed = bytes.and_then(|b| read_vol(&b, &label(&f)));
+            let (shapes, chassis, extras, error) = match listed {
+                Ok((s, c, x)) => (s, c, x, None),
                 Err(m) if f.eq_ignore_ascii_case(SIMVOL) => return Err(m),
-                Err(m) => (Vec::new(), Vec::new(), Some(m)),
+                Err(m) => (Vec::new(), Vec::new(), VolExtras::default(), Some(m)),
             };
             vols.push(VolListing {
                 file: f,
                 shapes,
                 chassis,
                 error,
+                extras,
             });
         }
         Ok(Es2Listing { folder, vols })
@@ -221,23 +266,141 @@ impl Es2Listing {
         Ok((&s.bytes, format!("{}:{}", v.file, s.entry)))
     }
 
-    /// The meshes of the shape an `asset_es2` field names.
+    /// The meshes of the shape an `asset_es2` field names, with the materials DBSIM would
+    /// draw it with ([`Es2Listing::materials`]).
     pub fn meshes(&self, asset_es2: &Value) -> Result<Value, String> {
         let (vol, entry) = es2_ref(asset_es2)?;
         let (dts, _, source) = self.dts(&vol, &entry)?;
         let meshes = shape_meshes(&dts, &source).map_err(|e| e.to_string())?;
-        Ok(json!({"source": source, "meshes": meshes_json(&meshes)}))
+        let mats = self.materials(&entry);
+        Ok(json!({
+            "source": source,
+            "meshes": meshes_json(&meshes, &mats),
+            "materials": materials_json(&meshes, &mats),
+        }))
+    }
+
+    /// The chassis record with the shape's stem (`dts\SAMSON.DTS` → `dat\SAMSON.DAT`) in
+    /// any archive, with its entry name.
+    pub fn chassis_for(&self, shape_entry: &str) -> Option<(&str, &ChassisRecord)> {
+        let stem = entry_stem(shape_entry);
+        self.vols
+            .iter()
+            .flat_map(|v| v.extras.records.iter())
+            .find(|(n, _)| entry_stem(n) == stem)
+            .map(|(n, r)| (n.as_str(), r))
+    }
+
+    /// What a shape is drawn with, as DBSIM chooses it (docs/herc-formats.md): the theater
+    /// palette (the first `WORLD*.DPL` of the folder in archive and entry order, standing
+    /// in for the mission's theater), and the texture bank the shape's chassis record
+    /// names (rec 148) from a `dba` directory. A shape without a chassis record gets no
+    /// bank (its textured faces take no texture).
+    pub fn materials(&self, shape_entry: &str) -> ShapeMaterials {
+        let mut palettes: Vec<(String, &Vec<u8>)> = self
+            .vols
+            .iter()
+            .flat_map(|v| {
+                v.extras
+                    .palettes
+                    .iter()
+                    .map(move |(n, b)| (format!("{}:{n}", v.file), b))
+            })
+            .collect();
+        palettes.sort_by_key(|(n, _)| n.to_ascii_uppercase());
+        let dpl = palettes.into_iter().next().map(|(n, b)| (b.clone(), n));
+        let bank = self
+            .chassis_for(shape_entry)
+            .and_then(|(_, r)| r.texture_bank());
+        let dba = bank.and_then(|bank| {
+            self.vols.iter().find_map(|v| {
+                v.extras
+                    .banks
+                    .iter()
+                    .find(|(n, _)| entry_stem(n) == bank)
+                    .map(|(n, b)| (b.clone(), format!("{}:{n}", v.file)))
+            })
+        });
+        ShapeMaterials::read(dpl, dba)
+    }
+}
+
+/// H85: what an ES2 shape's nodes and sequences are called. DTS files carry no names; the
+/// chassis record with the shape's stem names sequences by their role (the name the
+/// sample biped gives the same role): rec 12 `walk`, 14 `run`, 16 `idle` (the forward
+/// step-off the machine stands in), 18 `idle_reverse`, 26 `twist`, 34 `pitch`, 68 `death`,
+/// 122 `turn`; the first role in that order names a sequence with several. Its camera part
+/// (rec 10) names the node it resolves to `cockpit`. Everything else is numbered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShapeNames {
+    /// Sequence index → name.
+    pub sequences: Vec<(usize, String)>,
+    /// Node index → name.
+    pub nodes: Vec<(usize, String)>,
+    /// The chassis entry the names come from.
+    pub source: Option<String>,
+}
+
+impl ShapeNames {
+    /// The names `record` (entry `source`) gives a shape `dts` with `list`.
+    pub fn from_chassis(
+        record: &ChassisRecord,
+        source: &str,
+        dts: &DtsFile,
+        list: &AnimList,
+    ) -> ShapeNames {
+        const ROLE_NAMES: [(&str, &str); 8] = [
+            ("walk", "walk"),
+            ("run", "run"),
+            ("step off forward", "idle"),
+            ("step off reverse", "idle_reverse"),
+            ("torso twist", "twist"),
+            ("torso pitch", "pitch"),
+            ("going down", "death"),
+            ("turn in place", "turn"),
+        ];
+        let mut sequences: Vec<(usize, String)> = Vec::new();
+        for (seq, role) in record.sequence_roles() {
+            let Ok(i) = usize::try_from(seq) else {
+                continue;
+            };
+            if i >= list.sequences().len() || sequences.iter().any(|(k, _)| *k == i) {
+                continue;
+            }
+            let name = ROLE_NAMES
+                .iter()
+                .find(|(r, _)| *r == role)
+                .map_or(role, |(_, n)| n);
+            sequences.push((i, name.to_string()));
+        }
+        let nodes = dts
+            .part_transform_id(record.camera_part)
+            .and_then(|t| usize::try_from(t).ok())
+            .filter(|&n| n < list.nodes().len())
+            .map(|n| vec![(n, "cockpit".to_string())])
+            .unwrap_or_default();
+        ShapeNames {
+            sequences,
+            nodes,
+            source: Some(source.to_string()),
+        }
     }
 }
 
 /// The asset JSON (the form of `assets/herc/biped.json`) of a model read from a DTS: nodes
-/// are named `node N` (DTS files carry no names), sequences `seq N`.
-pub fn asset_json(list: &AnimList, source: &str) -> Value {
+/// and sequences take the names `names` gives them (H85), the others are `node N` and
+/// `seq N` (DTS files carry no names).
+pub fn asset_json(list: &AnimList, source: &str, names: &ShapeNames) -> Value {
+    let named =
+        |v: &[(usize, String)], i: usize| v.iter().find(|(k, _)| *k == i).map(|(_, n)| n.clone());
     let nodes: Vec<Value> = list
         .nodes()
         .iter()
         .enumerate()
-        .map(|(i, n)| json!({"name": format!("node {i}"), "parent": n.parent, "rest": n.rest}))
+        .map(|(i, n)| {
+            let name = named(&names.nodes, i).unwrap_or_else(|| format!("node {i}"));
+            json!({"name": name, "parent": n.parent, "rest": n.rest})
+        })
         .collect();
     let sequences: Vec<Value> = list
         .sequences()
@@ -259,7 +422,7 @@ pub fn asset_json(list: &AnimList, source: &str) -> Value {
                 })
                 .collect();
             json!({
-                "name": format!("seq {i}"),
+                "name": named(&names.sequences, i).unwrap_or_else(|| format!("seq {i}")),
                 "class": match s.class { SeqClass::Cyclic => "cyclic", SeqClass::OneShot => "one_shot" },
                 "priority": s.priority,
                 "ground": s.ground,
@@ -273,9 +436,13 @@ pub fn asset_json(list: &AnimList, source: &str) -> Value {
         .iter()
         .map(|t| json!({"duration": t.duration, "dest_seq": t.dest_seq, "dest_frame": t.dest_frame, "key": t.key}))
         .collect();
+    let note = match &names.source {
+        Some(c) => format!("read from {source}; sequence roles and the cockpit node named by the chassis record {c} (DTS files carry no names; the others are numbers)"),
+        None => format!("read from {source} (DTS: node and sequence names are numbers)"),
+    };
     json!({
         "name": source,
-        "note": format!("read from {source} (DTS: node and sequence names are numbers)"),
+        "note": note,
         "nodes": nodes,
         "keyframes": list.keyframes(),
         "sequences": sequences,
@@ -321,7 +488,11 @@ pub fn expand(
             format!("no Earthsiege 2 folder is open ({how})"),
         )
     })?;
-    let (_, list, source) = es2.dts(&vol, &entry).map_err(|m| (at, m))?;
-    doc["asset"] = asset_json(&list, &source);
+    let (dts, list, source) = es2.dts(&vol, &entry).map_err(|m| (at, m))?;
+    let names = es2
+        .chassis_for(&entry)
+        .map(|(n, r)| ShapeNames::from_chassis(r, n, &dts, &list))
+        .unwrap_or_default();
+    doc["asset"] = asset_json(&list, &source, &names);
     Ok(doc)
 }
