@@ -113,8 +113,7 @@ fn inline_json(engine: &str, at: &str, rel: &str) -> Result<Value, ApiError> {
             ),
         ));
     }
-    let bytes = embedded::file(&path).unwrap_or_default();
-    serde_json::from_slice(bytes)
+    serde_json::from_str(embedded::text(&path).unwrap_or_default())
         .map_err(|e| ApiError::unprocessable(at, format!("built-in asset {path} is not JSON: {e}")))
 }
 
