@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
+    compact_calls();
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let root = manifest.join("../../assets");
     println!("cargo:rerun-if-changed={}", root.display());
@@ -51,5 +52,16 @@ fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, PathBuf)>) {
                 .join("/");
             files.push((rel, p.canonicalize().unwrap_or(p)));
         }
+    }
+}
+
+/// As for the main module (`crates/wasm/build.rs`): call targets and addresses at their
+/// length rather than five bytes each, which wasm-ld does only without debug information.
+fn compact_calls() {
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    let debug = std::env::var("DEBUG").is_ok_and(|d| d != "false" && d != "0");
+    if wasm && !debug {
+        println!("cargo:rustc-cdylib-link-arg=--strip-debug");
+        println!("cargo:rustc-cdylib-link-arg=--compress-relocations");
     }
 }

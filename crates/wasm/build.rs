@@ -18,6 +18,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
+    compact_calls();
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
     let mut out = String::new();
@@ -95,5 +96,19 @@ fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, PathBuf)>) {
                 .join("/");
             files.push((rel, p.canonicalize().unwrap_or(p)));
         }
+    }
+}
+
+/// wasm-ld writes every call target and memory address of the code as a five-byte LEB128,
+/// room for relocations nobody applies to a finished module; `--compress-relocations`
+/// writes them at their length (about a tenth of the module). It refuses to run while
+/// debug information is kept, so a build without debug info also drops the standard
+/// library's (its name section, which profilers read, stays).
+fn compact_calls() {
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    let debug = std::env::var("DEBUG").is_ok_and(|d| d != "false" && d != "0");
+    if wasm && !debug {
+        println!("cargo:rustc-cdylib-link-arg=--strip-debug");
+        println!("cargo:rustc-cdylib-link-arg=--compress-relocations");
     }
 }

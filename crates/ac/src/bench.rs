@@ -78,6 +78,13 @@ impl AcBench {
     /// `n` objects; fails only if the bundled sample source does not compile.
     pub fn try_new(n: usize) -> Result<AcBench, String> {
         let (table, anims) = sample_table()?;
+        Ok(AcBench::with_table(n, table, anims))
+    }
+
+    /// `n` objects on an already loaded table: the static page reads the sample's
+    /// records (`assets/ac/records`) instead, so its module carries no authoring compiler.
+    pub fn with_table(n: usize, table: Arc<MotionTableData>, anims: AnimMap) -> AcBench {
+        crate::table_manager::stop_clone_checks();
         let anims: Arc<dyn AnimSource + Send + Sync> = Arc::new(anims);
         let objects = (0..n)
             .map(|i| {
@@ -85,7 +92,7 @@ impl AcBench {
                 spawn(table.clone(), anims.clone(), origin)
             })
             .collect();
-        Ok(AcBench { objects, tick: 0 })
+        AcBench { objects, tick: 0 }
     }
 
     /// `n` objects on the bundled sample (whose compilation a unit test guarantees).

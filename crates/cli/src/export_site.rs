@@ -5,7 +5,7 @@
 //! `api.js` send its calls to `static/wasm-api.js` (the glue of `retroanim-wasm`)
 //! instead of `/api`. The modules are not built by this command (a build script cannot
 //! build another target): they are copied from `--wasm FILE` and `--gltf-wasm FILE`, the
-//! main one through binaryen's `wasm-opt` when that is installed (a sixth smaller, and no
+//! main one through binaryen's `wasm-opt` when that is installed (a tenth smaller, and no
 //! slower). The second one (`retroanim-gltf-wasm`) is the glTF export, fetched by the page
 //! only when a visitor clicks Export glTF, so the main module carries no glTF writer.
 
@@ -99,7 +99,7 @@ impl Exported {
                 self.module_bytes, self.built_bytes
             ),
             Some(why) => format!(
-                "static/retroanim.wasm: {} bytes as built ({why}; binaryen's wasm-opt makes it about a sixth smaller)",
+                "static/retroanim.wasm: {} bytes as built ({why}; binaryen's wasm-opt makes it about a tenth smaller)",
                 self.module_bytes
             ),
         };

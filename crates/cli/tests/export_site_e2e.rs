@@ -174,7 +174,14 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
         String::from_utf8_lossy(&out.stderr)
     );
     // Its size (through wasm-opt when scripts/test installed it) is in the summary.
-    print!("export-site: {}", String::from_utf8_lossy(&out.stdout));
+    let summary = String::from_utf8_lossy(&out.stdout);
+    print!("export-site: {summary}");
+    // Every visitor downloads the module before the first frame: at most 1,500,000 bytes.
+    let served = module_bytes(&summary);
+    assert!(
+        served <= MAX_MODULE_BYTES,
+        "static/retroanim.wasm is {served} bytes, over {MAX_MODULE_BYTES} (see the summary above)"
+    );
 
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let url = format!("http://{}{SUB_PATH}", listener.local_addr().unwrap());
@@ -255,6 +262,19 @@ fn the_exported_site_passes_the_browser_checks_and_replays_to_retroanim_run() {
             "{engine}: the static page's trace differs from retroanim run"
         );
     }
+}
+
+/// The most `static/retroanim.wasm` may weigh, as served.
+const MAX_MODULE_BYTES: usize = 1_500_000;
+
+/// The size of `static/retroanim.wasm` in export-site's summary
+/// (`… (static/retroanim.wasm: N bytes…`).
+fn module_bytes(summary: &str) -> usize {
+    summary
+        .split_once("static/retroanim.wasm: ")
+        .and_then(|(_, rest)| rest.split_once(' '))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("no module size in export-site's summary: {summary}"))
 }
 
 /// With `RETROANIM_E2E_BENCH=TICKS` (and `--release`): the page's three runs of the `retroanim bench ac`

@@ -158,9 +158,11 @@ fn culprit_key<T: DeserializeOwned>(value: &Value) -> Option<String> {
     for key in obj.keys().filter(|k| k.as_str() != "op") {
         let mut probe = obj.clone();
         probe.remove(key);
-        match serde_json::from_value::<T>(Value::Object(probe)) {
+        // Through the same deserializer as `from_value_at`, so that each `T` is compiled
+        // once (it is what most of the static page's WebAssembly module consists of).
+        match serde_path_to_error::deserialize::<_, T>(&Value::Object(probe)) {
             Ok(_) => return Some(key.clone()),
-            Err(e) if e.to_string() == format!("missing field `{key}`") => {
+            Err(e) if e.inner().to_string() == format!("missing field `{key}`") => {
                 return Some(key.clone())
             }
             Err(_) => {}

@@ -463,8 +463,8 @@ fn get_sample(engine: &Engine, file: &str) -> Result<Answer, ApiError> {
     if !sample_names(engine).iter().any(|n| n == file) {
         return Err(ApiError::not_found(format!("no sample scenario '{file}'")));
     }
-    let bytes = embedded::file(&format!("{}/scenarios/{file}", engine.name)).unwrap_or_default();
-    let doc: Value = serde_json::from_slice(bytes)
+    let text = embedded::text(&format!("{}/scenarios/{file}", engine.name)).unwrap_or_default();
+    let doc: Value = serde_json::from_str(text)
         .map_err(|e| ApiError::unprocessable("", format!("sample '{file}' is not JSON: {e}")))?;
     ok(doc)
 }

@@ -105,6 +105,12 @@ pub fn file(path: &str) -> Option<&'static [u8]> {
     assets().find(|(p, _)| *p == path).map(|(_, b)| b)
 }
 
+/// A built-in file as text (`None`: absent or not UTF-8). JSON is parsed from text only,
+/// so that the module carries one JSON reader, not a second one for bytes.
+pub fn text(path: &str) -> Option<&'static str> {
+    file(path).and_then(|b| std::str::from_utf8(b).ok())
+}
+
 /// The files directly inside folder `dir` (a path under `assets/`), with their names.
 pub fn files_in(dir: &str) -> impl Iterator<Item = (&'static str, &'static [u8])> + '_ {
     assets().filter_map(move |(p, b)| {

@@ -12,14 +12,17 @@ use crate::error::ApiError;
 use crate::session::Session;
 use crate::user_files::{self, USER_DAT};
 use retroanim_ac::inspect::{drawing, table_listing};
+use retroanim_ac::motion_table::MotionTableData;
 use retroanim_ac::records::RecordStore;
-use retroanim_ac::scenario::Setup;
+use retroanim_ac::scenario::{load_table, MissingAnimations, Setup};
+use retroanim_ac::sequence::AnimMap;
 use retroanim_ac::AcSim;
 use retroanim_core::{DynSimulation, Scenario, ScenarioError};
 use retroanim_herc::inspect::meshes::scenario_meshes;
 use retroanim_session::doc::{ac_dir_and_table, resolve_mech_paths, AssetField};
 use serde_json::Value;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 pub use retroanim_session::SCENARIO_LABEL;
 
@@ -110,8 +113,7 @@ fn inline_json(engine: &str, at: &str, rel: &str) -> Result<Value, ApiError> {
             ),
         ));
     }
-    let bytes = embedded::file(&path).unwrap_or_default();
-    serde_json::from_slice(bytes)
+    serde_json::from_str(embedded::text(&path).unwrap_or_default())
         .map_err(|e| ApiError::unprocessable(at, format!("built-in asset {path} is not JSON: {e}")))
 }
 
@@ -256,6 +258,23 @@ fn records_in(dir: &str) -> impl Iterator<Item = (u32, &'static str, &'static [u
         Some((id, name, bytes))
     })
 }
+
+/// The sample humanoid's motion table (`assets/ac/records/09000001.bin`) and its
+/// animations, for the page's `retroanim bench ac` world: the same table the native bench
+/// compiles from its bundled source (the two checksums agree), read from the built-in
+/// records so that the module carries no authoring compiler.
+pub fn bench_table() -> Result<(Arc<MotionTableData>, AnimMap), String> {
+    load_table(
+        &mut memory_store(BENCH_RECORDS),
+        BENCH_TABLE,
+        MissingAnimations::Error,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Where the sample humanoid's records are built in, and its motion table's id.
+const BENCH_RECORDS: &str = "ac/records";
+const BENCH_TABLE: u32 = 0x0900_0001;
 
 /// The motion table of an AC session, listed for the page's table panel
 /// (`GET /sessions/{id}/assets`), as the server lists it.

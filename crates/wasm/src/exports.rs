@@ -73,7 +73,10 @@ pub extern "C" fn retroanim_output() -> *const u8 {
 #[unsafe(no_mangle)]
 pub extern "C" fn retroanim_bench_ac_new(n: u32) -> u32 {
     STATE.with_borrow_mut(|s| {
-        let b = AcBench::new(n as usize);
+        let b = match crate::engines::bench_table() {
+            Ok((table, anims)) => AcBench::with_table(n as usize, table, anims),
+            Err(_) => AcBench::with_table(0, Default::default(), Default::default()),
+        };
         let count = b.entities() as u32;
         s.bench = Some(b);
         count
