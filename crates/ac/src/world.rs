@@ -290,9 +290,12 @@ fn deliver_voyeur_update(
     info.interpolated_position = Some(pos);
     info.velocity = obj.cached_velocity;
     info.status = status;
-    let start = w.at(v).outbox.len();
-    w.at_mut(v).receive_target_update(&info);
-    flush_from(w, v, start);
+    let voyeur = w.at_mut(v);
+    let start = voyeur.outbox.len();
+    voyeur.receive_target_update(&info);
+    if voyeur.outbox.len() > start {
+        flush_from(w, v, start);
+    }
 }
 
 /// A snapshot of object `t`'s voyeur table in enumeration order, in the manager's reused
@@ -420,7 +423,11 @@ pub(crate) fn position_step(w: &mut impl Registry, i: usize, q: f64) -> bool {
     if has_live {
         obj.sticky_live = None;
     }
-    flush(w, i);
+    // Each step's requests are tested on the object the step ran on (`flush` would look
+    // it up again).
+    if !obj.outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
     moved
 }
 
@@ -432,12 +439,21 @@ pub(crate) fn manager_steps(w: &mut impl Registry, i: usize) {
     if w.at(i).target_manager.is_some() {
         handle_targetting(w, i);
     }
-    w.at_mut(i).mt_use_time();
-    flush(w, i);
-    w.at_mut(i).check_for_completed_motions();
-    flush(w, i);
-    w.at_mut(i).position_manager_use_time();
-    flush(w, i);
+    let obj = w.at_mut(i);
+    obj.mt_use_time();
+    if !obj.outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
+    let obj = w.at_mut(i);
+    obj.check_for_completed_motions();
+    if !obj.outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
+    let obj = w.at_mut(i);
+    obj.position_manager_use_time();
+    if !obj.outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
 }
 
 /// `tick {dt}`: the clock advances once, then every object is updated in order.
