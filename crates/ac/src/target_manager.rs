@@ -100,49 +100,90 @@ pub struct Voyeur {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct VoyeurTable {
     slots: Vec<Option<(u64, Voyeur)>>,
+    /// Per slot, what a lookup by id compares: [`slot_key`] of the entry's id, or 0 for a
+    /// free slot (no id's key). A lookup reads one word per slot instead of the entry.
+    keys: Vec<u64>,
     free: Vec<usize>,
     next_gen: u64,
 }
 
+/// The lookup key of an entry for `id`: never 0, the key of a free slot.
+#[inline]
+fn slot_key(id: u32) -> u64 {
+    (1 << 32) | u64::from(id)
+}
+
 impl VoyeurTable {
+    /// The first slot holding an entry for `id`.
+    #[inline]
+    fn slot_of(&self, id: u32) -> Option<usize> {
+        let key = slot_key(id);
+        self.keys.iter().position(|&k| k == key)
+    }
+
     pub fn get_mut(&mut self, id: u32) -> Option<&mut Voyeur> {
-        self.slots
-            .iter_mut()
-            .flatten()
-            .find(|(_, v)| v.object_id == id)
-            .map(|(_, v)| v)
+        let i = self.slot_of(id)?;
+        self.slot_mut(i)
     }
 
     /// The entry of `id` with its generation (a re-inserted entry is a new object).
     pub fn get_gen_mut(&mut self, id: u32, gen: u64) -> Option<&mut Voyeur> {
-        self.slots
-            .iter_mut()
-            .flatten()
-            .find(|(g, v)| v.object_id == id && *g == gen)
-            .map(|(_, v)| v)
+        let i = self.slot_of_gen(id, gen)?;
+        self.slot_mut(i)
+    }
+
+    /// [`VoyeurTable::get_gen_mut`] without the right to change the entry.
+    pub fn get_gen(&self, id: u32, gen: u64) -> Option<&Voyeur> {
+        let i = self.slot_of_gen(id, gen)?;
+        self.slots[i].as_ref().map(|(_, v)| v)
+    }
+
+    /// The first slot holding the entry of `id` made with generation `gen`.
+    #[inline]
+    fn slot_of_gen(&self, id: u32, gen: u64) -> Option<usize> {
+        let key = slot_key(id);
+        (0..self.keys.len())
+            .find(|&i| self.keys[i] == key && matches!(self.slots[i], Some((g, _)) if g == gen))
+    }
+
+    /// The entry in slot `i` (one [`VoyeurTable::insert_slot`] returned).
+    #[inline]
+    pub(crate) fn slot_mut(&mut self, i: usize) -> Option<&mut Voyeur> {
+        self.slots.get_mut(i)?.as_mut().map(|(_, v)| v)
     }
 
     pub fn contains(&self, id: u32) -> bool {
-        self.slots.iter().flatten().any(|(_, v)| v.object_id == id)
+        self.slot_of(id).is_some()
     }
 
     pub fn insert(&mut self, v: Voyeur) {
+        self.insert_slot(v);
+    }
+
+    /// [`VoyeurTable::insert`], answering the slot the entry took.
+    pub(crate) fn insert_slot(&mut self, v: Voyeur) -> usize {
         let gen = self.next_gen;
         self.next_gen += 1;
+        let key = slot_key(v.object_id);
         match self.free.pop() {
-            Some(slot) => self.slots[slot] = Some((gen, v)),
-            None => self.slots.push(Some((gen, v))),
+            Some(slot) => {
+                self.slots[slot] = Some((gen, v));
+                self.keys[slot] = key;
+                slot
+            }
+            None => {
+                self.slots.push(Some((gen, v)));
+                self.keys.push(key);
+                self.slots.len() - 1
+            }
         }
     }
 
     pub fn remove(&mut self, id: u32) -> bool {
-        let found = self
-            .slots
-            .iter()
-            .position(|s| s.as_ref().is_some_and(|(_, v)| v.object_id == id));
-        match found {
+        match self.slot_of(id) {
             Some(i) => {
                 self.slots[i] = None;
+                self.keys[i] = 0;
                 self.free.push(i);
                 true
             }
@@ -296,6 +337,70 @@ impl PhysicsObj {
         }
         if self.position_manager.is_some() {
             self.sticky_handle_update_target(info);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn voyeur(id: u32) -> Voyeur {
+        Voyeur {
+            object_id: id,
+            quantum: f64::from(id),
+            radius: 0.5,
+            last_sent_position: None,
+        }
+    }
+
+    /// The entries in enumeration order, by a plain walk over the slots.
+    fn ids(t: &VoyeurTable) -> Vec<(u64, u32)> {
+        t.iter().map(|&(g, v)| (g, v.object_id)).collect()
+    }
+
+    #[test]
+    fn a_freed_slot_is_reused_first_and_lookups_by_key_find_what_a_scan_finds() {
+        let mut t = VoyeurTable::default();
+        for id in [7, 3, 9, 4] {
+            t.insert(voyeur(id));
+        }
+        assert!(t.remove(3));
+        assert!(t.remove(9));
+        assert!(!t.remove(3));
+        // The most recently freed slot (9's, the third) is taken first, then 3's.
+        t.insert(voyeur(12));
+        t.insert(voyeur(0));
+        assert_eq!(ids(&t), [(0, 7), (5, 0), (4, 12), (3, 4)]);
+        assert!(t.contains(0) && t.contains(12) && !t.contains(3) && !t.contains(9));
+        assert_eq!(t.get_mut(12).map(|v| v.quantum), Some(12.0));
+        assert_eq!(t.get_gen_mut(12, 4).map(|v| v.object_id), Some(12));
+        assert!(t.get_gen_mut(12, 5).is_none());
+        assert_eq!(t.get_gen(0, 5).map(|v| v.object_id), Some(0));
+        // Through many removals and insertions the key index answers as a walk over
+        // the entries does.
+        let mut h = 1u32;
+        for _ in 0..2_000 {
+            h = h.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let id = (h >> 16) % 12;
+            if h & 0x100 == 0 {
+                let had = t.iter().any(|(_, v)| v.object_id == id);
+                assert_eq!(t.remove(id), had);
+            } else if !t.contains(id) {
+                t.insert(voyeur(id));
+            }
+            for probe in 0..12 {
+                let scan = t.iter().find(|(_, v)| v.object_id == probe).copied();
+                assert_eq!(t.contains(probe), scan.is_some());
+                assert_eq!(
+                    t.get_mut(probe).map(|v| v.object_id),
+                    scan.map(|s| s.1.object_id)
+                );
+                if let Some((g, _)) = scan {
+                    assert_eq!(t.get_gen(probe, g).map(|v| v.object_id), Some(probe));
+                    assert!(t.get_gen(probe, g + 1_000_000).is_none());
+                }
+            }
         }
     }
 }

@@ -162,8 +162,17 @@ impl Registry for MainAndOthers<'_> {
 
 /// Carry out object `i`'s queued requests made since its outbox held `start` entries.
 pub fn flush_from(w: &mut impl Registry, i: usize, start: usize) {
-    while w.at(i).outbox.len() > start {
-        let r = w.at_mut(i).outbox.remove(start);
+    loop {
+        let out = &mut w.at_mut(i).outbox;
+        // The request taken is most often the last one queued: then nothing shifts.
+        let r = if out.len() == start + 1 {
+            out.pop()
+        } else if out.len() > start {
+            Some(out.remove(start))
+        } else {
+            None
+        };
+        let Some(r) = r else { break };
         let me = w.at(i).id;
         match r {
             Remote::RemoveVoyeur { target } => {
@@ -205,6 +214,7 @@ pub fn flush(w: &mut impl Registry, i: usize) {
 /// a report; a new one is sent the current position at once.
 pub fn add_voyeur(w: &mut impl Registry, t: usize, id: u32, radius: f32, quantum: f64) {
     let obj = w.at_mut(t);
+    let pos = obj.position();
     let tm = obj
         .target_manager
         .get_or_insert_with(|| Box::new(TargetManager::new()));
@@ -214,15 +224,16 @@ pub fn add_voyeur(w: &mut impl Registry, t: usize, id: u32, radius: f32, quantum
         v.quantum = quantum;
         return;
     }
-    let v = Voyeur {
+    // `SendVoyeurUpdate` to the entry just made: its slot is known, so it is not looked
+    // up again.
+    let slot = table.insert_slot(Voyeur {
         object_id: id,
         quantum,
         radius,
-        last_sent_position: None,
-    };
-    table.insert(v);
-    let pos = obj.position();
-    send_voyeur_update(w, t, id, None, pos, TargetStatus::Ok);
+        last_sent_position: Some(pos),
+    });
+    debug_assert!(table.slot_mut(slot).is_some_and(|v| v.object_id == id));
+    deliver_voyeur_update(w, t, id, radius, quantum, pos, TargetStatus::Ok);
 }
 
 /// `SendVoyeurUpdate(voyeur, pos, status)` from object `t`. `gen` names the table entry
@@ -236,7 +247,6 @@ fn send_voyeur_update(
     pos: Position,
     status: TargetStatus,
 ) {
-    let now = w.at(t).now;
     let obj = w.at_mut(t);
     let table = obj.target_manager.as_mut().and_then(|m| m.voyeurs.as_mut());
     let (radius, quantum) = match (table, snapshot) {
@@ -257,14 +267,33 @@ fn send_voyeur_update(
         (None, Some((_, snap))) => (snap.radius, snap.quantum),
         (None, None) => return,
     };
-    let mut info = TargetInfo::new(0, obj.id, radius, quantum, now);
+    deliver_voyeur_update(w, t, voyeur, radius, quantum, pos, status);
+}
+
+/// The report of `SendVoyeurUpdate` once the entry is updated: object `t`'s `TargetInfo`
+/// for the voyeur's `ReceiveUpdate`, then the voyeur's requests.
+fn deliver_voyeur_update(
+    w: &mut impl Registry,
+    t: usize,
+    voyeur: u32,
+    radius: f32,
+    quantum: f64,
+    pos: Position,
+    status: TargetStatus,
+) {
+    let Some(v) = w.find(voyeur) else {
+        return;
+    };
+    let obj = w.at(t);
+    let mut info = TargetInfo::new(0, obj.id, radius, quantum, obj.now);
     info.target_position = Some(obj.position());
     info.interpolated_position = Some(pos);
     info.velocity = obj.cached_velocity;
     info.status = status;
-    if let Some(v) = w.find(voyeur) {
-        let start = w.at(v).outbox.len();
-        w.at_mut(v).receive_target_update(&info);
+    let voyeur = w.at_mut(v);
+    let start = voyeur.outbox.len();
+    voyeur.receive_target_update(&info);
+    if voyeur.outbox.len() > start {
         flush_from(w, v, start);
     }
 }
@@ -320,11 +349,8 @@ pub fn handle_targetting(w: &mut impl Registry, t: usize) {
                 .target_manager
                 .as_ref()
                 .and_then(|m| m.voyeurs.as_ref())
-                .and_then(|tb| {
-                    tb.iter()
-                        .find(|(g, e)| *g == gen && e.object_id == v.object_id)
-                })
-                .map_or(last, |(_, e)| {
+                .and_then(|tb| tb.get_gen(v.object_id, gen))
+                .map_or(last, |e| {
                     e.last_sent_position.unwrap_or(crate::moveto_manager::FRESH)
                 });
             if p.distance(&current_last) > v.radius {
@@ -397,7 +423,11 @@ pub(crate) fn position_step(w: &mut impl Registry, i: usize, q: f64) -> bool {
     if has_live {
         obj.sticky_live = None;
     }
-    flush(w, i);
+    // Each step's requests are tested on the object the step ran on (`flush` would look
+    // it up again).
+    if !obj.outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
     moved
 }
 
@@ -409,12 +439,21 @@ pub(crate) fn manager_steps(w: &mut impl Registry, i: usize) {
     if w.at(i).target_manager.is_some() {
         handle_targetting(w, i);
     }
-    w.at_mut(i).mt_use_time();
-    flush(w, i);
-    w.at_mut(i).check_for_completed_motions();
-    flush(w, i);
-    w.at_mut(i).position_manager_use_time();
-    flush(w, i);
+    let obj = w.at_mut(i);
+    obj.mt_use_time();
+    if !obj.outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
+    let obj = w.at_mut(i);
+    obj.check_for_completed_motions();
+    if !obj.outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
+    let obj = w.at_mut(i);
+    obj.position_manager_use_time();
+    if !obj.outbox.is_empty() {
+        flush_from(w, i, 0);
+    }
 }
 
 /// `tick {dt}`: the clock advances once, then every object is updated in order.
