@@ -536,6 +536,96 @@ impl PhysicsObj {
         WeenieError::None
     }
 
+    /// `PhysicsObj.StopCompletely` of an object at rest, without the interpreter's and
+    /// the table manager's queues: true when it was done, false (nothing changed) when
+    /// the plain path must run.
+    ///
+    /// The plain path queues Ready in both queues and completes it at once
+    /// (`CheckForCompletedMotions`): when both queues were empty and the table's stop
+    /// queues no animation (the rest memo hits), each queue ends empty again, the
+    /// interpreter stops animating and the weenie hears `MotionDone(Ready, true)`. The
+    /// move-to layer must be idle (nothing to cancel) and the object in its cell (no
+    /// links to strip). Debug builds check each hit against the plain path on a clone.
+    pub(crate) fn stop_completely_at_rest(&mut self) -> bool {
+        if !self.minterp.initted
+            || !self.in_cell
+            || !self.minterp.pending_motions.is_empty()
+            || self.moveto.movement_type != MovementType::Invalid
+        {
+            return false;
+        }
+        let Some(tm) = self.table_manager.as_mut() else {
+            return false;
+        };
+        if !tm.pending.is_empty() {
+            return false;
+        }
+        #[cfg(debug_assertions)]
+        let plain = crate::table_manager::clone_checks().then(|| {
+            let mut o = self.clone();
+            let r = o.perform_movement(
+                MovementType::StopCompletely,
+                0,
+                &MovementParameters::default(),
+            );
+            (o, r)
+        });
+        let Some(tm) = self.table_manager.as_mut() else {
+            return false;
+        };
+        if !tm.stop_at_rest(&mut self.sequence, self.anims.as_ref()) {
+            return false;
+        }
+        self.set_active(true);
+        let mi = &mut self.minterp;
+        mi.raw.forward_command = READY;
+        mi.raw.forward_speed = 1.0;
+        mi.raw.sidestep_command = 0;
+        mi.raw.turn_command = 0;
+        mi.interpreted.forward_command = READY;
+        mi.interpreted.forward_speed = 1.0;
+        mi.interpreted.sidestep_command = 0;
+        mi.interpreted.turn_command = 0;
+        self.is_animating = false;
+        self.motions_done.push((READY, true));
+        self.raise(crate::events::Event::MotionDone {
+            motion: READY,
+            success: true,
+        });
+        #[cfg(debug_assertions)]
+        if let Some((o, r)) = plain {
+            debug_assert_eq!(r, WeenieError::None, "rest stop: result");
+            debug_assert_eq!(o.minterp, self.minterp, "rest stop: interpreter");
+            debug_assert_eq!(o.is_animating, self.is_animating, "rest stop: animating");
+            debug_assert_eq!(o.motions_done, self.motions_done, "rest stop: log");
+            debug_assert_eq!(o.events, self.events, "rest stop: events");
+            debug_assert_eq!(o.active, self.active, "rest stop: active");
+            debug_assert_eq!(
+                o.update_time.to_bits(),
+                self.update_time.to_bits(),
+                "rest stop: update time"
+            );
+            let (a, b) = (o.table_manager.as_ref(), self.table_manager.as_ref());
+            debug_assert_eq!(a.map(|t| &t.state), b.map(|t| &t.state), "rest stop: state");
+            debug_assert_eq!(
+                a.map(|t| &t.pending),
+                b.map(|t| &t.pending),
+                "rest stop: queue"
+            );
+            debug_assert_eq!(
+                a.map(|t| t.animation_counter),
+                b.map(|t| t.animation_counter),
+                "rest stop: counter"
+            );
+            debug_assert_eq!(
+                crate::sequence::physics_bits(&o.sequence),
+                crate::sequence::physics_bits(&self.sequence),
+                "rest stop: sequence"
+            );
+        }
+        true
+    }
+
     /// `MotionInterp.PerformMovement`.
     pub fn mi_perform_movement(
         &mut self,

@@ -219,6 +219,15 @@ fn motion_params(speed: f32, hold_key: HoldKey) -> MovementParameters {
     }
 }
 
+/// The parameter set a step's motion calls share, built by the first of them.
+fn shared_params(
+    mp: &mut Option<MovementParameters>,
+    speed: f32,
+    hold_key: HoldKey,
+) -> &mut MovementParameters {
+    mp.get_or_insert_with(|| motion_params(speed, hold_key))
+}
+
 impl PhysicsObj {
     /// `GetRadius()` (the Setup radius at scale 1).
     pub fn get_radius(&self) -> f32 {
@@ -538,7 +547,10 @@ impl PhysicsObj {
     fn mt_handle_move_to_position<const FAST: bool>(&mut self) {
         let cur = self.position();
         let m = &self.moveto;
-        let mut mp = motion_params(m.movement_params.speed, m.movement_params.hold_key_to_apply);
+        // ACE builds one parameter set per call, which every motion call of the step
+        // shares (and adjusts); most steps issue none, so it is built at its first use.
+        let (speed, hold) = (m.movement_params.speed, m.movement_params.hold_key_to_apply);
+        let mut mp = None;
         if !self.is_animating {
             // Q70: a ±20° dead band, snapped when the correction turn ends.
             let (steer, h) = self.mt_steer::<FAST>(&cur);
@@ -550,7 +562,7 @@ impl PhysicsObj {
                         TURN_RIGHT
                     };
                     if turn != self.moveto.aux_command {
-                        self.mt_do_motion(turn, &mut mp);
+                        self.mt_do_motion(turn, shared_params(&mut mp, speed, hold));
                         self.moveto.aux_command = turn;
                     }
                 }
@@ -558,12 +570,12 @@ impl PhysicsObj {
                     if self.moveto.aux_command != 0 {
                         // A Hold with a correction turn running always carries `h`.
                         self.set_heading(h.unwrap_or_default());
-                        self.mt_stop_aux_command(&mut mp);
+                        self.mt_stop_aux_command(shared_params(&mut mp, speed, hold));
                     }
                 }
             }
         } else {
-            self.mt_stop_aux_command(&mut mp);
+            self.mt_stop_aux_command(shared_params(&mut mp, speed, hold));
         }
         let dist = self.mt_get_current_distance();
         if !self.mt_check_progress_made(dist) {
@@ -589,9 +601,9 @@ impl PhysicsObj {
             {
                 m.pending_actions.pop_front();
                 let cmd = m.current_command;
-                self.mt_stop_motion(cmd, &mut mp);
+                self.mt_stop_motion(cmd, shared_params(&mut mp, speed, hold));
                 self.moveto.current_command = 0;
-                self.mt_stop_aux_command(&mut mp);
+                self.mt_stop_aux_command(shared_params(&mut mp, speed, hold));
                 self.mt_begin_next_node();
             } else {
                 let start = m.starting_position.unwrap_or(FRESH);
@@ -715,12 +727,13 @@ impl PhysicsObj {
 
     /// `HandleTurnToHeading`: overshoot, then snap to the node's heading (Q67).
     fn mt_handle_turn_to_heading(&mut self) {
-        let cc = self.moveto.current_command;
+        let m = &*self.moveto;
+        let cc = m.current_command;
         if cc != TURN_RIGHT && cc != TURN_LEFT {
             self.mt_begin_turn_to_heading();
             return;
         }
-        let Some(node) = self.moveto.pending_actions.front().copied() else {
+        let Some(node) = m.pending_actions.front().copied() else {
             return;
         };
         let h = self.frame.get_heading();
@@ -734,15 +747,13 @@ impl PhysicsObj {
             self.mt_begin_next_node();
             return;
         }
-        let d = heading_diff(h, self.moveto.previous_heading, cc);
+        let m = &mut *self.moveto;
+        let d = heading_diff(h, m.previous_heading, cc);
+        m.previous_heading = h;
         if d > EPSILON && d < 180.0 {
-            self.moveto.fail_progress_count = 0;
-            self.moveto.previous_heading = h;
-        } else {
-            self.moveto.previous_heading = h;
-            if !self.is_interpolating() && !self.is_animating {
-                self.moveto.fail_progress_count += 1;
-            }
+            m.fail_progress_count = 0;
+        } else if !self.is_interpolating() && !self.is_animating {
+            self.moveto.fail_progress_count += 1;
         }
     }
 

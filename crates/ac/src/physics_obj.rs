@@ -289,6 +289,9 @@ impl PhysicsObj {
         if !self.has_movement_manager {
             return WeenieError::NoAnimationTable;
         }
+        if self.stop_completely_at_rest() {
+            return WeenieError::None;
+        }
         self.perform_movement(
             MovementType::StopCompletely,
             0,

@@ -19,6 +19,13 @@ pub(crate) fn stop_clone_checks() {
     CLONE_CHECKS.store(false, Ordering::Relaxed);
 }
 
+/// Whether debug builds check memo hits against the plain path on clones (see
+/// [`CLONE_CHECKS`]).
+#[cfg(debug_assertions)]
+pub(crate) fn clone_checks() -> bool {
+    CLONE_CHECKS.load(Ordering::Relaxed)
+}
+
 /// `AnimNode`: a motion and the AnimDone signals still owed before it counts as done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AnimNode {
@@ -146,6 +153,19 @@ impl MotionTableManager {
     /// and omega, so the stop costs no table lookup. Debug builds check every hit
     /// against the plain path.
     fn stop_object_completely(&mut self, seq: &mut Sequence, src: &dyn AnimSource) -> u32 {
+        if self.stop_at_rest(seq, src) {
+            return 0;
+        }
+        let mut n = 0u32;
+        let table = &*self.table;
+        table.stop_object_completely(&mut self.state, seq, &mut n, src);
+        self.rest_fill();
+        n
+    }
+
+    /// The [`RestMemo`]'s StopObjectCompletely: on a hit the stop is done (it queues no
+    /// animation); on a miss nothing changed and the plain path must run.
+    pub(crate) fn stop_at_rest(&mut self, seq: &mut Sequence, src: &dyn AnimSource) -> bool {
         if let Some((velocity, omega)) = self.rest_hit(seq) {
             #[cfg(debug_assertions)]
             let plain = CLONE_CHECKS.load(Ordering::Relaxed).then(|| {
@@ -170,13 +190,11 @@ impl MotionTableManager {
                     "rest memo: sequence"
                 );
             }
-            return 0;
+            return true;
         }
-        let mut n = 0u32;
-        let table = &*self.table;
-        table.stop_object_completely(&mut self.state, seq, &mut n, src);
-        self.rest_fill();
-        n
+        #[cfg(not(debug_assertions))]
+        let _ = src;
+        false
     }
 
     /// The memo's cycle when it answers for the state now.

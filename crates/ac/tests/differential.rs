@@ -278,6 +278,29 @@ thread_local! {
     static TURNING: Cell<usize> = const { Cell::new(0) };
 }
 
+thread_local! {
+    /// Move and stop steps addressed to an object at rest (the stop of the rest stop,
+    /// `PhysicsObj::stop_completely_at_rest`, can take its fast path), counted by
+    /// [`play`] on this thread.
+    static RESTING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The object `id` (None: the main object) of `sim`.
+fn object(sim: &AcSim, id: Option<u32>) -> Option<&retroanim_ac::physics_obj::PhysicsObj> {
+    std::iter::once(&sim.obj)
+        .chain(sim.ext.iter().flat_map(|e| e.others.iter()))
+        .find(|o| id.is_none_or(|id| o.id() == id))
+}
+
+/// Whether `o` rests: no move-to, no motion pending, no modifier, an empty completion
+/// queue; a stop or move-to of it then starts with the rest stop.
+fn resting(o: &retroanim_ac::physics_obj::PhysicsObj) -> bool {
+    !o.moveto().is_moving_to()
+        && !o.is_animating()
+        && o.table_manager()
+            .is_some_and(|t| t.pending.is_empty() && t.state.modifiers.is_empty())
+}
+
 /// Whether some object of `sim` has a correction turn running.
 fn turning(sim: &AcSim) -> bool {
     std::iter::once(&sim.obj)
@@ -316,6 +339,15 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
             continue;
         }
         let step: Step = serde_json::from_value(v.clone()).unwrap();
+        let stops = ["stop_completely", "move_to_object", "move_to_position"];
+        if stops.iter().any(|op| v["op"] == *op) {
+            let id = v["object"]
+                .as_str()
+                .map(|s| u32::from_str_radix(&s[2..], 16).unwrap());
+            if object(&fast, id).is_some_and(resting) {
+                RESTING.with(|t| t.set(t.get() + 1));
+            }
+        }
         let at = format!("steps[{i}]");
         let a = fast.apply(i + 1, &step, &at);
         let b = plain.apply(i + 1, &step, &at);
@@ -407,17 +439,23 @@ fn the_several_object_world_ticks_bit_for_bit_as_the_reference() {
 fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     let played = Cell::new(0);
     TURNING.with(|t| t.set(0));
+    RESTING.with(|t| t.set(0));
     for n in [2, 3, 5] {
         check(12, world_setup(n), chase_step(n), 200, &played).unwrap();
     }
     let turning = TURNING.with(Cell::get);
+    let resting = RESTING.with(Cell::get);
     println!(
-        "chase worlds: {} steps, {turning} with a correction turn running",
+        "chase worlds: {} steps, {turning} with a correction turn running, \
+         {resting} moves and stops of a resting object",
         played.get()
     );
     assert!(played.get() >= 7_000, "{}", played.get());
     // The steering decisions were exercised, turns included (not only holds).
     assert!(turning >= 100, "{turning}");
+    // Moves re-issued at rest start with the rest stop (the debug build checks each
+    // one against the plain stop).
+    assert!(resting >= 50, "{resting}");
 }
 
 /// The differential check catches a bug planted in the engine's position step (the
