@@ -11,6 +11,7 @@
 
 use crate::moveto_manager::MoveToManager;
 use crate::server_loop::ServerSide;
+use std::collections::VecDeque;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 use std::sync::LazyLock;
@@ -129,6 +130,97 @@ impl ColdBox<MoveToManager> {
     }
 }
 
+/// A queue that is empty on most ticks (the action queues of the interpreter and the
+/// table state): one pointer while it has never held anything, a box of its own from
+/// the first push on. Reads go through `Deref` to the queue (the shared empty one
+/// while unboxed); the only ways to change it are the methods below, and of those only
+/// `push_back` makes the box, so emptying or clearing an unboxed queue allocates
+/// nothing. An unboxed queue and a boxed empty one are equal.
+// The box is the point: one pointer on the object instead of the queue's four words.
+#[allow(clippy::box_collection)]
+pub struct ColdQueue<T: 'static>(Option<Box<VecDeque<T>>>);
+
+impl<T: 'static> ColdQueue<T> {
+    /// An empty queue without a box.
+    pub const fn new() -> ColdQueue<T> {
+        ColdQueue(None)
+    }
+
+    /// Whether the queue has a box of its own (it has held something).
+    pub fn is_boxed(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// `VecDeque::push_back`, boxing the queue on its first push.
+    pub fn push_back(&mut self, value: T) {
+        self.0.get_or_insert_with(Default::default).push_back(value);
+    }
+
+    /// `VecDeque::pop_front`.
+    #[inline]
+    pub fn pop_front(&mut self) -> Option<T> {
+        self.0.as_mut()?.pop_front()
+    }
+
+    /// `VecDeque::clear` (the box, once made, is kept with its room).
+    #[inline]
+    pub fn clear(&mut self) {
+        if let Some(q) = self.0.as_mut() {
+            q.clear();
+        }
+    }
+}
+
+impl<T: 'static> Default for ColdQueue<T> {
+    fn default() -> Self {
+        ColdQueue::new()
+    }
+}
+
+impl<T: 'static> Deref for ColdQueue<T> {
+    type Target = VecDeque<T>;
+    #[inline(always)]
+    fn deref(&self) -> &VecDeque<T> {
+        match &self.0 {
+            Some(q) => q,
+            None => const { &VecDeque::new() },
+        }
+    }
+}
+
+impl<T: Clone + 'static> Clone for ColdQueue<T> {
+    fn clone(&self) -> Self {
+        ColdQueue(self.0.clone())
+    }
+}
+
+impl<T: PartialEq + 'static> PartialEq for ColdQueue<T> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: fmt::Debug + 'static> fmt::Debug for ColdQueue<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl<'a, T: 'static> IntoIterator for &'a ColdQueue<T> {
+    type Item = &'a T;
+    type IntoIter = std::collections::vec_deque::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: 'static> FromIterator<T> for ColdQueue<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let q: VecDeque<T> = iter.into_iter().collect();
+        ColdQueue((!q.is_empty()).then(|| Box::new(q)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +256,53 @@ mod tests {
             ColdBox::new(Counter { n: 7 }).boxed(),
             Some(&Counter { n: 7 })
         );
+    }
+
+    #[test]
+    fn a_cold_queue_is_boxed_by_its_first_push_only() {
+        let mut q: ColdQueue<u32> = ColdQueue::new();
+        assert_eq!(q.pop_front(), None);
+        q.clear();
+        assert!(!q.is_boxed());
+        assert!(q.is_empty());
+        assert_eq!(q, ColdQueue::default());
+        q.push_back(7);
+        q.push_back(9);
+        assert!(q.is_boxed());
+        assert_eq!(q.len(), 2);
+        assert_eq!(q.iter().copied().collect::<Vec<_>>(), [7, 9]);
+        assert_eq!(q.pop_front(), Some(7));
+        q.clear();
+        assert!(q.is_boxed());
+        // Boxed and empty reads as the unboxed empty queue.
+        assert_eq!(q, ColdQueue::new());
+        assert_eq!(format!("{q:?}"), "[]");
+        let r: ColdQueue<u32> = [1, 2].into_iter().collect();
+        assert_eq!(r.front(), Some(&1));
+        assert!(!std::iter::empty::<u32>()
+            .collect::<ColdQueue<u32>>()
+            .is_boxed());
+    }
+
+    /// The benchmark's walkers, through every command of their cycle: the parts kept off
+    /// the object stay off it (no action queue, move-to manager or server side is ever
+    /// boxed), so their bytes are neither allocated nor swept by the tick.
+    #[test]
+    fn the_walkers_steady_ticks_leave_every_cold_part_unboxed() {
+        use retroanim_core::bench::BenchWorld;
+        let mut b = crate::bench::AcBench::new(90);
+        for _ in 0..(2 * crate::bench::COMMAND_PERIOD * 6) {
+            b.tick();
+        }
+        for o in b.objects() {
+            assert!(!o.minterp.raw.actions.is_boxed());
+            assert!(!o.minterp.interpreted.actions.is_boxed());
+            let tm = o.table_manager.as_ref().expect("a table");
+            assert!(!tm.state.actions.is_boxed());
+            assert!(!o.moveto.is_boxed());
+            assert!(!o.server.is_boxed());
+            assert!(o.position_manager.is_none() && o.target_manager.is_none());
+        }
     }
 
     #[test]

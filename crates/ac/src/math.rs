@@ -282,10 +282,13 @@ fn rotate_vec_step(o: Quat, w: Vec3) -> Quat {
 /// again, so one entry would miss on every crossing of a turning run. Both entries are
 /// checked in place (no reordering on a hit); a miss, out of line, replaces the older.
 /// A new memo holds the all-zero key's entry in both, computed by the step itself.
+// `repr(C)` with the second entry first: a hit on the first entry reads only it, and
+// the sequence places the memo so that the second lies on its colder side.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
 pub struct RotateVecMemo {
-    first: StepEntry,
     second: StepEntry,
+    first: StepEntry,
 }
 
 impl Default for RotateVecMemo {

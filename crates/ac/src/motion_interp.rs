@@ -5,6 +5,7 @@
 //! interpreter when a motion completes), so the interpreter's logic is written as
 //! methods of [`PhysicsObj`] working on the [`MotionInterp`] data it owns.
 
+use crate::cold_box::ColdQueue;
 use crate::commands::*;
 use crate::math::Vec3;
 use crate::physics_obj::PhysicsObj;
@@ -40,7 +41,7 @@ pub struct MotionNode {
 /// `RawMotionState`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RawMotionState {
-    pub actions: VecDeque<ActionNode>,
+    pub actions: ColdQueue<ActionNode>,
     pub current_hold_key: HoldKey,
     pub current_style: u32,
     pub forward_command: u32,
@@ -57,7 +58,7 @@ pub struct RawMotionState {
 impl Default for RawMotionState {
     fn default() -> Self {
         RawMotionState {
-            actions: VecDeque::new(),
+            actions: ColdQueue::new(),
             current_hold_key: HoldKey::None,
             current_style: NON_COMBAT,
             forward_command: READY,
@@ -154,7 +155,7 @@ pub struct InterpretedMotionState {
     pub sidestep_speed: f32,
     pub turn_command: u32,
     pub turn_speed: f32,
-    pub actions: VecDeque<ActionNode>,
+    pub actions: ColdQueue<ActionNode>,
 }
 
 impl Default for InterpretedMotionState {
@@ -167,7 +168,7 @@ impl Default for InterpretedMotionState {
             sidestep_speed: 1.0,
             turn_command: 0,
             turn_speed: 1.0,
-            actions: VecDeque::new(),
+            actions: ColdQueue::new(),
         }
     }
 }

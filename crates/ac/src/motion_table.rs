@@ -1,6 +1,7 @@
 //! The motion graph walker (`Anim/MotionTable.cs`, `Anim/MotionState.cs`;
 //! quirks Q14–Q24).
 
+use crate::cold_box::ColdQueue;
 use crate::commands::*;
 use crate::key_hash::IdMap;
 use crate::math::EPSILON;
@@ -24,7 +25,7 @@ pub struct MotionState {
     /// Newest first.
     pub modifiers: VecDeque<Motion>,
     /// Oldest first.
-    pub actions: VecDeque<Motion>,
+    pub actions: ColdQueue<Motion>,
 }
 
 impl Default for MotionState {
@@ -35,7 +36,7 @@ impl Default for MotionState {
             substate_mod: 1.0,
             // Reserved so that a steady-state object never grows its lists.
             modifiers: VecDeque::with_capacity(4),
-            actions: VecDeque::new(),
+            actions: ColdQueue::new(),
         }
     }
 }

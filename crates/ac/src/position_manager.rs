@@ -24,6 +24,11 @@ pub struct PositionManager {
     pub sticky: Option<crate::sticky_manager::StickyManager>,
     /// Created by the first `ConstrainTo`.
     pub constraint: Option<crate::constraint_manager::ConstraintManager>,
+    /// The sticky target's live position for the current tick, set by the world around
+    /// the object's position step (`None` between updates). Kept here rather than on
+    /// the object: only an object with a sticky manager, and so with a position
+    /// manager, is ever given one.
+    pub(crate) sticky_live: Option<Position>,
 }
 
 impl PositionManager {
@@ -34,6 +39,7 @@ impl PositionManager {
             interp: None,
             sticky: None,
             constraint: None,
+            sticky_live: None,
         }
     }
 

@@ -294,26 +294,30 @@ impl SeqNode {
 }
 
 /// `Sequence`.
+// `repr(C)` in this order: the combine memo, which only animations with pos frames use,
+// first, and what every update reads last, next to the object's hot fields (see
+// `PhysicsObj`).
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct Sequence {
-    pub(crate) nodes: Vec<SeqNode>,
-    pub(crate) first_cyclic: Option<usize>,
-    pub(crate) curr: Option<usize>,
-    pub(crate) frame_number: f32,
-    pub(crate) velocity: Vec3,
-    pub(crate) omega: Vec3,
-    /// Set by the last `update` when it stopped at a work limit (its state is then
-    /// not ACE's and the caller must discard the update).
-    pub(crate) overrun: Option<WorkLimit>,
-    /// The last rotation step `apply_physics` built (a turning cycle repeats it).
-    pub(crate) rotation_memo: RotateVecMemo,
     /// The last pos-frame combine of a frame crossing.
     pub(crate) combine_memo: CombineMemo2,
+    pub(crate) first_cyclic: Option<usize>,
+    /// The last rotation step `apply_physics` built (a turning cycle repeats it).
+    pub(crate) rotation_memo: RotateVecMemo,
     /// `floor_i32` of the frame number whose bits are `.0` (the default, +0.0 → 0, is
     /// correct too). An update ends with the frame number whose floor it last took,
     /// and the next update starts by taking it again; keyed by the bits, the entry
     /// stays right whoever writes `frame_number` in between.
     floor_memo: (u32, i32),
+    pub(crate) velocity: Vec3,
+    pub(crate) omega: Vec3,
+    pub(crate) nodes: Vec<SeqNode>,
+    pub(crate) curr: Option<usize>,
+    pub(crate) frame_number: f32,
+    /// Set by the last `update` when it stopped at a work limit (its state is then
+    /// not ACE's and the caller must discard the update).
+    pub(crate) overrun: Option<WorkLimit>,
 }
 
 /// A sequence's velocity, omega and node framerates and ranges as raw bits: what a

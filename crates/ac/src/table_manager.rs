@@ -70,12 +70,15 @@ pub trait MotionDoneSink {
 }
 
 /// `MotionTableManager`.
+// `repr(C)`: the table and the pending queue, which every tick of the object reads,
+// first, next to the object's hot fields (see `PhysicsObj`).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct MotionTableManager {
     pub table: Arc<MotionTableData>,
+    pub pending: VecDeque<AnimNode>,
     pub state: MotionState,
     pub animation_counter: u32,
-    pub pending: VecDeque<AnimNode>,
     /// The rest cycle a StopCompletely at rest reads (see [`RestMemo`]).
     pub(crate) rest: RestMemo,
 }

@@ -413,15 +413,19 @@ pub(crate) fn position_step(w: &mut impl Registry, i: usize, q: f64) -> bool {
     };
     // `sticky_live` is None between updates; most objects stick to nothing, so they
     // skip both writes of the option. (A `Some` left behind by an unwound update
-    // is still cleared here.)
+    // is still cleared here.) Only an object with a position manager can have one.
     let obj = w.at_mut(i);
     let has_live = live.is_some();
-    if has_live || obj.sticky_live.is_some() {
-        obj.sticky_live = live;
+    if let Some(pm) = obj.position_manager.as_deref_mut() {
+        if has_live || pm.sticky_live.is_some() {
+            pm.sticky_live = live;
+        }
     }
     let moved = obj.tick_position_step(q);
     if has_live {
-        obj.sticky_live = None;
+        if let Some(pm) = obj.position_manager.as_deref_mut() {
+            pm.sticky_live = None;
+        }
     }
     // Each step's requests are tested on the object the step ran on (`flush` would look
     // it up again).

@@ -22,11 +22,11 @@ const PLANTED_ROUNDING: i32 = if cfg!(feature = "planted-bug") {
 /// Thread slots per shape instance (H17).
 pub const MAX_SLOTS: usize = 10;
 
-/// Threads a new instance has room for: a HERC runs a locomotion thread and one or
-/// two torso threads. Adding threads beyond it grows the buffers once (adding a thread
-/// is never part of a steady step); room for all [`MAX_SLOTS`] in every instance was
-/// most of a HERC's memory.
-const TYPICAL_THREADS: usize = 4;
+/// Threads a new instance has room for: a HERC runs a locomotion thread and two torso
+/// threads (twist and pitch; `Mech` registers exactly these). Adding threads beyond it
+/// grows the buffers once (adding a thread is never part of a steady step); room for
+/// all [`MAX_SLOTS`] in every instance was most of a HERC's memory.
+const TYPICAL_THREADS: usize = 3;
 
 /// Why a thread could not be registered.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -268,8 +268,6 @@ struct Cover {
     key: [(usize, i16, i16); MAX_SLOTS],
     len: usize,
     built: bool,
-    /// Per node (scratch of the rebuild; the result goes to [`NodeState::src`]).
-    by_node: Vec<Source>,
 }
 
 /// [`Transform3::concat`] for the pose loop's locals not in pitch form (fewer than half of
@@ -421,10 +419,7 @@ impl ShapeInstance {
             world: vec![Transform3::IDENTITY; n],
             nodes: node_states(list),
             rows: [Rows::EMPTY; MAX_SLOTS],
-            cover: Cover {
-                by_node: Vec::with_capacity(n),
-                ..Cover::default()
-            },
+            cover: Cover::default(),
             fresh: true,
             in_node_order: false,
             root_has_children: false,
@@ -465,10 +460,7 @@ impl ShapeInstance {
         self.world = vec![Transform3::IDENTITY; n];
         self.nodes = node_states(list);
         self.rows = [Rows::EMPTY; MAX_SLOTS];
-        self.cover = Cover {
-            by_node: Vec::with_capacity(n),
-            ..Cover::default()
-        };
+        self.cover = Cover::default();
         self.fresh = true;
         self.sorted_len = usize::MAX;
         Self::touch_all(&mut self.seeded, &mut self.threads);
@@ -859,10 +851,15 @@ impl ShapeInstance {
             let th = &self.threads[id];
             *k = (id, th.seq, th.next_seq);
         }
-        // Per node first, then laid out in the build order the pose loop walks.
-        sources(list, &self.threads, &self.slots, &mut c.by_node);
+        // Written straight into the states (no per-node scratch kept on the instance).
+        write_sources(
+            list,
+            &self.threads,
+            &self.slots,
+            &mut self.nodes,
+            self.in_node_order,
+        );
         for st in self.nodes.iter_mut().skip(1) {
-            st.src = c.by_node[usize::from(st.node)];
             st.rest_dirty = true;
         }
     }
@@ -903,6 +900,54 @@ fn sources(
                 s.slot = slot as u8;
                 s.column = column as u16;
                 s.next_column = next_column;
+            }
+        }
+    }
+}
+
+/// [`sources`] written into the node states after node 0 (each state's `src` for its
+/// node), in the same order of writes, so the last write for a node (its first slot)
+/// wins as there. `in_order`: `states[k]` is node `k` (else a node's state is searched;
+/// a rebuild is rare).
+fn write_sources(
+    list: &AnimList,
+    threads: &[AnimationThread],
+    slots: &[usize],
+    states: &mut [NodeState],
+    in_order: bool,
+) {
+    let nodes = list.nodes();
+    for st in states.iter_mut().skip(1) {
+        st.src = Source {
+            rest: nodes.get(usize::from(st.node)).map_or(0, |n| n.rest),
+            ..Source::REST
+        };
+    }
+    for (slot, &id) in slots.iter().enumerate().rev() {
+        let th = &threads[id];
+        let Some(seq) = list.sequence(th.seq) else {
+            continue;
+        };
+        for (column, &node) in seq.columns.iter().enumerate() {
+            let node = node as usize;
+            if node == 0 || node >= nodes.len() {
+                continue;
+            }
+            let next_column = if th.next_seq == th.seq {
+                column as u16
+            } else {
+                list.column_of(th.next_seq, node)
+                    .map_or(REST_COLUMN, |c| c as u16)
+            };
+            let at = if in_order {
+                Some(node)
+            } else {
+                states.iter().position(|st| usize::from(st.node) == node)
+            };
+            if let Some(st) = at.and_then(|k| states.get_mut(k)).filter(|_| at != Some(0)) {
+                st.src.slot = slot as u8;
+                st.src.column = column as u16;
+                st.src.next_column = next_column;
             }
         }
     }

@@ -88,7 +88,11 @@ pub fn state_words(obj: &PhysicsObj, out: &mut Vec<u32>) {
     }
     out.extend([
         obj.outbox.len() as u32,
-        u32::from(obj.sticky_live.is_some()),
+        u32::from(
+            obj.position_manager
+                .as_ref()
+                .is_some_and(|p| p.sticky_live.is_some()),
+        ),
         obj.sticky_object,
         u32::from(obj.position_manager.is_some()),
         u32::from(obj.target_manager.is_some()),

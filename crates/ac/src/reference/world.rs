@@ -21,9 +21,13 @@ pub fn update_object(w: &mut impl Registry, i: usize, quantum: f64) {
         .and_then(|s| w.find(s.target_id))
         .map(|t| w.at(t).position());
     let obj = w.at_mut(i);
-    obj.sticky_live = live;
+    if let Some(pm) = obj.position_manager.as_deref_mut() {
+        pm.sticky_live = live;
+    }
     let moved = update_position(obj, quantum);
-    obj.sticky_live = None;
+    if let Some(pm) = obj.position_manager.as_deref_mut() {
+        pm.sticky_live = None;
+    }
     flush(w, i);
     if !moved {
         return;
