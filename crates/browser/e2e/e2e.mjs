@@ -395,6 +395,22 @@ async function hercPlay() {
     return reqs.includes(run) && reqs.includes(turn);
   });
   check(reqs.includes(run) && reqs.includes(turn), `herc: the Run button and the T key request run and turn while playing (requests ${JSON.stringify(reqs)})`);
+  // Stop, by its button and by its key: each asks for the idle sequence.
+  const idle = await seqOf('idle');
+  for (const [how, act] of [['the Stop button', () => realClick('#herc-do-stop')], ['the X key', async () => {
+    await page.evaluate(() => document.activeElement && document.activeElement.blur());
+    await page.keyboard.press('x');
+  }]]) {
+    await realClick('#herc-do-walk');
+    const ns = await stepCount('herc');
+    await act();
+    let stops = [];
+    await eventually(async () => {
+      stops = (await linesFrom(id, ns)).filter((l) => l.op === 'request').map((l) => l.threads[l.slots[0]].target_seq);
+      return stops.includes(idle);
+    });
+    check(stops.includes(idle), `herc: ${how} requests idle while playing (requests ${JSON.stringify(stops)})`);
+  }
   // Playback speed: steps per second delivered and frames drawn.
   await realClick('#herc-do-walk');
   const s0 = await stepCount('herc');
