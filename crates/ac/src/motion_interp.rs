@@ -516,10 +516,9 @@ impl PhysicsObj {
         result
     }
 
-    /// `MotionInterp.StopCompletely` (Q31: always queues Ready).
-    pub fn mi_stop_completely(&mut self) -> WeenieError {
-        self.cancel_moveto();
-        let jump = motion_allows_jump(self.minterp.interpreted.forward_command);
+    /// The raw and interpreted states of a complete stop: Ready at speed 1, no sidestep,
+    /// no turn. Shared by the plain stop and the rest stop, which must leave them equal.
+    fn reset_to_ready(&mut self) {
         let mi = &mut self.minterp;
         mi.raw.forward_command = READY;
         mi.raw.forward_speed = 1.0;
@@ -529,6 +528,13 @@ impl PhysicsObj {
         mi.interpreted.forward_speed = 1.0;
         mi.interpreted.sidestep_command = 0;
         mi.interpreted.turn_command = 0;
+    }
+
+    /// `MotionInterp.StopCompletely` (Q31: always queues Ready).
+    pub fn mi_stop_completely(&mut self) -> WeenieError {
+        self.cancel_moveto();
+        let jump = motion_allows_jump(self.minterp.interpreted.forward_command);
+        self.reset_to_ready();
         self.stop_completely_internal();
         self.mi_add_to_queue(0, READY, jump);
         if !self.in_cell {
@@ -578,15 +584,7 @@ impl PhysicsObj {
             return false;
         }
         self.set_active(true);
-        let mi = &mut self.minterp;
-        mi.raw.forward_command = READY;
-        mi.raw.forward_speed = 1.0;
-        mi.raw.sidestep_command = 0;
-        mi.raw.turn_command = 0;
-        mi.interpreted.forward_command = READY;
-        mi.interpreted.forward_speed = 1.0;
-        mi.interpreted.sidestep_command = 0;
-        mi.interpreted.turn_command = 0;
+        self.reset_to_ready();
         self.is_animating = false;
         self.motions_done.push((READY, true));
         self.raise(crate::events::Event::MotionDone {
