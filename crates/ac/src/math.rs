@@ -1021,6 +1021,21 @@ mod tests {
     }
 
     #[test]
+    fn memo_keys_are_equal_only_when_every_word_is() {
+        let key = [0x3f80_0000, 0, 0, 0, 0xbd4c_cccd, 0, 0, 0x3d08_8889];
+        assert!(same_key(&key, &key));
+        for i in 0..8 {
+            let mut other = key;
+            other[i] ^= 0x8000_0000;
+            assert!(!same_key(&key, &other), "word {i}");
+            other[i] ^= 0x8000_0001;
+            assert!(!same_key(&key, &other), "word {i}");
+        }
+        assert!(same_key(&[0u32; 4], &[0, 0, 0, 0]));
+        assert!(!same_key(&[0u32; 4], &[0, 0, 0, 0x7fc0_0000]));
+    }
+
+    #[test]
     fn rotation_memo_gives_the_formulas_bits_on_hits_and_after_a_change() {
         let turning = Vec3::new(0.0, 0.0, -0.05);
         let still = Vec3::ZERO;
