@@ -313,9 +313,9 @@ impl RotateVecMemo {
         #[cfg(debug_assertions)]
         let before = *o;
         let key = step_key(*o, omega, q);
-        if key == self.first.key {
+        if same_key(&key, &self.first.key) {
             *o = self.first.value;
-        } else if key == self.second.key {
+        } else if same_key(&key, &self.second.key) {
             *o = self.second.value;
         } else {
             self.miss_in_place(o, omega, q);
@@ -374,6 +374,21 @@ fn check_combine(got: &AFrame, a: &AFrame, b: &AFrame) {
         );
     }
     let _ = (got, a, b);
+}
+
+/// Whether two memo keys hold the same bits, every word compared as a word. Not `==`
+/// on the arrays: that compares them as memory, so the key built from the inputs is
+/// first stored word by word and then read back in 8- or 16-byte loads, which the
+/// processor cannot forward from the narrower stores (a stall of about a dozen cycles
+/// per lookup, the largest cost of a steady tick, in WebAssembly most of all). Folded
+/// without short-circuit, the words stay in registers.
+#[inline(always)]
+fn same_key<const N: usize>(a: &[u32; N], b: &[u32; N]) -> bool {
+    let mut diff = 0;
+    for i in 0..N {
+        diff |= a[i] ^ b[i];
+    }
+    diff == 0
 }
 
 #[inline]
@@ -459,7 +474,7 @@ impl CombineMemo {
     #[inline(always)]
     fn refresh(&mut self, a: &AFrame, b: &AFrame) -> bool {
         let key = combine_key(a, b);
-        if key == self.key {
+        if same_key(&key, &self.key) {
             return false;
         }
         self.fill(a, b, key);
@@ -561,7 +576,7 @@ impl OffsetMemo {
     // needs no multiplication.
     #[inline(always)]
     pub fn step_combined(&mut self, omega: &Vec3, q: f32) {
-        if step_inputs_key(omega, q) != self.step_key {
+        if !same_key(&step_inputs_key(omega, q), &self.step_key) {
             self.restep(omega, q);
         }
         #[cfg(debug_assertions)]
@@ -658,9 +673,9 @@ impl CombineMemo2 {
     #[inline(always)]
     fn entry(&mut self, a: &AFrame, b: &AFrame) -> &mut Combine2Entry {
         let key = combine_key(a, b);
-        if key == self.first.m.key {
+        if same_key(&key, &self.first.m.key) {
             &mut self.first
-        } else if key == self.second.m.key {
+        } else if same_key(&key, &self.second.m.key) {
             &mut self.second
         } else {
             // The newest entry stays checked first; the older one is replaced.
@@ -716,7 +731,7 @@ impl CombineMemo2 {
             .origin
             .add(e.m.rows.apply(b.origin))
             .add(velocity.scale(q));
-        if step_inputs_key(omega, q) != e.step_key {
+        if !same_key(&step_inputs_key(omega, q), &e.step_key) {
             e.restep(omega, q, memo);
         }
         f.orientation = e.stepped;
@@ -1003,6 +1018,21 @@ mod tests {
         let o = quat_bits(f.orientation);
         let v = vec_bits(f.origin);
         [o[0], o[1], o[2], o[3], v[0], v[1], v[2]]
+    }
+
+    #[test]
+    fn memo_keys_are_equal_only_when_every_word_is() {
+        let key = [0x3f80_0000, 0, 0, 0, 0xbd4c_cccd, 0, 0, 0x3d08_8889];
+        assert!(same_key(&key, &key));
+        for i in 0..8 {
+            let mut other = key;
+            other[i] ^= 0x8000_0000;
+            assert!(!same_key(&key, &other), "word {i}");
+            other[i] ^= 0x8000_0001;
+            assert!(!same_key(&key, &other), "word {i}");
+        }
+        assert!(same_key(&[0u32; 4], &[0, 0, 0, 0]));
+        assert!(!same_key(&[0u32; 4], &[0, 0, 0, 0x7fc0_0000]));
     }
 
     #[test]
