@@ -203,6 +203,22 @@ impl PhysicsObj {
         }
     }
 
+    /// `PhysicsObj.get_minterp()`: the sticky and interpolation steps ask the movement
+    /// manager's interpreter for the object's top speed, and an object without one gets
+    /// it there and then (`MovementManager.Create`, then `EnterDefaultState`), as
+    /// `set_motion_table` would make it, but without activating the object (ACE activates
+    /// only static objects here, which this engine does not model). From then on the
+    /// object has a movement manager, so the at-rest deactivation no longer applies to
+    /// it (Q120).
+    pub(crate) fn get_minterp(&mut self) {
+        if !self.has_movement_manager {
+            self.has_movement_manager = true;
+            self.minterp = MotionInterp::default();
+            self.moveto = ColdBox::fresh_at(self.now);
+            self.mi_enter_default_state();
+        }
+    }
+
     /// Room in the buffers a move-to fills, made when a move starts (a no-op from the
     /// second move on). An object driven by commands alone queues a few entries per
     /// tick and its buffers start that small; a chasing object queues motions and
@@ -561,6 +577,7 @@ impl InterpHost for PhysicsObj {
         self.contact
     }
     fn adjusted_max_speed(&mut self) -> f32 {
+        self.get_minterp();
         self.mi_get_adjusted_max_speed()
     }
     fn set_heading(&mut self, deg: f32) {

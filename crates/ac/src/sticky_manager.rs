@@ -147,6 +147,7 @@ impl PhysicsObj {
         if v.normalize_check_small() {
             v = Vec3::ZERO;
         }
+        self.get_minterp();
         let mut speed = 5.0 * self.mi_get_max_speed();
         if speed < EPSILON {
             speed = 15.0;

@@ -816,3 +816,41 @@ fn cancel_moveto_runs_from_do_motion_stop_motion_and_stop_completely() {
     assert_eq!(t[2]["moveto"]["weenie"], json!([]));
     assert_eq!(mgr(&t[2])["movement_type"], "MoveToObject");
 }
+
+#[test]
+fn q120_sticking_or_interpolating_gives_a_tableless_object_a_movement_manager() {
+    // Object 2 has no motion table. Stuck to the main object 3 units away, the sticky step
+    // asks for its top speed (5 × 4.0 × run rate 1 = 20 per second, 2.0 in 0.1 s) and moves
+    // it the remaining 3 − 0.5 − 0.5 − 0.3 = 1.7, to x = 1.3.
+    let stuck = run_with(
+        json!([{"id": "0x00000002", "origin": [3.0, 0.0, 0.0], "radius": 0.5, "height": 1.0}]),
+        json!([{"op": "stick_to", "object": "0x00000002", "target": "0x00000001"},
+               {"op": "tick", "dt": 0.1}, {"op": "tick", "dt": 1.0}]),
+    );
+    let before = &stuck[1]["moveto"]["objects"][0];
+    assert_eq!(before["forward_command"], Value::Null);
+    assert_eq!(before["mgr"], Value::Null);
+    for line in &stuck[2..] {
+        let o = &line["moveto"]["objects"][0];
+        // The speed query created the movement manager in its default state ...
+        assert_eq!(o["forward_command"], "0x41000003");
+        assert_eq!(o["mgr"]["movement_type"], "Invalid");
+        // ... so resting on the ground no longer deactivates the object.
+        assert_eq!(o["active"], true);
+    }
+    let x = f(&stuck[2]["moveto"]["objects"][0]["frame"]["origin"][0]);
+    assert!((x - 1.3).abs() < 1e-6, "{x}");
+
+    // The interpolation step asks the same question, with the same result.
+    let interp = run_with(
+        json!([{"id": "0x00000002", "origin": [3.0, 0.0, 0.0], "radius": 0.5, "height": 1.0}]),
+        json!([{"op": "interpolate_to", "object": "0x00000002", "origin": [5.0, 0.0, 0.0]},
+               {"op": "tick", "dt": 0.1}, {"op": "tick", "dt": 0.1}]),
+    );
+    assert_eq!(interp[1]["moveto"]["objects"][0]["mgr"], Value::Null);
+    for line in &interp[2..] {
+        let o = &line["moveto"]["objects"][0];
+        assert_eq!(o["forward_command"], "0x41000003");
+        assert_eq!(o["active"], true);
+    }
+}
