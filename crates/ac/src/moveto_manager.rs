@@ -662,6 +662,8 @@ impl PhysicsObj {
     }
 
     /// `CheckProgressMade(d)`: judged at most once per window of more than 1 s (Q71).
+    // Inline: every tick of a running leg calls it, and the call cost more than the test.
+    #[inline]
     fn mt_check_progress_made(&mut self, d: f32) -> bool {
         let now = self.now;
         let m = &mut self.moveto;
@@ -813,6 +815,9 @@ impl PhysicsObj {
     }
 
     /// `GetCurrentDistance` with `target` as the current target position.
+    // Inline: every tick of a running leg measures, and the call's spills cost more than
+    // the copy of its body.
+    #[inline]
     fn mt_distance_to(&self, target: &Position) -> f32 {
         let m = &self.moveto;
         let here = self.position();
