@@ -759,6 +759,79 @@ pub fn to_degrees(rad: f32) -> f32 {
     (180.0 / std::f64::consts::PI * rad as f64) as f32
 }
 
+/// `atan(k / 8)` for `k = 0..=8`, the anchors of [`atan2_f32`]'s reduction.
+const ATAN_EIGHTHS: [f64; 9] = [
+    0.0,
+    0.124_354_994_546_761_44,
+    0.244_978_663_126_864_14,
+    0.358_770_670_270_572_25,
+    0.463_647_609_000_806_1,
+    0.558_599_315_343_562_4,
+    0.643_501_108_793_284_4,
+    0.718_829_999_621_624_5,
+    std::f64::consts::FRAC_PI_4,
+];
+
+/// How far [`atan2_f32`]'s f64 estimate may lie from the library's `atan2` (each within
+/// a few units in the last place of the true angle, at most about 2.5e-15 apart), with
+/// a factor of four to spare.
+const ATAN2_MARGIN: f64 = 1e-14;
+
+/// 1.5·2⁵²: adding it to an f64 in [0, 2⁵¹] rounds it to an integer, which the low bits
+/// of the sum then hold.
+const ROUND_TO_INTEGER: f64 = 6_755_399_441_055_744.0;
+
+/// `y.atan2(x) as f32`, the arctangent the headings narrow to f32, mostly without the
+/// library call. An f64 estimate within `ATAN2_MARGIN` of the library's result answers
+/// when every value that close rounds to the same f32 (narrowing is monotonic, so the
+/// two ends of the interval decide); near a rounding edge, and for zeros, infinities,
+/// NaN and extreme magnitudes, the library answers. So the bits are always the
+/// library's.
+///
+/// The estimate: `r = min/max(|y|, |x|)` in [0, 1]; `atan r = atan(k/8) + atan t` with
+/// `k/8` the nearest eighth and `t = (r − k/8) / (1 + r·k/8)`, `|t| ≤ 1/16` (the
+/// subtraction is exact: `r` lies within a factor of two of `k/8`); `atan t` by its
+/// series to `t¹¹`, whose first omitted term is below 2e-17; then the octant.
+#[inline]
+pub fn atan2_f32(y: f64, x: f64) -> f32 {
+    match atan2_estimate(y, x) {
+        Some(a) => a,
+        None => y.atan2(x) as f32,
+    }
+}
+
+/// [`atan2_f32`]'s answer when the estimate decides it, else None.
+#[inline]
+fn atan2_estimate(y: f64, x: f64) -> Option<f32> {
+    let (ax, ay) = (x.abs(), y.abs());
+    // Also false for zeros and NaN.
+    if !((1e-150..=1e150).contains(&ax) && (1e-150..=1e150).contains(&ay)) {
+        return None;
+    }
+    let swap = ay > ax;
+    let r = if swap { ax / ay } else { ay / ax };
+    // The nearest eighth, rounded by adding 1.5·2⁵²: `k` lands in the low bits.
+    let rounded = r * 8.0 + ROUND_TO_INTEGER;
+    let k = (rounded.to_bits() & 0xf) as usize;
+    let c = (rounded - ROUND_TO_INTEGER) * 0.125;
+    let t = (r - c) / (1.0 + r * c);
+    let t2 = t * t;
+    let series =
+        -1.0 / 3.0 + t2 * (1.0 / 5.0 + t2 * (-1.0 / 7.0 + t2 * (1.0 / 9.0 - t2 * (1.0 / 11.0))));
+    let mut a = ATAN_EIGHTHS[k.min(8)] + (t + t * t2 * series);
+    if swap {
+        a = std::f64::consts::FRAC_PI_2 - a;
+    }
+    if x < 0.0 {
+        a = std::f64::consts::PI - a;
+    }
+    if y < 0.0 {
+        a = -a;
+    }
+    let f = a as f32;
+    ((a - ATAN2_MARGIN) as f32 == f && (a + ATAN2_MARGIN) as f32 == f).then_some(f)
+}
+
 /// `x % 360` in f32 (C#'s `%`, the C `fmodf`), without the library call for the values
 /// the heading formulas produce. `fmodf(x, 360)` is `x` itself while `|x| < 360`, and
 /// `|x| − 360` with `x`'s sign while `|x| < 720`: that subtraction is exact (both
@@ -891,7 +964,7 @@ impl AFrame {
     /// `AFrame.get_heading()`: compass degrees, 0 = +Y, 90 = +X.
     pub fn get_heading(&self) -> f32 {
         let (_, m21, m22, _) = self.orientation.matrix_elements();
-        let h = (m22 as f64).atan2(m21 as f64) as f32;
+        let h = atan2_f32(m22 as f64, m21 as f64);
         rem360(450.0 - to_degrees(h))
     }
 
@@ -909,7 +982,7 @@ impl AFrame {
         if n.normalize_check_small() {
             return;
         }
-        let z_deg = 450.0 - to_degrees((n.y as f64).atan2(n.x as f64) as f32);
+        let z_deg = 450.0 - to_degrees(atan2_f32(n.y as f64, n.x as f64));
         let z_rot = -to_radians(rem360(z_deg));
         let x_rot = (n.z as f64).asin() as f32;
         self.set_rotate(Quat::from_ypr(x_rot, 0.0, z_rot));
@@ -952,6 +1025,82 @@ mod tests {
         let q = Quat::new(h, 0.0, 0.0, h);
         let r = Quat::rotate(q, Vec3::new(1.0, 0.0, 0.0));
         assert!((r.x).abs() < 1e-6 && (r.y - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn atan2_f32_has_the_bits_of_the_library_arctangent() {
+        // By hand: the axes and the diagonals, in f32.
+        assert_eq!(atan2_f32(1.0, 0.0), std::f32::consts::FRAC_PI_2);
+        assert_eq!(atan2_f32(0.0, -1.0), std::f32::consts::PI);
+        assert_eq!(atan2_f32(1.0, 1.0), std::f32::consts::FRAC_PI_4);
+        assert_eq!(atan2_f32(-1.0, -1.0), -3.0 * std::f32::consts::FRAC_PI_4);
+        assert_eq!(atan2_f32(-0.0, 1.0).to_bits(), (-0.0f32).to_bits());
+        let same = |y: f64, x: f64| {
+            let (a, b) = (atan2_f32(y, x), y.atan2(x) as f32);
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "atan2({y}, {x}): {a} {b}"
+            );
+        };
+        for y in [0.0, -0.0, 1.0, -1.0, 1e-300, 1e300, f64::INFINITY, f64::NAN] {
+            for x in [
+                0.0,
+                -0.0,
+                1.0,
+                -1.0,
+                1e-300,
+                -1e300,
+                f64::NEG_INFINITY,
+                f64::NAN,
+            ] {
+                same(y, x);
+            }
+        }
+        // f32 pairs like the ones the headings take it of (matrix elements, offsets): every
+        // direction at many scales, and ratios a few steps from each anchor k/8.
+        let mut h = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            h ^= h << 13;
+            h ^= h >> 7;
+            h ^= h << 17;
+            h
+        };
+        let mut answered = 0;
+        let n = 300_000;
+        for i in 0..n {
+            let r = next();
+            let angle = (r >> 11) as f64 / (1u64 << 53) as f64 * std::f64::consts::TAU;
+            let scale = match i % 3 {
+                0 => 1.0,
+                1 => (r & 0x7ff) as f64 * 0.01 + 1e-3,
+                _ => 2f64.powi((r & 0xff) as i32 - 128),
+            };
+            let (y, x) = ((angle.sin() * scale) as f32, (angle.cos() * scale) as f32);
+            let (y, x) = (f64::from(y), f64::from(x));
+            same(y, x);
+            if let Some(a) = atan2_estimate(y, x) {
+                assert_eq!(
+                    a.to_bits(),
+                    (y.atan2(x) as f32).to_bits(),
+                    "atan2({y}, {x})"
+                );
+                answered += 1;
+            }
+            let anchor = (r % 9) as f32 / 8.0;
+            let step = (r >> 40) as u32 % 64;
+            for k in [
+                anchor.max(1e-3).to_bits() + step,
+                anchor.to_bits().saturating_sub(step),
+            ] {
+                let near = f64::from(f32::from_bits(k));
+                same(near, 1.0);
+                same(-1.0, -near);
+                same(1.0, near);
+            }
+        }
+        // The library is left only a hair's breadth from a rounding edge (and outside
+        // the estimate's range).
+        assert!(answered > n - n / 1000, "{answered} of {n}");
     }
 
     #[test]

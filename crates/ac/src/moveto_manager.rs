@@ -662,6 +662,8 @@ impl PhysicsObj {
     }
 
     /// `CheckProgressMade(d)`: judged at most once per window of more than 1 s (Q71).
+    // Inline: every tick of a running leg calls it, and the call cost more than the test.
+    #[inline]
     fn mt_check_progress_made(&mut self, d: f32) -> bool {
         let now = self.now;
         let m = &mut self.moveto;
@@ -809,10 +811,18 @@ impl PhysicsObj {
 
     /// `GetCurrentDistance`.
     pub fn mt_get_current_distance(&self) -> f32 {
+        self.mt_distance_to(&self.moveto.current_target_position)
+    }
+
+    /// `GetCurrentDistance` with `target` as the current target position.
+    // Inline: every tick of a running leg measures, and the call's spills cost more than
+    // the copy of its body.
+    #[inline]
+    fn mt_distance_to(&self, target: &Position) -> f32 {
         let m = &self.moveto;
         let here = self.position();
         if !m.movement_params.use_spheres {
-            return here.distance(&m.current_target_position);
+            return here.distance(target);
         }
         cylinder_distance(
             self.get_radius(),
@@ -820,8 +830,63 @@ impl PhysicsObj {
             &here,
             m.sought_object_radius,
             m.sought_object_height,
-            &m.current_target_position,
+            target,
         ) as f32
+    }
+
+    /// Whether the first report of a `MoveToObject` (target `target_id` at `target`,
+    /// status OK, sent by `AddVoyeur`) ends the move at once: `HandleUpdateTarget` takes
+    /// `MoveToObject_Internal`, which finds the mover in range and queues no node,
+    /// and `BeginNextNode` then calls `CleanUpAndCallWeenie(None)` with no motion to
+    /// stop and no stick to start. Objects that take the plain stops (the reference
+    /// tick's) answer false, as does anything less than certain.
+    pub(crate) fn move_ends_on_first_report(&self, target_id: u32, target: &Position) -> bool {
+        let watching = self.target_manager.as_ref().is_some_and(|tm| {
+            tm.target_info
+                .as_ref()
+                .is_some_and(|i| i.object_id == target_id)
+        });
+        let fast = self
+            .table_manager
+            .as_ref()
+            .is_some_and(|t| !t.takes_plain_stops());
+        if !watching || !fast || !self.has_movement_manager || self.position_manager.is_some() {
+            return false;
+        }
+        let Some(m) = self.moveto.boxed() else {
+            return false;
+        };
+        let p = &m.movement_params;
+        if m.movement_type != MovementType::MoveToObject
+            || m.initialized
+            || m.top_level_object_id != target_id
+            || target_id == 0
+            || target_id == self.id
+            || !m.pending_actions.is_empty()
+            || m.current_command != 0
+            || m.aux_command != 0
+            || p.use_final_heading
+            || p.sticky
+        {
+            return false;
+        }
+        get_command(p, self.mt_distance_to(target)).motion == 0
+    }
+
+    /// What the plain path does to the mover after
+    /// [`PhysicsObj::move_ends_on_first_report`] said yes, but the `RemoveVoyeur` its
+    /// `ClearTarget` queues (the caller removes the entry itself): the target slot
+    /// cleared, `InitializeLocalVars`, `StopCompletely`, `OnMoveComplete(None)`. The
+    /// positions, the target info and `initialized` it sets on the way are all reset
+    /// by these.
+    pub(crate) fn end_move_on_first_report(&mut self) {
+        if let Some(tm) = self.target_manager.as_mut() {
+            tm.target_info = None;
+        }
+        let now = self.now;
+        self.moveto.initialize_local_vars(now);
+        self.mt_stop_completely();
+        self.on_move_complete(WeenieError::None);
     }
 
     /// `_DoMotion`: `adjust_motion` (mutating `mp.speed`) then the interpreted motion;

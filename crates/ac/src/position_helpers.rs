@@ -2,7 +2,7 @@
 //! bearings, and the cylinder distances between two objects' bounding cylinders.
 
 use crate::interpolation::Position;
-use crate::math::{rem360, to_degrees, EPSILON};
+use crate::math::{atan2_f32, rem360, to_degrees, EPSILON};
 
 /// `Position.heading(p)`: compass bearing from `from` to `to` in the horizontal plane
 /// (0 when they are closer than EPSILON horizontally).
@@ -12,7 +12,7 @@ pub fn heading(from: &Position, to: &Position) -> f32 {
     if d.normalize_check_small() {
         return 0.0;
     }
-    let a = (d.y as f64).atan2(d.x as f64) as f32;
+    let a = atan2_f32(d.y as f64, d.x as f64);
     rem360(450.0 - to_degrees(a))
 }
 

@@ -249,6 +249,12 @@ impl MotionTableManager {
         }
     }
 
+    /// Whether StopCompletely always takes the plain path here (the reference tick's
+    /// objects); the move-to layer's shortcuts then stay off too.
+    pub(crate) fn takes_plain_stops(&self) -> bool {
+        matches!(self.rest, RestMemo::Off)
+    }
+
     /// Every later StopCompletely takes the plain path (the reference tick's objects).
     #[cfg(feature = "reference")]
     pub(crate) fn plain_stops(&mut self) {

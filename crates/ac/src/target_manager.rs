@@ -179,6 +179,18 @@ impl VoyeurTable {
         }
     }
 
+    /// What inserting an entry for an id the table lacks and removing it again leaves
+    /// behind: the generation it took, and the slot it took from the free list back on
+    /// top of that list (a new slot, empty and free, when the list was empty).
+    pub(crate) fn insert_and_remove(&mut self) {
+        self.next_gen += 1;
+        if self.free.is_empty() {
+            self.slots.push(None);
+            self.keys.push(0);
+            self.free.push(self.slots.len() - 1);
+        }
+    }
+
     pub fn remove(&mut self, id: u32) -> bool {
         match self.slot_of(id) {
             Some(i) => {
@@ -357,6 +369,34 @@ mod tests {
     /// The entries in enumeration order, by a plain walk over the slots.
     fn ids(t: &VoyeurTable) -> Vec<(u64, u32)> {
         t.iter().map(|&(g, v)| (g, v.object_id)).collect()
+    }
+
+    #[test]
+    fn insert_and_remove_leaves_the_table_as_an_insertion_and_removal_do() {
+        let mut t = VoyeurTable::default();
+        let mut u = VoyeurTable::default();
+        // Empty free list: a new slot, left empty and free.
+        t.insert(voyeur(7));
+        u.insert(voyeur(7));
+        t.insert(voyeur(5));
+        assert!(t.remove(5));
+        u.insert_and_remove();
+        assert_eq!(t, u);
+        // The next insertion takes that slot, with the generation after it.
+        t.insert(voyeur(9));
+        u.insert(voyeur(9));
+        assert_eq!(ids(&u), [(0, 7), (2, 9)]);
+        assert_eq!(t, u);
+        // A free slot on top of the list is taken and given back.
+        assert!(t.remove(7) && u.remove(7));
+        t.insert(voyeur(4));
+        assert!(t.remove(4));
+        u.insert_and_remove();
+        assert_eq!(t, u);
+        t.insert(voyeur(1));
+        u.insert(voyeur(1));
+        assert_eq!(ids(&u), [(4, 1), (2, 9)]);
+        assert_eq!(t, u);
     }
 
     #[test]

@@ -224,6 +224,17 @@ pub fn add_voyeur(w: &mut impl Registry, t: usize, id: u32, radius: f32, quantum
         v.quantum = quantum;
         return;
     }
+    if first_report_ends_move(w, t, id, radius, quantum, pos) {
+        return;
+    }
+    let Some(table) = w
+        .at_mut(t)
+        .target_manager
+        .as_mut()
+        .and_then(|m| m.voyeurs.as_mut())
+    else {
+        return;
+    };
     // `SendVoyeurUpdate` to the entry just made: its slot is known, so it is not looked
     // up again.
     let slot = table.insert_slot(Voyeur {
@@ -234,6 +245,106 @@ pub fn add_voyeur(w: &mut impl Registry, t: usize, id: u32, radius: f32, quantum
     });
     debug_assert!(table.slot_mut(slot).is_some_and(|v| v.object_id == id));
     deliver_voyeur_update(w, t, id, radius, quantum, pos, TargetStatus::Ok);
+}
+
+/// The new voyeur `voyeur` of object `t` (which has a voyeur table without it), when
+/// its first report ends its move at once (a chase re-issued in range,
+/// [`PhysicsObj::move_ends_on_first_report`]): the voyeur's part of the plain report
+/// without the report; the entry that the `RemoveVoyeur` of its `ClearTarget` removes
+/// again, carried out first among the voyeur's new requests as the plain path does,
+/// leaves only its trace in the table ([`VoyeurTable::insert_and_remove`]). False,
+/// having changed nothing, when the shortcut does not apply.
+fn first_report_ends_move(
+    w: &mut impl Registry,
+    t: usize,
+    voyeur: u32,
+    radius: f32,
+    quantum: f64,
+    pos: Position,
+) -> bool {
+    let Some(v) = w.find(voyeur) else {
+        return false;
+    };
+    let target_id = w.at(t).id;
+    if !w.at(v).move_ends_on_first_report(target_id, &pos) {
+        return false;
+    }
+    #[cfg(debug_assertions)]
+    let plain = crate::table_manager::clone_checks().then(|| {
+        let mut pair = vec![w.at(t).clone(), w.at(v).clone()];
+        if let Some(table) = pair[0]
+            .target_manager
+            .as_mut()
+            .and_then(|m| m.voyeurs.as_mut())
+        {
+            table.insert(Voyeur {
+                object_id: voyeur,
+                quantum,
+                radius,
+                last_sent_position: Some(pos),
+            });
+        }
+        deliver_voyeur_update(&mut pair, 0, voyeur, radius, quantum, pos, TargetStatus::Ok);
+        pair
+    });
+    #[cfg(not(debug_assertions))]
+    let _ = (radius, quantum);
+    let obj = w.at_mut(v);
+    let start = obj.outbox.len();
+    obj.end_move_on_first_report();
+    if let Some(table) = w
+        .at_mut(t)
+        .target_manager
+        .as_mut()
+        .and_then(|m| m.voyeurs.as_mut())
+    {
+        table.insert_and_remove();
+    }
+    if w.at(v).outbox.len() > start {
+        flush_from(w, v, start);
+    }
+    #[cfg(debug_assertions)]
+    if let Some(pair) = plain {
+        let (a, b) = (&pair[1], w.at(v));
+        debug_assert_eq!(a.moveto, b.moveto, "first report: move-to manager");
+        debug_assert_eq!(a.target_manager, b.target_manager, "first report: target");
+        debug_assert_eq!(a.minterp, b.minterp, "first report: interpreter");
+        debug_assert_eq!(a.is_animating, b.is_animating, "first report: animating");
+        debug_assert_eq!(a.motions_done, b.motions_done, "first report: log");
+        debug_assert_eq!(
+            a.move_completions, b.move_completions,
+            "first report: weenie"
+        );
+        debug_assert_eq!(
+            a.last_move_completion, b.last_move_completion,
+            "first report: last completion"
+        );
+        debug_assert_eq!(a.events, b.events, "first report: events");
+        debug_assert_eq!(a.outbox, b.outbox, "first report: requests");
+        debug_assert_eq!(a.active, b.active, "first report: active");
+        debug_assert_eq!(
+            crate::sequence::physics_bits(&a.sequence),
+            crate::sequence::physics_bits(&b.sequence),
+            "first report: sequence"
+        );
+        let (ta, tb) = (a.table_manager.as_ref(), b.table_manager.as_ref());
+        debug_assert_eq!(
+            ta.map(|m| &m.state),
+            tb.map(|m| &m.state),
+            "first report: state"
+        );
+        debug_assert_eq!(
+            ta.map(|m| &m.pending),
+            tb.map(|m| &m.pending),
+            "first report: queue"
+        );
+        debug_assert_eq!(
+            pair[0].target_manager,
+            w.at(t).target_manager,
+            "first report: the target's voyeur table"
+        );
+    }
+    true
 }
 
 /// `SendVoyeurUpdate(voyeur, pos, status)` from object `t`. `gen` names the table entry

@@ -285,6 +285,13 @@ thread_local! {
     static RESTING: Cell<usize> = const { Cell::new(0) };
 }
 
+thread_local! {
+    /// `move_to_object` steps whose move ended within the step (a chase re-issued in
+    /// range: the first report's shortcut, `world::first_report_ends_move`), counted by
+    /// [`play`] on this thread.
+    static ENDED_AT_ONCE: Cell<usize> = const { Cell::new(0) };
+}
+
 /// The object `id` (None: the main object) of `sim`.
 fn object(sim: &AcSim, id: Option<u32>) -> Option<&retroanim_ac::physics_obj::PhysicsObj> {
     std::iter::once(&sim.obj)
@@ -349,7 +356,18 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
             }
         }
         let at = format!("steps[{i}]");
+        let id = v["object"]
+            .as_str()
+            .map(|s| u32::from_str_radix(&s[2..], 16).unwrap());
+        let done_before = object(&fast, id).map(|o| o.move_completions().len());
         let a = fast.apply(i + 1, &step, &at);
+        if v["op"] == "move_to_object"
+            && object(&fast, id).is_some_and(|o| {
+                !o.moveto().is_moving_to() && Some(o.move_completions().len()) > done_before
+            })
+        {
+            ENDED_AT_ONCE.with(|t| t.set(t.get() + 1));
+        }
         let b = plain.apply(i + 1, &step, &at);
         let text = |r: Result<_, _>| match r {
             Ok(line) => serde_json::to_string(&line).unwrap(),
@@ -440,14 +458,16 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     let played = Cell::new(0);
     TURNING.with(|t| t.set(0));
     RESTING.with(|t| t.set(0));
+    ENDED_AT_ONCE.with(|t| t.set(0));
     for n in [2, 3, 5] {
         check(12, world_setup(n), chase_step(n), 200, &played).unwrap();
     }
     let turning = TURNING.with(Cell::get);
     let resting = RESTING.with(Cell::get);
+    let at_once = ENDED_AT_ONCE.with(Cell::get);
     println!(
         "chase worlds: {} steps, {turning} with a correction turn running, \
-         {resting} moves and stops of a resting object",
+         {resting} moves and stops of a resting object, {at_once} chases ended at once",
         played.get()
     );
     assert!(played.get() >= 7_000, "{}", played.get());
@@ -456,6 +476,9 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     // Moves re-issued at rest start with the rest stop (the debug build checks each
     // one against the plain stop).
     assert!(resting >= 50, "{resting}");
+    // Chases re-issued in range end on their first report (the debug build checks each
+    // shortcut against the plain report on clones).
+    assert!(at_once >= 20, "{at_once}");
 }
 
 /// The differential check catches a bug planted in the engine's position step (the
