@@ -53,11 +53,11 @@ pub struct ShapeInstance {
     slots: Vec<usize>,
     /// The evaluated locals, per node. Also the memo key of [`NodeState::xf`]: the transform of a
     /// node whose new local equals its last one is not rebuilt from its angles.
-    locals: Vec<Keyframe>,
-    world: Vec<Transform3>,
+    locals: Box<[Keyframe]>,
+    world: Box<[Transform3]>,
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
-    nodes: Vec<NodeState>,
+    nodes: Box<[NodeState]>,
     /// Per slot in use, what the steady step remembers about it (see [`SlotMemo`]): one
     /// entry per entry of `slots`, so an instance with three threads keeps three, not the
     /// ten H17 allows.
@@ -451,7 +451,7 @@ fn pose_loop_in_order(
 }
 
 /// The pose loop's states for `list`: node 0, then [`AnimList::build_order`].
-fn node_states(list: &AnimList) -> Vec<NodeState> {
+fn node_states(list: &AnimList) -> Box<[NodeState]> {
     std::iter::once(NO_PARENT)
         .chain(list.build_order().iter().map(|&(_, parent)| parent))
         .map(|parent| NodeState {
@@ -474,8 +474,8 @@ impl ShapeInstance {
             model: list.id(),
             threads: Vec::with_capacity(TYPICAL_THREADS),
             slots: Vec::with_capacity(TYPICAL_THREADS),
-            locals: vec![[0; 6]; n],
-            world: vec![Transform3::IDENTITY; n],
+            locals: vec![[0; 6]; n].into_boxed_slice(),
+            world: vec![Transform3::IDENTITY; n].into_boxed_slice(),
             nodes: node_states(list),
             memo: Vec::with_capacity(TYPICAL_THREADS),
             cover: Cover::default(),
@@ -510,8 +510,8 @@ impl ShapeInstance {
     fn rebind(&mut self, list: &AnimList) {
         let n = list.nodes().len();
         self.model = list.id();
-        self.locals = vec![[0; 6]; n];
-        self.world = vec![Transform3::IDENTITY; n];
+        self.locals = vec![[0; 6]; n].into_boxed_slice();
+        self.world = vec![Transform3::IDENTITY; n].into_boxed_slice();
         self.nodes = node_states(list);
         self.memo.fill(SlotMemo::EMPTY);
         self.cover = Cover::default();
