@@ -79,7 +79,7 @@ pub struct ShapeInstance {
     /// is skipped, without comparing the thread's G, acc, dur and root with a kept copy.
     /// Only [`Self::touch`] and [`Self::touch_all`] hand out threads to change, and they
     /// clear it; the debug build checks every skip against the plain seed.
-    seeded: Option<usize>,
+    seeded: Option<u8>,
     /// How many slots [`Self::sort`] last left in order, each with its thread's playing
     /// sequence then in [`SlotMemo::sorted`] ([`NOT_SORTED`]: none).
     sorted_len: u8,
@@ -525,7 +525,7 @@ impl ShapeInstance {
     /// longer be what a seed stores, so the mark goes.
     #[inline(always)]
     fn touch(&mut self, id: usize) -> Option<&mut AnimationThread> {
-        if self.seeded == Some(id) {
+        if self.seeded.map(usize::from) == Some(id) {
             self.seeded = None;
         }
         self.threads.get_mut(id)
@@ -535,7 +535,7 @@ impl ShapeInstance {
     /// while the threads change.
     #[inline(always)]
     fn touch_all<'a>(
-        seeded: &mut Option<usize>,
+        seeded: &mut Option<u8>,
         threads: &'a mut Vec<AnimationThread>,
     ) -> &'a mut Vec<AnimationThread> {
         *seeded = None;
@@ -715,10 +715,12 @@ impl ShapeInstance {
         // what this seed would store. (Without slots both are None and the seed would do
         // nothing.)
         self.bind(list);
-        if self.seeded != self.slots.first().copied() {
+        if self.seeded.map(usize::from) != self.slots.first().copied() {
             self.seed_root(&Transform3::IDENTITY);
         } else {
-            debug_assert!(self.seeded.is_none_or(|id| self.seed_is_stored(id)));
+            debug_assert!(self
+                .seeded
+                .is_none_or(|id| self.seed_is_stored(usize::from(id))));
         }
         self.step_threads(list, anim_delta);
         // The read and the second seed address the same (first-slot) thread.
@@ -730,7 +732,8 @@ impl ShapeInstance {
         };
         let read = th.read_then_seed_identity();
         let ground = th.ground;
-        self.seeded = ground.then_some(id);
+        // Thread ids are below MAX_SLOTS.
+        self.seeded = ground.then_some(id as u8);
         read
     }
 
