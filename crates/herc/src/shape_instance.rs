@@ -118,7 +118,7 @@ impl SlotMemo {
 /// children must be rebuilt; a node whose local and parent did not change keeps its
 /// world). The node's id is the model's ([`AnimList::build_order`]): the same for every
 /// instance, so not kept per instance; its parent is kept, as the pose loop reads it for
-/// every node (read from the model, it took one more register in the loop and about 90
+/// every node (read from the model, it took one more register in the loop and about 55
 /// instructions more per step).
 #[derive(Clone, Copy, Debug)]
 struct NodeState {
