@@ -37,7 +37,8 @@ pub fn sample_biped() -> AnimList {
 struct Herc {
     shape: ShapeInstance,
     object: SimObject,
-    twist_ids: (usize, usize),
+    /// The torso threads' ids (below the ten slots an instance has).
+    twist_ids: (u8, u8),
     aim: u16,
     aim_step: u16,
 }
@@ -67,7 +68,7 @@ impl HercBench {
                 Herc {
                     shape,
                     object: SimObject::default(),
-                    twist_ids: (twist, pitch),
+                    twist_ids: (twist as u8, pitch as u8),
                     aim: (i as u16).wrapping_mul(977),
                     aim_step: 64 + (i as u16 % 512),
                 }
@@ -93,10 +94,10 @@ impl BenchWorld for HercBench {
             // Torso threads never advance; they are aimed by seeking (H31 step 6).
             h.aim = h.aim.wrapping_add(h.aim_step);
             let (twist, pitch) = h.twist_ids;
-            if let Some(th) = h.shape.thread_mut(twist) {
+            if let Some(th) = h.shape.thread_mut(usize::from(twist)) {
                 th.seek(list, TWIST, (h.aim >> 2) as i16);
             }
-            if let Some(th) = h.shape.thread_mut(pitch) {
+            if let Some(th) = h.shape.thread_mut(usize::from(pitch)) {
                 th.seek(list, PITCH, (h.aim.wrapping_mul(3) >> 2) as i16);
             }
             let read = h.shape.tick(list, self.anim_delta);

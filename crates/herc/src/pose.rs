@@ -71,16 +71,6 @@ pub fn thread_local(list: &AnimList, th: &AnimationThread, node: usize) -> Optio
     Some(blend(&a, &list.keyframe(j), fraction(th.acc, th.dur)))
 }
 
-/// [`AnimList::keyframe`] on the pool slice (the zero record outside it).
-pub(crate) fn key_at(keyframes: &[Keyframe], k: i16) -> Keyframe {
-    // A negative k read as u16 is 32768 or more, past any pool (at most 32767 records), so
-    // one bounds check also rejects it.
-    keyframes
-        .get(usize::from(k as u16))
-        .copied()
-        .unwrap_or([0; 6])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

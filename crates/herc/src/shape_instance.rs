@@ -6,7 +6,7 @@
 //! state step allocates nothing.
 
 use crate::anim_list::{AnimList, Keyframe, NO_PARENT};
-use crate::pose::{blend, blend_by, fraction, key_at};
+use crate::pose::{blend, blend_by, fraction};
 use crate::thread::AnimationThread;
 use crate::transform::{Transform3, KIND_IDENTITY, KIND_Z};
 
@@ -53,13 +53,15 @@ pub struct ShapeInstance {
     slots: Vec<usize>,
     /// The evaluated locals, per node. Also the memo key of [`NodeState::xf`]: the transform of a
     /// node whose new local equals its last one is not rebuilt from its angles.
-    locals: Vec<Keyframe>,
-    world: Vec<Transform3>,
+    locals: Box<[Keyframe]>,
+    world: Box<[Transform3]>,
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
-    nodes: Vec<NodeState>,
-    /// Per slot, [`Self::evaluate`]'s key rows (see [`Rows`]).
-    rows: [Rows; MAX_SLOTS],
+    nodes: Box<[NodeState]>,
+    /// Per slot in use, what the steady step remembers about it (see [`SlotMemo`]): one
+    /// entry per entry of `slots`, so an instance with three threads keeps three, not the
+    /// ten H17 allows.
+    memo: Vec<SlotMemo>,
     /// Which thread writes which node, for the current slot order and sequences.
     cover: Cover,
     /// No evaluation yet: every world transform must be built.
@@ -77,36 +79,60 @@ pub struct ShapeInstance {
     /// is skipped, without comparing the thread's G, acc, dur and root with a kept copy.
     /// Only [`Self::touch`] and [`Self::touch_all`] hand out threads to change, and they
     /// clear it; the debug build checks every skip against the plain seed.
-    seeded: Option<usize>,
-    /// Per slot, the playing sequence of its thread when [`Self::sort`] last left the slots in
-    /// order (`sorted_len` of them). The slot order depends only on those sequences'
-    /// priorities, so while they are the same the slots are still in order.
-    sorted: [i16; MAX_SLOTS],
-    sorted_len: usize,
+    seeded: Option<u8>,
+    /// How many slots [`Self::sort`] last left in order, each with its thread's playing
+    /// sequence then in [`SlotMemo::sorted`] ([`NOT_SORTED`]: none).
+    sorted_len: u8,
 }
 
-/// One node of the pose loop, in build order: where its local comes from, its parent, its
-/// memoised local transform (`Transform3::from_local` of the node's current local), whether
-/// that transform is in pitch form ([`Transform3::is_pitch_form`]), and whether the node's
-/// world transform changed in the current pass (so its children must be rebuilt; a node
-/// whose local and parent did not change keeps its world).
+/// [`ShapeInstance::sorted_len`] of an instance whose slots must be sorted: no slot count
+/// is this large ([`MAX_SLOTS`]).
+const NOT_SORTED: u8 = u8::MAX;
+
+/// What the steady step keeps per slot: the key rows of [`ShapeInstance::evaluate`], the
+/// slot's entry of the cover's key, and the sort memo's sequence.
+#[derive(Clone, Copy, Debug)]
+struct SlotMemo {
+    rows: Rows,
+    /// (thread id, seq, next_seq) of the slot's thread when the cover was built (thread ids
+    /// are below [`MAX_SLOTS`]).
+    cover: (u8, i16, i16),
+    /// The playing sequence of the slot's thread when [`ShapeInstance::sort`] last left the
+    /// slots in order. The slot order depends only on those sequences' priorities, so
+    /// while they are the same the slots are still in order.
+    sorted: i16,
+}
+
+impl SlotMemo {
+    const EMPTY: SlotMemo = SlotMemo {
+        rows: Rows::EMPTY,
+        cover: (u8::MAX, -1, -1),
+        sorted: 0,
+    };
+}
+
+/// One node of the pose loop, in build order: where its local comes from (a [`Source`], its
+/// fields kept loose so that the state packs into 44 bytes), its memoised local transform
+/// (`Transform3::from_local` of the node's current local) and which Concat it takes
+/// ([`Form`]), and whether the node's world transform changed in the current pass (so its
+/// children must be rebuilt; a node whose local and parent did not change keeps its
+/// world). The node's id is the model's ([`AnimList::build_order`]): the same for every
+/// instance, so not kept per instance; its parent is kept, as the pose loop reads it for
+/// every node (read from the model, it took one more register in the loop and about 55
+/// instructions more per step).
 #[derive(Clone, Copy, Debug)]
 struct NodeState {
     xf: Transform3,
-    src: Source,
-    /// The node id.
-    node: u16,
     /// The parent's node id ([`NO_PARENT`] for none).
     parent: u16,
-    /// The parent's index in [`ShapeInstance::nodes`] ([`NO_PARENT`] for none).
-    parent_at: u16,
-    pitch: bool,
-    /// The local is FromEuler(x, 0, 0) not in pitch form: general, with `m1 = m6 = 0`
-    /// ([`Transform3::concat_m1_m6_zero_into`]).
-    pitch_general: bool,
-    /// For a local in pitch form: its translation's x is 0 (its Concat then leaves out the
-    /// three products of x).
-    no_tx: bool,
+    /// [`Source::column`].
+    column: u16,
+    /// [`Source::next_column`].
+    next_column: u16,
+    /// [`Source::slot`].
+    slot: u8,
+    /// One of the [`Form`] constants.
+    form: u8,
     moved: bool,
     /// The cover was rebuilt since the rest record was last taken for a rest source: the
     /// local must be compared with it once. A node with a rest source otherwise holds its
@@ -115,20 +141,56 @@ struct NodeState {
     rest_dirty: bool,
 }
 
-impl NodeState {
-    const fn new(node: u16, parent: u16, parent_at: u16) -> NodeState {
-        NodeState {
-            xf: Transform3::IDENTITY,
-            src: Source::REST,
-            node,
-            parent,
-            parent_at,
-            pitch: false,
-            pitch_general: false,
-            no_tx: false,
-            moved: false,
-            rest_dirty: true,
+/// Which Concat a node's memoised local takes, by its form.
+struct Form;
+
+impl Form {
+    /// None of the others: the general Concat's cases.
+    const OTHER: u8 = 0;
+    /// In pitch form ([`Transform3::is_pitch_form`]).
+    const PITCH: u8 = 1;
+    /// In pitch form with a translation whose x is 0 (its Concat then leaves out the three
+    /// products of x).
+    const PITCH_NO_TX: u8 = 2;
+    /// FromEuler(x, 0, 0) not in pitch form: general, with `m1 = m6 = 0`
+    /// ([`Transform3::concat_m1_m6_zero_into`]).
+    const PITCH_GENERAL: u8 = 3;
+
+    /// [`Form::PITCH`] or [`Form::PITCH_NO_TX`] by the translation's x.
+    #[inline(always)]
+    fn pitch(tx: i16) -> u8 {
+        if tx == 0 {
+            Form::PITCH_NO_TX
+        } else {
+            Form::PITCH
         }
+    }
+}
+
+impl NodeState {
+    const NEW: NodeState = NodeState {
+        xf: Transform3::IDENTITY,
+        parent: NO_PARENT,
+        column: Source::REST.column,
+        next_column: Source::REST.next_column,
+        slot: Source::REST.slot,
+        form: Form::OTHER,
+        moved: false,
+        rest_dirty: true,
+    };
+
+    fn src(&self) -> Source {
+        Source {
+            slot: self.slot,
+            column: self.column,
+            next_column: self.next_column,
+        }
+    }
+
+    fn set_src(&mut self, src: Source) {
+        self.slot = src.slot;
+        self.column = src.column;
+        self.next_column = src.next_column;
     }
 
     /// Rebuild the memoised local transform from a new local.
@@ -149,16 +211,13 @@ impl NodeState {
         let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
         if let Some(xf) = Transform3::pitch_only(x, t) {
             self.xf = xf;
-            self.pitch = true;
-            self.pitch_general = false;
-            self.no_tx = tx == 0;
+            self.form = Form::pitch(tx);
             return;
         }
         if x != 0 {
             // Not in pitch form (pitch_only answers for every x ≠ 0 that is).
             self.xf = Transform3::pitch_general(x, t);
-            self.pitch = false;
-            self.pitch_general = true;
+            self.form = Form::PITCH_GENERAL;
             return;
         }
         self.set_local_rotated(local);
@@ -170,8 +229,7 @@ impl NodeState {
     fn set_local_rotated(&mut self, local: &Keyframe) {
         let [x, y, z, tx, ty, tz] = *local;
         let t = [i32::from(tx), i32::from(ty), i32::from(tz)];
-        self.pitch = false;
-        self.pitch_general = false;
+        self.form = Form::OTHER;
         if x == 0 && y == 0 {
             // FromEuler's first branch: identity, or a rotation about Z (never pitch form).
             self.xf = Transform3::yaw_only(z, t);
@@ -184,10 +242,13 @@ impl NodeState {
     #[inline(never)]
     fn set_general(&mut self, local: Keyframe) {
         self.xf = Transform3::from_local(local);
-        self.pitch = self.xf.is_pitch_form();
         // A small roll or yaw can leave FromEuler in pitch form; the no-x Concat must then
-        // see this local's translation, not the flag of an earlier one.
-        self.no_tx = local[3] == 0;
+        // see this local's translation, not the form of an earlier one.
+        self.form = if self.xf.is_pitch_form() {
+            Form::pitch(local[3])
+        } else {
+            Form::OTHER
+        };
     }
 }
 
@@ -202,8 +263,8 @@ struct Rows {
     row: usize,
     next_row: usize,
     q: i32,
-    natural: bool,
     cursor: [i16; 4],
+    natural: bool,
 }
 
 impl Rows {
@@ -240,10 +301,8 @@ struct Source {
     /// Column in the thread's playing sequence.
     column: u16,
     /// Column in its next cursor's sequence; [`REST_COLUMN`] when that sequence does not
-    /// animate the node, so the blend goes toward the rest record (D5).
+    /// animate the node, so the blend goes toward the node's rest record (D5).
     next_column: u16,
-    /// The node's rest keyframe index (the blend target for [`REST_COLUMN`]).
-    rest: i16,
 }
 
 impl Source {
@@ -251,7 +310,6 @@ impl Source {
         slot: REST,
         column: 0,
         next_column: REST_COLUMN,
-        rest: 0,
     };
 }
 
@@ -262,11 +320,11 @@ const REST_COLUMN: u16 = u16::MAX;
 /// next sequence) per thread. Which nodes a thread writes depends only on those, as long as
 /// each thread's key rows exist (checked on every evaluation); the pose is then built node
 /// by node without the rest pass and the overwrites.
+/// Its key, per slot, is [`SlotMemo::cover`].
 #[derive(Clone, Debug, Default)]
 struct Cover {
-    /// (thread id, seq, next_seq) per slot, first slot first; `len` entries used.
-    key: [(usize, i16, i16); MAX_SLOTS],
-    len: usize,
+    /// How many slots the key has.
+    len: u8,
     built: bool,
 }
 
@@ -296,8 +354,8 @@ fn concat_z_z_out_of_line(a: &Transform3, b: &Transform3, out: &mut Transform3) 
 #[inline(always)]
 fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3) {
     match parent {
-        Some(pw) if st.pitch && st.no_tx => st.xf.concat_pitch_no_tx_into(pw, out),
-        Some(pw) if st.pitch => st.xf.concat_pitch_into(pw, out),
+        Some(pw) if st.form == Form::PITCH_NO_TX => st.xf.concat_pitch_no_tx_into(pw, out),
+        Some(pw) if st.form == Form::PITCH => st.xf.concat_pitch_into(pw, out),
         // Concat's first branch: a translation-only local (the unanimated forearms) takes
         // the parent's rotation and kind.
         Some(pw) if st.xf.kind == KIND_IDENTITY => {
@@ -314,7 +372,9 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
         // Concat's second branch: a parent without rotation (the torso's twist on a pelvis
         // that walks or runs straight).
         Some(pw) if pw.kind == KIND_IDENTITY => st.xf.concat_identity_b_into(pw, out),
-        Some(pw) if st.pitch_general => concat_m1_m6_zero_out_of_line(&st.xf, pw, out),
+        Some(pw) if st.form == Form::PITCH_GENERAL => {
+            concat_m1_m6_zero_out_of_line(&st.xf, pw, out)
+        }
         // Two rotations about Z (the twist on a turning pelvis).
         Some(pw) if st.xf.kind == KIND_Z && pw.kind == KIND_Z => {
             concat_z_z_out_of_line(&st.xf, pw, out)
@@ -361,7 +421,7 @@ fn pose_loop_in_order(
     states: &mut [NodeState],
     locals: &mut [Keyframe],
     worlds: &mut [Transform3],
-    mut local_of: impl FnMut(&mut NodeState) -> Option<(Keyframe, bool)>,
+    mut local_of: impl FnMut(&mut NodeState, usize) -> Option<(Keyframe, bool)>,
 ) {
     let n = states.len();
     let (Some(locals), Some(worlds)) = (locals.get_mut(..n), worlds.get_mut(..n)) else {
@@ -378,7 +438,7 @@ fn pose_loop_in_order(
         let parent = usize::from(st.parent);
         let parent_moved = done.get(parent).is_some_and(|p| p.moved);
         // None: a rest source whose local is its rest record already.
-        let changed = match local_of(st) {
+        let changed = match local_of(st, k) {
             Some(local) => take_local(st, &mut locals[k], local),
             None => false,
         };
@@ -391,20 +451,19 @@ fn pose_loop_in_order(
 }
 
 /// The pose loop's states for `list`: node 0, then [`AnimList::build_order`].
-fn node_states(list: &AnimList) -> Vec<NodeState> {
-    let order = list.build_order();
-    let mut at = vec![NO_PARENT; list.nodes().len()];
-    at[0] = 0;
-    for (k, &(n, _)) in order.iter().enumerate() {
-        at[usize::from(n)] = (k + 1) as u16;
-    }
-    let mut states = Vec::with_capacity(order.len() + 1);
-    states.push(NodeState::new(0, NO_PARENT, NO_PARENT));
-    for &(n, parent) in order {
-        let parent_at = at.get(usize::from(parent)).copied().unwrap_or(NO_PARENT);
-        states.push(NodeState::new(n, parent, parent_at));
-    }
-    states
+fn node_states(list: &AnimList) -> Box<[NodeState]> {
+    std::iter::once(NO_PARENT)
+        .chain(list.build_order().iter().map(|&(_, parent)| parent))
+        .map(|parent| NodeState {
+            parent,
+            ..NodeState::NEW
+        })
+        .collect()
+}
+
+/// The node of each pose-loop state: node 0, then [`AnimList::build_order`]'s.
+fn state_nodes(list: &AnimList) -> impl Iterator<Item = usize> + '_ {
+    std::iter::once(0).chain(list.build_order().iter().map(|&(n, _)| usize::from(n)))
 }
 
 impl ShapeInstance {
@@ -415,31 +474,26 @@ impl ShapeInstance {
             model: list.id(),
             threads: Vec::with_capacity(TYPICAL_THREADS),
             slots: Vec::with_capacity(TYPICAL_THREADS),
-            locals: vec![[0; 6]; n],
-            world: vec![Transform3::IDENTITY; n],
+            locals: vec![[0; 6]; n].into_boxed_slice(),
+            world: vec![Transform3::IDENTITY; n].into_boxed_slice(),
             nodes: node_states(list),
-            rows: [Rows::EMPTY; MAX_SLOTS],
+            memo: Vec::with_capacity(TYPICAL_THREADS),
             cover: Cover::default(),
             fresh: true,
             in_node_order: false,
             root_has_children: false,
             seeded: None,
-            sorted: [0; MAX_SLOTS],
-            sorted_len: usize::MAX,
+            sorted_len: NOT_SORTED,
         };
-        s.note_node_order();
+        s.note_node_order(list);
         s.evaluate(list, &Transform3::IDENTITY);
         s
     }
 
-    /// The flags [`Self::evaluate`] reads of the node states' order.
-    fn note_node_order(&mut self) {
-        self.in_node_order = self
-            .nodes
-            .iter()
-            .enumerate()
-            .all(|(k, st)| usize::from(st.node) == k);
-        self.root_has_children = self.nodes.iter().skip(1).any(|st| st.parent_at == 0);
+    /// The flags [`Self::evaluate`] reads of the model's build order.
+    fn note_node_order(&mut self, list: &AnimList) {
+        self.in_node_order = state_nodes(list).enumerate().all(|(k, n)| n == k);
+        self.root_has_children = list.build_order().iter().any(|&(_, parent)| parent == 0);
     }
 
     /// Every method that takes a model calls this first: for another model than the caches
@@ -456,22 +510,22 @@ impl ShapeInstance {
     fn rebind(&mut self, list: &AnimList) {
         let n = list.nodes().len();
         self.model = list.id();
-        self.locals = vec![[0; 6]; n];
-        self.world = vec![Transform3::IDENTITY; n];
+        self.locals = vec![[0; 6]; n].into_boxed_slice();
+        self.world = vec![Transform3::IDENTITY; n].into_boxed_slice();
         self.nodes = node_states(list);
-        self.rows = [Rows::EMPTY; MAX_SLOTS];
+        self.memo.fill(SlotMemo::EMPTY);
         self.cover = Cover::default();
         self.fresh = true;
-        self.sorted_len = usize::MAX;
+        self.sorted_len = NOT_SORTED;
         Self::touch_all(&mut self.seeded, &mut self.threads);
-        self.note_node_order();
+        self.note_node_order(list);
     }
 
     /// The one door to changing a thread: a seed skipped for it ([`Self::seeded`]) would no
     /// longer be what a seed stores, so the mark goes.
     #[inline(always)]
     fn touch(&mut self, id: usize) -> Option<&mut AnimationThread> {
-        if self.seeded == Some(id) {
+        if self.seeded.map(usize::from) == Some(id) {
             self.seeded = None;
         }
         self.threads.get_mut(id)
@@ -481,7 +535,7 @@ impl ShapeInstance {
     /// while the threads change.
     #[inline(always)]
     fn touch_all<'a>(
-        seeded: &mut Option<usize>,
+        seeded: &mut Option<u8>,
         threads: &'a mut Vec<AnimationThread>,
     ) -> &'a mut Vec<AnimationThread> {
         *seeded = None;
@@ -503,6 +557,7 @@ impl ShapeInstance {
         let id = self.threads.len();
         Self::touch_all(&mut self.seeded, &mut self.threads).push(th);
         self.slots.push(id);
+        self.memo.push(SlotMemo::EMPTY);
         self.sort(list);
         Ok(id)
     }
@@ -540,12 +595,12 @@ impl ShapeInstance {
         self.bind(list);
         // The same sequences as when the slots were last left in order (every benchmark
         // step): they still are, and no priority needs to be looked up.
-        if self.sorted_len == self.slots.len()
+        if usize::from(self.sorted_len) == self.slots.len()
             && self
                 .slots
                 .iter()
-                .zip(&self.sorted)
-                .all(|(&id, &seq)| self.threads[id].seq == seq)
+                .zip(&self.memo)
+                .all(|(&id, m)| self.threads[id].seq == m.sorted)
         {
             debug_assert!(self.slots_in_order(list));
             return;
@@ -565,9 +620,9 @@ impl ShapeInstance {
     #[inline(never)]
     fn sort_and_note(&mut self, list: &AnimList) {
         self.sort_by_priority(list);
-        self.sorted_len = self.slots.len();
-        for (seq, &id) in self.sorted.iter_mut().zip(&self.slots) {
-            *seq = self.threads[id].seq;
+        self.sorted_len = self.slots.len() as u8;
+        for (m, &id) in self.memo.iter_mut().zip(&self.slots) {
+            m.sorted = self.threads[id].seq;
         }
     }
 
@@ -630,12 +685,12 @@ impl ShapeInstance {
         // The sort's test (every slot's thread on the sequence noted when the slots were last
         // left in order) made as each thread is stepped: a thread's advance changes only
         // that thread, and each slot holds a different thread.
-        let mut same = self.sorted_len == self.slots.len();
+        let mut same = usize::from(self.sorted_len) == self.slots.len();
         let threads = Self::touch_all(&mut self.seeded, &mut self.threads);
         for (i, &id) in self.slots.iter().enumerate() {
             let th = &mut threads[id];
             th.advance(list, anim_delta);
-            same &= self.sorted.get(i) == Some(&th.seq);
+            same &= self.memo.get(i).map(|m| m.sorted) == Some(th.seq);
         }
         if !same {
             self.sort_and_note(list);
@@ -660,10 +715,12 @@ impl ShapeInstance {
         // what this seed would store. (Without slots both are None and the seed would do
         // nothing.)
         self.bind(list);
-        if self.seeded != self.slots.first().copied() {
+        if self.seeded.map(usize::from) != self.slots.first().copied() {
             self.seed_root(&Transform3::IDENTITY);
         } else {
-            debug_assert!(self.seeded.is_none_or(|id| self.seed_is_stored(id)));
+            debug_assert!(self
+                .seeded
+                .is_none_or(|id| self.seed_is_stored(usize::from(id))));
         }
         self.step_threads(list, anim_delta);
         // The read and the second seed address the same (first-slot) thread.
@@ -675,7 +732,8 @@ impl ShapeInstance {
         };
         let read = th.read_then_seed_identity();
         let ground = th.ground;
-        self.seeded = ground.then_some(id);
+        // Thread ids are below MAX_SLOTS.
+        self.seeded = ground.then_some(id as u8);
         read
     }
 
@@ -689,13 +747,13 @@ impl ShapeInstance {
         // model's flat key pool, and the Q10 fraction. Slots the cover gives no node keep
         // stale entries, which are never read. The same pass checks the cover's key (the
         // slot order and each thread's sequences); the rows do not depend on the cover.
-        let rows = &mut self.rows;
         let c = &self.cover;
-        let mut same = c.built && c.len == self.slots.len();
+        let mut same = c.built && usize::from(c.len) == self.slots.len();
         let mut covered = true;
-        for ((r, &id), k) in rows.iter_mut().zip(&self.slots).zip(&c.key) {
+        for (m, &id) in self.memo.iter_mut().zip(&self.slots) {
             let th = &self.threads[id];
-            same &= *k == (id, th.seq, th.next_seq);
+            same &= m.cover == (id as u8, th.seq, th.next_seq);
+            let r = &mut m.rows;
             if r.are_for(th) {
                 // The same cursor as when the rows were looked up: the same rows.
                 debug_assert_eq!(
@@ -727,7 +785,6 @@ impl ShapeInstance {
         } else {
             debug_assert!(self.cover_is_current(list));
         }
-        let keyframes = list.keyframes();
         let rest_keys = list.rest_keys();
         let fresh = std::mem::replace(&mut self.fresh, false);
         if let (Some(l0), Some(r0)) = (self.locals.first_mut(), rest_keys.first()) {
@@ -743,7 +800,7 @@ impl ShapeInstance {
             self.evaluate_uncovered(list, root_read);
             return;
         }
-        let rows = &self.rows;
+        let memo = &self.memo[..];
         let values = list.flat_values();
         let mask = values.len().wrapping_sub(1);
         // Slices taken once: stores into the buffers then cannot be taken for stores into
@@ -752,26 +809,29 @@ impl ShapeInstance {
             &mut self.nodes[..],
             &mut self.locals[..],
             &mut self.world[..],
-            |st| {
-                let src = st.src;
+            |st, k| {
                 // REST (255) is past the ten slots, so one test serves both.
-                let Some(&Rows {
-                    row,
-                    next_row,
-                    q,
-                    natural,
+                let Some(&SlotMemo {
+                    rows:
+                        Rows {
+                            row,
+                            next_row,
+                            q,
+                            natural,
+                            ..
+                        },
                     ..
-                }) = rows.get(usize::from(src.slot))
+                }) = memo.get(usize::from(st.slot))
                 else {
                     if !st.rest_dirty {
                         return None;
                     }
                     st.rest_dirty = false;
-                    return Some((rest_keys[usize::from(st.node)], false));
+                    return Some((rest_keys[k], false));
                 };
                 // Each offset is a key row plus a column of its sequence, in range; the mask
                 // (the pool's length is a power of two) only lets the compiler see that.
-                let sg = &values[(row + usize::from(src.column)) & mask];
+                let sg = &values[(row + usize::from(st.column)) & mask];
                 if natural {
                     // The next key is this column's in the sequence's next frame: the
                     // difference is the segment's.
@@ -795,10 +855,10 @@ impl ShapeInstance {
                     return Some((blend_by(&sg.a, &sg.d, q), false));
                 }
                 let a = sg.a;
-                let b = if src.next_column == REST_COLUMN {
-                    key_at(keyframes, src.rest)
+                let b = if st.next_column == REST_COLUMN {
+                    rest_keys[k]
                 } else {
-                    values[(next_row + usize::from(src.next_column)) & mask].a
+                    values[(next_row + usize::from(st.next_column)) & mask].a
                 };
                 // Equal keys blend to `a` itself (every difference is 0), so no test.
                 Some((blend(&a, &b, q), false))
@@ -820,8 +880,8 @@ impl ShapeInstance {
             &mut self.locals,
             &mut self.world,
         );
-        for st in self.nodes.iter_mut().skip(1) {
-            if let Some(local) = self.locals.get(usize::from(st.node)) {
+        for (st, node) in self.nodes.iter_mut().zip(state_nodes(list)).skip(1) {
+            if let Some(local) = self.locals.get(node) {
                 st.set_local(local);
             }
             // The locals of rest sources are their rest records: nothing to compare.
@@ -836,8 +896,9 @@ impl ShapeInstance {
         sources(list, &self.threads, &self.slots, &mut by_node);
         self.nodes
             .iter()
+            .zip(state_nodes(list))
             .skip(1)
-            .all(|st| by_node.get(usize::from(st.node)) == Some(&st.src))
+            .all(|(st, node)| by_node.get(node) == Some(&st.src()))
     }
 
     /// Rebuild the cover ([`NodeState::src`]) after the slot order or a thread's sequences
@@ -846,10 +907,10 @@ impl ShapeInstance {
     fn rebuild_cover(&mut self, list: &AnimList) {
         let c = &mut self.cover;
         c.built = true;
-        c.len = self.slots.len();
-        for (k, &id) in c.key.iter_mut().zip(&self.slots) {
+        c.len = self.slots.len() as u8;
+        for (m, &id) in self.memo.iter_mut().zip(&self.slots) {
             let th = &self.threads[id];
-            *k = (id, th.seq, th.next_seq);
+            m.cover = (id as u8, th.seq, th.next_seq);
         }
         // Written straight into the states (no per-node scratch kept on the instance).
         write_sources(
@@ -876,10 +937,7 @@ fn sources(
     by_node: &mut Vec<Source>,
 ) {
     by_node.clear();
-    by_node.extend(list.nodes().iter().map(|node| Source {
-        rest: node.rest,
-        ..Source::REST
-    }));
+    by_node.resize(list.nodes().len(), Source::REST);
     for (slot, &id) in slots.iter().enumerate().rev() {
         let th = &threads[id];
         let Some(seq) = list.sequence(th.seq) else {
@@ -918,10 +976,7 @@ fn write_sources(
 ) {
     let nodes = list.nodes();
     for st in states.iter_mut().skip(1) {
-        st.src = Source {
-            rest: nodes.get(usize::from(st.node)).map_or(0, |n| n.rest),
-            ..Source::REST
-        };
+        st.set_src(Source::REST);
     }
     for (slot, &id) in slots.iter().enumerate().rev() {
         let th = &threads[id];
@@ -942,12 +997,14 @@ fn write_sources(
             let at = if in_order {
                 Some(node)
             } else {
-                states.iter().position(|st| usize::from(st.node) == node)
+                state_nodes(list).position(|n| n == node)
             };
             if let Some(st) = at.and_then(|k| states.get_mut(k)).filter(|_| at != Some(0)) {
-                st.src.slot = slot as u8;
-                st.src.column = column as u16;
-                st.src.next_column = next_column;
+                st.set_src(Source {
+                    slot: slot as u8,
+                    column: column as u16,
+                    next_column,
+                });
             }
         }
     }
@@ -1040,11 +1097,11 @@ mod tests {
         // with a small roll whose FromEuler is still in pitch form (x = −32768, y = −3:
         // m = [16384, 0, 0, −16384, 0, 0, 0, 0, −16384]) and translation x 100: its world
         // must carry the 100, i.e. be Concat's.
-        let mut st = NodeState::new(1, 0, 0);
+        let mut st = NodeState::NEW;
         st.set_local(&[1008, 0, 0, 0, 5, 7]);
-        assert!(st.pitch && st.no_tx);
+        assert_eq!(st.form, Form::PITCH_NO_TX);
         st.set_local(&[-32768, -3, 0, 100, 0, 0]);
-        assert!(st.pitch);
+        assert_eq!(st.form, Form::PITCH);
         assert_eq!(st.xf.m, [16384, 0, 0, -16384, 0, 0, 0, 0, -16384]);
         let parent = Transform3::from_euler(0, 0, 16384).with_translation([1, 2, 3]);
         let mut out = Transform3::IDENTITY;
