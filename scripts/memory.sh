@@ -42,7 +42,7 @@ peak() { # ENGINE N TICKS -> dhat peak bytes; the profile is left in $out/ENGINE
         awk '/At t-gmax:/ { gsub(",", "", $4); print $4; exit }'
 }
 
-hot() { # ENGINE -> hot bytes per entity (from the four profiles)
+hot() { # ENGINE -> hot bytes per entity (from the three profiles)
     python3 - "$out/$1-1000-50.json" "$out/$1-2000-50.json" "$out/$1-1000-100.json" \
         "${HOT_MIN:-1}" "${HOT_SITES:-}" <<'PY'
 import json, sys
@@ -65,8 +65,10 @@ for key, (gb, acc) in big.items():
     if per > 0 and touched >= float(hot_min):
         hot += per
     if show and per > 0:
-        where = next((f for f in key if "/library/" not in f and "library/" not in f.split("(")[-1]
-                      and "vgpreload" not in f), "?")
+        # The first frame in this workspace past the allocator: its file has no
+        # directory in the name (the standard library's and other crates' frames do).
+        where = next((f for f in key if "(" in f and "/" not in f.split("(")[-1]
+                      and "alloc" not in f.split(" (")[0]), "?")
         print(f"  {per:8.1f} B/entity  {touched:8.2f} B accessed/entity-tick  {where}", file=sys.stderr)
 print(round(hot))
 PY
