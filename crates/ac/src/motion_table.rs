@@ -449,6 +449,10 @@ impl MotionTableData {
     /// `re_modify`, including ACE's head-rereading bug (Q21: with k ≥ 2 modifiers the
     /// first is re-applied k times and the others lose their physics).
     pub fn re_modify(&self, seq: &mut Sequence, pstate: &mut MotionState, src: &dyn AnimSource) {
+        // With no modifier there is nothing to re-apply and the depth ends where it began.
+        if pstate.modifiers.is_empty() {
+            return;
+        }
         // DEVIATION (robustness): with some tables a re-applied modifier re-enters
         // re_modify through GetObjectSequence without end, and ACE overflows its stack.
         // Past RE_MODIFY_DEPTH nested calls the innermost one re-applies nothing.
