@@ -337,7 +337,9 @@ impl MotionTableData {
                 .cycle(key(cs.style, idx))
                 .or_else(|| self.cycle(key(self.default_style, idx)));
             if let Some(md) = md {
-                if self.is_allowed(motion, md, cs) {
+                // `is_allowed` with the style's default substate already read (`sub`:
+                // nothing above changed the style).
+                if md.bitfield & 2 == 0 || motion == cs.substate || sub == cs.substate {
                     if motion == cs.substate
                         && seq.has_anims()
                         && sign(speed_mod) == sign(cs.substate_mod)
@@ -355,7 +357,7 @@ impl MotionTableData {
                         self.get_link(cs.style, cs.substate, cs.substate_mod, motion, speed_mod);
                     let mut via = None;
                     if link.is_none() || sign(speed_mod) != sign(cs.substate_mod) {
-                        let d = self.sd(cs.style);
+                        let d = sub;
                         link = self.get_link(cs.style, cs.substate, cs.substate_mod, d, 1.0);
                         via = self.get_link(cs.style, d, 1.0, motion, speed_mod);
                     }
@@ -373,10 +375,7 @@ impl MotionTableData {
                         add_motion(seq, link, s, src);
                     }
                     add_motion(seq, Some(md), speed_mod, src);
-                    if cs.substate != motion
-                        && cs.substate & MODIFIER != 0
-                        && self.sd(cs.style) != motion
-                    {
+                    if cs.substate != motion && cs.substate & MODIFIER != 0 && sub != motion {
                         cs.add_modifier_no_check(cs.substate, cs.substate_mod);
                     }
                     cs.substate_mod = speed_mod;
@@ -402,7 +401,7 @@ impl MotionTableData {
                     *num_anims = count(link) as u32;
                     return true;
                 }
-                let d = self.sd(cs.style);
+                let d = sub;
                 let to_idle = self.get_link(cs.style, cs.substate, cs.substate_mod, d, 1.0);
                 if to_idle.is_some() {
                     let act = self.get_link(cs.style, d, 1.0, motion, speed_mod);
@@ -450,6 +449,10 @@ impl MotionTableData {
     /// `re_modify`, including ACE's head-rereading bug (Q21: with k ≥ 2 modifiers the
     /// first is re-applied k times and the others lose their physics).
     pub fn re_modify(&self, seq: &mut Sequence, pstate: &mut MotionState, src: &dyn AnimSource) {
+        // With no modifier there is nothing to re-apply and the depth ends where it began.
+        if pstate.modifiers.is_empty() {
+            return;
+        }
         // DEVIATION (robustness): with some tables a re-applied modifier re-enters
         // re_modify through GetObjectSequence without end, and ACE overflows its stack.
         // Past RE_MODIFY_DEPTH nested calls the innermost one re-applies nothing.

@@ -40,13 +40,29 @@ pub enum WorkLimit {
 /// animation (ACE's DAT cache returns a default-constructed object, quirk Q13/Q55).
 pub trait AnimSource {
     fn animation(&self, id: u32) -> Arc<Animation>;
+
+    /// The record of `id` with its hook mask, as a node holds it. A source that keeps
+    /// the masks of its records saves each append the scan of every part frame.
+    fn node_animation(&self, id: u32) -> NodeAnimation {
+        NodeAnimation::new(self.animation(id))
+    }
 }
 
-/// A simple in-memory [`AnimSource`].
-#[derive(Clone, Debug, Default)]
+/// A simple in-memory [`AnimSource`]. Each record is kept with its hook mask, made
+/// once when it is stored (the records are shared and never written).
+#[derive(Clone, Debug)]
 pub struct AnimMap {
-    map: IdMap<Arc<Animation>>,
-    empty: Arc<Animation>,
+    map: IdMap<NodeAnimation>,
+    empty: NodeAnimation,
+}
+
+impl Default for AnimMap {
+    fn default() -> Self {
+        AnimMap {
+            map: IdMap::default(),
+            empty: NodeAnimation::new(Arc::default()),
+        }
+    }
 }
 
 impl AnimMap {
@@ -54,11 +70,11 @@ impl AnimMap {
         AnimMap::default()
     }
     pub fn insert(&mut self, anim: Animation) {
-        self.map.insert(anim.id, Arc::new(anim));
+        self.map.insert(anim.id, NodeAnimation::new(Arc::new(anim)));
     }
     /// Store `anim` under `id` (an empty stand-in for a missing record has id 0).
     pub fn insert_as(&mut self, id: u32, anim: Arc<Animation>) {
-        self.map.insert(id, anim);
+        self.map.insert(id, NodeAnimation::new(anim));
     }
     pub fn contains(&self, id: u32) -> bool {
         self.map.contains_key(&id)
@@ -73,10 +89,17 @@ impl AnimMap {
 
 impl AnimSource for AnimMap {
     fn animation(&self, id: u32) -> Arc<Animation> {
-        self.map
-            .get(&id)
-            .cloned()
-            .unwrap_or_else(|| self.empty.clone())
+        self.node_animation(id).anim
+    }
+
+    fn node_animation(&self, id: u32) -> NodeAnimation {
+        let node = self.map.get(&id).unwrap_or(&self.empty).clone();
+        debug_assert_eq!(
+            node.hooks_at,
+            NodeAnimation::new(node.anim.clone()).hooks_at,
+            "stored hook mask"
+        );
+        node
     }
 }
 
@@ -168,7 +191,7 @@ impl std::ops::Deref for NodeAnimation {
 impl SeqNode {
     /// `AnimSequenceNode(AnimData)` + `set_animation_id`: the four-step clamp (Q54).
     pub fn new(data: AnimData, src: &dyn AnimSource) -> SeqNode {
-        let anim = src.animation(data.anim_id);
+        let anim = src.node_animation(data.anim_id);
         let n = anim.num_frames as i64;
         let mut low = data.low_frame as i64;
         let mut high = data.high_frame as i64;
@@ -185,7 +208,7 @@ impl SeqNode {
             high = low;
         }
         SeqNode {
-            anim: NodeAnimation::new(anim),
+            anim,
             framerate: data.framerate,
             low_frame: low as i32,
             high_frame: high as i32,
@@ -873,7 +896,9 @@ impl Sequence {
 
 #[cfg(test)]
 mod tests {
-    use super::{floor64, floor_i32, floor_key, signed_step, NodeAnimation, SeqNode};
+    use super::{
+        floor64, floor_i32, floor_key, signed_step, AnimMap, AnimSource, NodeAnimation, SeqNode,
+    };
     use crate::math::{AFrame, Quat, Vec3};
     use crate::records::{AnimHook, Animation, PartFrame};
     use std::sync::Arc;
@@ -972,6 +997,50 @@ mod tests {
         for i in [0, 1, 63, 64, 69, -1, i32::MIN, i32::MAX] {
             assert!(!b.may_have_hooks(i), "{i}");
         }
+    }
+
+    #[test]
+    fn anim_map_keeps_each_record_with_its_hook_mask() {
+        // Record 5 has hooks on frames 2 and 66 (bits 2); record 6 on none; id 7 is
+        // missing and reads as the empty record, which has no frames.
+        let hook = AnimHook {
+            hook_type: 7,
+            direction: 0,
+            payload: Vec::new(),
+        };
+        let mut part_frames = vec![PartFrame::default(); 70];
+        for i in [2, 66] {
+            part_frames[i].hooks.push(hook.clone());
+        }
+        let mut map = AnimMap::new();
+        map.insert(Animation {
+            id: 5,
+            num_frames: 70,
+            part_frames,
+            ..Animation::default()
+        });
+        map.insert_as(
+            6,
+            Arc::new(Animation {
+                id: 6,
+                num_frames: 3,
+                part_frames: vec![PartFrame::default(); 3],
+                ..Animation::default()
+            }),
+        );
+        let (a, b, c) = (
+            map.node_animation(5),
+            map.node_animation(6),
+            map.node_animation(7),
+        );
+        assert_eq!(a.hooks_at, 0b100);
+        assert_eq!((b.hooks_at, c.hooks_at), (0, 0));
+        // The same shared records as `animation` gives, and the plain mask of each.
+        for (id, n) in [(5, &a), (6, &b), (7, &c)] {
+            assert!(Arc::ptr_eq(n.arc(), &map.animation(id)));
+            assert_eq!(n.hooks_at, NodeAnimation::new(map.animation(id)).hooks_at);
+        }
+        assert_eq!((c.num_frames, c.part_frames.len()), (0, 0));
     }
 
     #[test]
