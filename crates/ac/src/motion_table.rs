@@ -284,6 +284,32 @@ impl MotionTableData {
             return false;
         }
         let sub = self.sd(cs.style);
+        self.get_object_sequence_from(
+            motion,
+            sub,
+            cs,
+            seq,
+            speed_mod,
+            num_anims,
+            stop_modifiers,
+            src,
+        )
+    }
+
+    /// [`MotionTableData::get_object_sequence`] past its first test, with `sub` the
+    /// style's default substate (`sd(cs.style)`), which a caller may have read already.
+    #[allow(clippy::too_many_arguments)]
+    fn get_object_sequence_from(
+        &self,
+        motion: u32,
+        sub: u32,
+        cs: &mut MotionState,
+        seq: &mut Sequence,
+        speed_mod: f32,
+        num_anims: &mut u32,
+        stop_modifiers: bool,
+        src: &dyn AnimSource,
+    ) -> bool {
         if motion == sub && !stop_modifiers && cs.substate & MODIFIER != 0 {
             return true;
         }
@@ -490,7 +516,11 @@ impl MotionTableData {
         *num_anims = 0;
         if motion & SUBSTATE != 0 && state.substate == motion {
             let d = self.sd(state.style);
-            self.get_object_sequence(d, state, seq, 1.0, num_anims, true, src);
+            // `get_object_sequence`'s first test: the substate equals `motion`, which
+            // has the substate bit, so it is not 0.
+            if state.style != 0 {
+                self.get_object_sequence_from(d, d, state, seq, 1.0, num_anims, true, src);
+            }
             return true;
         }
         if motion & MODIFIER == 0 {
