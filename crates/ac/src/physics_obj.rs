@@ -197,8 +197,8 @@ impl PhysicsObj {
         self.minterp = MotionInterp::default();
         self.moveto = ColdBox::fresh_at(self.now);
         if id != 0 {
-            self.has_movement_manager = true;
-            self.mi_enter_default_state();
+            // The rebuilt manager is made as `get_minterp` makes one, then activated.
+            self.get_minterp();
             self.set_active(true);
         }
     }
