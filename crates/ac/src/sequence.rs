@@ -723,8 +723,11 @@ impl Sequence {
                 while floor < last as f64 {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
-                        let pos = self.nodes[ci].pos_frame(last);
-                        f.subtract(&pos);
+                        // `pos_frame` is the identity out of range (Q12).
+                        match self.nodes[ci].pos_frame_in_range(last) {
+                            Some(pos) => f.subtract(&pos),
+                            None => f.subtract_identity(),
+                        }
                         if fr.abs() > EPSILON {
                             self.apply_physics(f, 1.0 / fr, t);
                         }
