@@ -334,7 +334,17 @@ impl RotateVecMemo {
     #[cold]
     #[inline(never)]
     fn miss_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
-        let value = rotate_vec_step(*o, omega.scale(q));
+        let w = omega.scale(q);
+        // A step of the zero vector from the identity, which an object that stops
+        // turning takes at the first crossing of every tick, is the identity (every
+        // intermediate is 1 or +0: `zero_step_from_the_identity_is_the_identity`).
+        let value = if quat_bits(*o) == quat_bits(Quat::IDENTITY)
+            && (w.x.to_bits() | w.y.to_bits() | w.z.to_bits()) == 0
+        {
+            Quat::IDENTITY
+        } else {
+            rotate_vec_step(*o, w)
+        };
         self.second = self.first;
         self.first = StepEntry {
             key: step_key(*o, omega, q),
@@ -1333,6 +1343,37 @@ mod tests {
                 want.subtract(&AFrame::IDENTITY);
                 assert_eq!(bits(&got), bits(&want));
             }
+        }
+    }
+
+    #[test]
+    fn zero_step_from_the_identity_is_the_identity() {
+        // By hand: the identity's matrix turns +0 into +0, CreateFromYawPitchRoll of
+        // three +0 angles is (1, +0, +0, +0), the product with the identity keeps it,
+        // and its length is exactly 1.
+        let identity = [0x3f80_0000, 0, 0, 0];
+        assert_eq!(
+            quat_bits(rotate_vec_step(Quat::IDENTITY, Vec3::ZERO)),
+            identity
+        );
+        let mut memo = RotateVecMemo::default();
+        for (omega, q) in [
+            (Vec3::ZERO, TICK),
+            (Vec3::ZERO, 1.0 / 45.0),
+            (Vec3::new(0.0, 0.0, 1.5), 0.0),
+        ] {
+            let mut o = Quat::IDENTITY;
+            memo.step_in_place(&mut o, &omega, q);
+            assert_eq!(quat_bits(o), identity);
+        }
+        // A negative zero in the step is not the shortcut's: it takes the formula.
+        for omega in [Vec3::new(-0.0, 0.0, 0.0), Vec3::new(0.0, -0.0, -0.0)] {
+            let mut o = Quat::IDENTITY;
+            memo.step_in_place(&mut o, &omega, TICK);
+            assert_eq!(
+                quat_bits(o),
+                quat_bits(rotate_vec_step(Quat::IDENTITY, omega.scale(TICK)))
+            );
         }
     }
 
