@@ -787,7 +787,7 @@ impl Sequence {
                 if fr > 0.0 {
                     if !self.nodes[ni].anim.pos_frames.is_empty() {
                         let pos = self.nodes[ni].pos_frame(self.frame_number as i32);
-                        *f = AFrame::combine(f, &pos);
+                        *f = self.combine_memo.combine(f, &pos);
                     }
                     if fr.abs() > EPSILON {
                         self.apply_physics(f, 1.0 / fr, t);
