@@ -334,7 +334,17 @@ impl RotateVecMemo {
     #[cold]
     #[inline(never)]
     fn miss_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
-        let value = rotate_vec_step(*o, omega.scale(q));
+        let w = omega.scale(q);
+        // A step of the zero vector from the identity, which an object that stops
+        // turning takes at the first crossing of every tick, is the identity (every
+        // intermediate is 1 or +0: `zero_step_from_the_identity_is_the_identity`).
+        let value = if quat_bits(*o) == quat_bits(Quat::IDENTITY)
+            && (w.x.to_bits() | w.y.to_bits() | w.z.to_bits()) == 0
+        {
+            Quat::IDENTITY
+        } else {
+            rotate_vec_step(*o, w)
+        };
         self.second = self.first;
         self.first = StepEntry {
             key: step_key(*o, omega, q),
@@ -850,6 +860,15 @@ pub fn rem360(x: f32) -> f32 {
     }
 }
 
+/// `Quaternion.Inverse` of the identity: its squared length is 1, so the vector part
+/// is `-(+0) · 1 = -0`.
+pub const IDENTITY_INVERSE: Quat = Quat {
+    w: 1.0,
+    x: -0.0,
+    y: -0.0,
+    z: -0.0,
+};
+
 /// ACE's `AFrame` (and the DAT `Frame`): origin plus orientation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AFrame {
@@ -895,6 +914,28 @@ impl AFrame {
     pub fn subtract(&mut self, b: &AFrame) {
         self.origin = self.origin.sub(Quat::rotate(b.orientation, b.origin));
         self.orientation = Quat::mul(self.orientation, b.orientation.inverse());
+    }
+
+    /// [`AFrame::subtract`]`(&AFrame::IDENTITY)` (same bits), what a backward crossing
+    /// takes for a frame without a pos frame: the identity's matrix has entries 1 and
+    /// +0 only, so it turns the zero origin into the zero vector, and its inverse is
+    /// [`IDENTITY_INVERSE`]; the subtraction of +0 and the product are what is left.
+    #[inline(always)]
+    pub fn subtract_identity(&mut self) {
+        #[cfg(debug_assertions)]
+        let want = {
+            let mut w = *self;
+            w.subtract(&AFrame::IDENTITY);
+            w
+        };
+        self.origin = self.origin.sub(Vec3::ZERO);
+        self.orientation = Quat::mul(self.orientation, IDENTITY_INVERSE);
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            (quat_bits(self.orientation), vec_bits(self.origin)),
+            (quat_bits(want.orientation), vec_bits(want.origin)),
+            "subtract_identity differs from AFrame.Subtract"
+        );
     }
 
     /// `AFrame.GRotate(v)`.
@@ -1265,6 +1306,75 @@ mod tests {
         }
         // The last two cases filled both entries with different keys.
         assert_ne!(memo.first.m.key, memo.second.m.key);
+    }
+
+    #[test]
+    fn subtracting_the_identity_has_subtracts_bits() {
+        // The constants the shortcut relies on, by hand: the identity's inverse has a
+        // negative-zero vector part, and its rotation of the zero origin is +0 throughout.
+        assert_eq!(
+            quat_bits(Quat::IDENTITY.inverse()),
+            [0x3f80_0000, 0x8000_0000, 0x8000_0000, 0x8000_0000]
+        );
+        assert_eq!(
+            quat_bits(IDENTITY_INVERSE),
+            quat_bits(Quat::IDENTITY.inverse())
+        );
+        assert_eq!(
+            vec_bits(Quat::rotate(Quat::IDENTITY, Vec3::ZERO)),
+            [0, 0, 0]
+        );
+        // Frames a backward crossing meets: the identity offset, turned ones, and
+        // signed zeros in every place (the zeros' signs are where a shortcut would slip).
+        let turned = Quat::from_ypr(0.0, 0.0, 0.05);
+        let mut cases = vec![Quat::IDENTITY, turned, Quat::from_ypr(0.3, -0.2, 0.1)];
+        for signs in 0u32..16 {
+            let z = |k: u32| if signs >> k & 1 == 1 { -0.0 } else { 0.0 };
+            cases.push(Quat::new(z(0), z(1), z(2), z(3)));
+            cases.push(Quat::new(1.0, z(1), z(2), z(3)));
+            cases.push(Quat::new(-0.8, z(1), z(2), 0.6));
+            cases.push(Quat::new(z(0), z(1), -1.0, z(3)));
+        }
+        for o in cases {
+            for origin in [Vec3::new(1.0, -0.0, 0.0), Vec3::new(-0.0, 0.0, -2.5)] {
+                let mut got = AFrame::new(origin, o);
+                let mut want = got;
+                got.subtract_identity();
+                want.subtract(&AFrame::IDENTITY);
+                assert_eq!(bits(&got), bits(&want));
+            }
+        }
+    }
+
+    #[test]
+    fn zero_step_from_the_identity_is_the_identity() {
+        // By hand: the identity's matrix turns +0 into +0, CreateFromYawPitchRoll of
+        // three +0 angles is (1, +0, +0, +0), the product with the identity keeps it,
+        // and its length is exactly 1.
+        let identity = [0x3f80_0000, 0, 0, 0];
+        assert_eq!(
+            quat_bits(rotate_vec_step(Quat::IDENTITY, Vec3::ZERO)),
+            identity
+        );
+        let mut memo = RotateVecMemo::default();
+        for (omega, q) in [
+            (Vec3::ZERO, TICK),
+            (Vec3::ZERO, 1.0 / 45.0),
+            (Vec3::new(0.0, 0.0, 1.5), 0.0),
+        ] {
+            let mut o = Quat::IDENTITY;
+            memo.step_in_place(&mut o, &omega, q);
+            assert_eq!(quat_bits(o), identity);
+        }
+        // A negative zero in the step is not the shortcut's: it takes the formula.
+        for omega in [Vec3::new(-0.0, 0.0, 0.0), Vec3::new(0.0, -0.0, -0.0)] {
+            let mut o = Quat::IDENTITY;
+            memo.step_in_place(&mut o, &omega, TICK);
+            assert_eq!(
+                quat_bits(o),
+                quat_bits(rotate_vec_step(Quat::IDENTITY, omega.scale(TICK)))
+            );
+        }
     }
 
     #[test]

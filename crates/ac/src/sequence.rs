@@ -723,8 +723,11 @@ impl Sequence {
                 while floor < last as f64 {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
-                        let pos = self.nodes[ci].pos_frame(last);
-                        f.subtract(&pos);
+                        // `pos_frame` is the identity out of range (Q12).
+                        match self.nodes[ci].pos_frame_in_range(last) {
+                            Some(pos) => f.subtract(&pos),
+                            None => f.subtract_identity(),
+                        }
                         if fr.abs() > EPSILON {
                             self.apply_physics(f, 1.0 / fr, t);
                         }
@@ -784,7 +787,7 @@ impl Sequence {
                 if fr > 0.0 {
                     if !self.nodes[ni].anim.pos_frames.is_empty() {
                         let pos = self.nodes[ni].pos_frame(self.frame_number as i32);
-                        *f = AFrame::combine(f, &pos);
+                        *f = self.combine_memo.combine(f, &pos);
                     }
                     if fr.abs() > EPSILON {
                         self.apply_physics(f, 1.0 / fr, t);
