@@ -224,6 +224,9 @@ fn grid(i: usize) -> Vec3 {
     Vec3::new((i % 100) as f32 * 2.0, (i / 100) as f32 * 2.0, 0.0)
 }
 
+/// Voyeur entries reserved per target (ten chasers, and the ones re-issued).
+const VOYEUR_CAPACITY: usize = 32;
+
 impl ChaseBench {
     /// `n` chasers and `n / 10` targets (rounded up); fails only if the bundled sample
     /// source does not compile.
@@ -263,6 +266,17 @@ impl ChaseBench {
         };
         for i in 0..n + targets {
             b.next_move(i);
+        }
+        // A target's ten chasers re-issue their chases while in range, so now and then a
+        // table holds more entries than the room its first ten made (its three buffers
+        // and the report buffer grew between ticks 50 and 650 before this).
+        for obj in b.objects.0.iter_mut() {
+            if let Some(tm) = obj.target_manager.as_mut() {
+                tm.scratch.reserve(VOYEUR_CAPACITY);
+                if let Some(v) = tm.voyeurs.as_mut() {
+                    v.reserve_total(VOYEUR_CAPACITY);
+                }
+            }
         }
         Ok(b)
     }

@@ -235,12 +235,18 @@ impl PhysicsObj {
                 v.reserve_exact(n - v.len());
             }
         }
-        at_least(&mut self.motions_done, 16);
+        // The sizes a chase reaches: a chase re-issued while a link animation plays
+        // queues two entries each time, so over thousands of ticks the queues reach
+        // 26 entries, the motion log 17 and the node list 8 (the `ac-chase`
+        // benchmark, object by object); smaller buffers kept growing long after the
+        // first ticks.
+        at_least(&mut self.motions_done, 32);
         at_least(&mut self.move_completions, 4);
         at_least(&mut self.outbox, 8);
-        deque_at_least(&mut self.minterp.pending_motions, 16);
+        at_least(&mut self.sequence.nodes, 8);
+        deque_at_least(&mut self.minterp.pending_motions, 32);
         if let Some(tm) = self.table_manager.as_mut() {
-            deque_at_least(&mut tm.pending, 16);
+            deque_at_least(&mut tm.pending, 32);
         }
     }
 

@@ -124,6 +124,13 @@ fn id_bit(id: u32) -> u64 {
 }
 
 impl VoyeurTable {
+    /// Room for `n` entries in all, so that up to `n` voyeurs are added without growing.
+    pub(crate) fn reserve_total(&mut self, n: usize) {
+        self.slots.reserve(n.saturating_sub(self.slots.len()));
+        self.keys.reserve(n.saturating_sub(self.keys.len()));
+        self.free.reserve(n.saturating_sub(self.free.len()));
+    }
+
     /// The first slot holding an entry for `id`.
     #[inline]
     fn slot_of(&self, id: u32) -> Option<usize> {
