@@ -49,8 +49,6 @@ pub struct ShapeInstance {
     /// The id of the model the caches below were built for ([`AnimList`]'s id).
     model: u64,
     threads: Vec<AnimationThread>,
-    /// Thread ids, first slot first.
-    slots: Vec<usize>,
     /// The evaluated locals, per node. Also the memo key of [`NodeState::xf`]: the transform of a
     /// node whose new local equals its last one is not rebuilt from its angles.
     locals: Box<[Keyframe]>,
@@ -58,9 +56,10 @@ pub struct ShapeInstance {
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
     nodes: Box<[NodeState]>,
-    /// Per slot in use, what the steady step remembers about it (see [`SlotMemo`]): one
-    /// entry per entry of `slots`, so an instance with three threads keeps three, not the
-    /// ten H17 allows.
+    /// The slots, first slot first: each slot's thread id and what the steady step
+    /// remembers about it (see [`SlotMemo`]). One entry per slot in use, so an instance with
+    /// three threads keeps three, not the ten H17 allows; the ids ride in the entries'
+    /// spare bytes, so the slot order costs no buffer of its own.
     memo: Vec<SlotMemo>,
     /// Which thread writes which node, for the current slot order and sequences.
     cover: Cover,
@@ -89,14 +88,19 @@ pub struct ShapeInstance {
 /// is this large ([`MAX_SLOTS`]).
 const NOT_SORTED: u8 = u8::MAX;
 
-/// What the steady step keeps per slot: the key rows of [`ShapeInstance::evaluate`], the
-/// slot's entry of the cover's key, and the sort memo's sequence.
+/// One slot: its thread's id, and what the steady step keeps per slot: the key rows of
+/// [`ShapeInstance::evaluate`], the slot's entry of the cover's key, and the sort memo's
+/// sequence. The fields are loose (not tuples) so that the two ids fill the bytes the
+/// rows leave and an entry stays 40 bytes.
 #[derive(Clone, Copy, Debug)]
 struct SlotMemo {
     rows: Rows,
-    /// (thread id, seq, next_seq) of the slot's thread when the cover was built (thread ids
-    /// are below [`MAX_SLOTS`]).
-    cover: (u8, i16, i16),
+    /// The slot's thread id (thread ids are below [`MAX_SLOTS`]).
+    id: u8,
+    /// The thread id of the slot when the cover was built.
+    cover_id: u8,
+    /// (seq, next_seq) of that thread when the cover was built.
+    cover: (i16, i16),
     /// The playing sequence of the slot's thread when [`ShapeInstance::sort`] last left the
     /// slots in order. The slot order depends only on those sequences' priorities, so
     /// while they are the same the slots are still in order.
@@ -106,9 +110,47 @@ struct SlotMemo {
 impl SlotMemo {
     const EMPTY: SlotMemo = SlotMemo {
         rows: Rows::EMPTY,
-        cover: (u8::MAX, -1, -1),
+        id: 0,
+        cover_id: u8::MAX,
+        cover: (-1, -1),
         sorted: 0,
     };
+
+    /// A slot of thread `id`, remembering nothing yet.
+    fn of(id: u8) -> SlotMemo {
+        SlotMemo {
+            id,
+            ..SlotMemo::EMPTY
+        }
+    }
+
+    fn thread(&self) -> usize {
+        usize::from(self.id)
+    }
+}
+
+/// The thread ids of `memo`'s slots as a slice, for the plain code (the reference's
+/// functions) that takes them so; on the stack, as there are at most [`MAX_SLOTS`].
+struct SlotIds {
+    ids: [usize; MAX_SLOTS],
+    len: usize,
+}
+
+impl SlotIds {
+    fn of(memo: &[SlotMemo]) -> SlotIds {
+        let mut ids = [0; MAX_SLOTS];
+        for (d, m) in ids.iter_mut().zip(memo) {
+            *d = m.thread();
+        }
+        SlotIds {
+            ids,
+            len: memo.len().min(MAX_SLOTS),
+        }
+    }
+
+    fn get(&self) -> &[usize] {
+        &self.ids[..self.len]
+    }
 }
 
 /// One node of the pose loop, in build order: where its local comes from (a [`Source`], its
@@ -473,7 +515,6 @@ impl ShapeInstance {
         let mut s = ShapeInstance {
             model: list.id(),
             threads: Vec::with_capacity(TYPICAL_THREADS),
-            slots: Vec::with_capacity(TYPICAL_THREADS),
             locals: vec![[0; 6]; n].into_boxed_slice(),
             world: vec![Transform3::IDENTITY; n].into_boxed_slice(),
             nodes: node_states(list),
@@ -513,7 +554,9 @@ impl ShapeInstance {
         self.locals = vec![[0; 6]; n].into_boxed_slice();
         self.world = vec![Transform3::IDENTITY; n].into_boxed_slice();
         self.nodes = node_states(list);
-        self.memo.fill(SlotMemo::EMPTY);
+        for m in &mut self.memo {
+            *m = SlotMemo::of(m.id);
+        }
         self.cover = Cover::default();
         self.fresh = true;
         self.sorted_len = NOT_SORTED;
@@ -556,8 +599,8 @@ impl ShapeInstance {
         th.set_sequence(list, seq, 0, 0);
         let id = self.threads.len();
         Self::touch_all(&mut self.seeded, &mut self.threads).push(th);
-        self.slots.push(id);
-        self.memo.push(SlotMemo::EMPTY);
+        // id < MAX_SLOTS (checked above).
+        self.memo.push(SlotMemo::of(id as u8));
         self.sort(list);
         Ok(id)
     }
@@ -575,8 +618,8 @@ impl ShapeInstance {
     }
 
     /// Thread ids in slot order.
-    pub fn slots(&self) -> &[usize] {
-        &self.slots
+    pub fn slots(&self) -> Vec<usize> {
+        self.memo.iter().map(SlotMemo::thread).collect()
     }
 
     /// The evaluated locals, per node.
@@ -595,12 +638,11 @@ impl ShapeInstance {
         self.bind(list);
         // The same sequences as when the slots were last left in order (every benchmark
         // step): they still are, and no priority needs to be looked up.
-        if usize::from(self.sorted_len) == self.slots.len()
+        if usize::from(self.sorted_len) == self.memo.len()
             && self
-                .slots
+                .memo
                 .iter()
-                .zip(&self.memo)
-                .all(|(&id, m)| self.threads[id].seq == m.sorted)
+                .all(|m| self.threads[m.thread()].seq == m.sorted)
         {
             debug_assert!(self.slots_in_order(list));
             return;
@@ -611,18 +653,18 @@ impl ShapeInstance {
     /// The slot order a sort leaves: priorities never fall from one slot to the next (the
     /// debug build's check of the sort memo's hits).
     fn slots_in_order(&self, list: &AnimList) -> bool {
-        let mut slots = self.slots.clone();
+        let mut slots = self.slots();
         crate::reference::sort(list, &self.threads, &mut slots);
-        slots == self.slots
+        slots == self.slots()
     }
 
     /// [`Self::sort`] when a sequence changed: the bubble sort, and the sequences noted.
     #[inline(never)]
     fn sort_and_note(&mut self, list: &AnimList) {
         self.sort_by_priority(list);
-        self.sorted_len = self.slots.len() as u8;
-        for (m, &id) in self.memo.iter_mut().zip(&self.slots) {
-            m.sorted = self.threads[id].seq;
+        self.sorted_len = self.memo.len() as u8;
+        for m in &mut self.memo {
+            m.sorted = self.threads[m.thread()].seq;
         }
     }
 
@@ -631,8 +673,8 @@ impl ShapeInstance {
         // Already in order (the usual case): the bubble sort's first pass would swap nothing
         // and stop; this reads each priority once instead of twice.
         let mut last = i16::MIN;
-        let in_order = self.slots.iter().all(|&id| {
-            let p = self.threads[id].priority(list);
+        let in_order = self.memo.iter().all(|m| {
+            let p = self.threads[m.thread()].priority(list);
             let ok = last <= p;
             last = p;
             ok
@@ -640,14 +682,18 @@ impl ShapeInstance {
         if in_order {
             return;
         }
-        let n = self.slots.len();
+        let n = self.memo.len();
         for pass in 0..n {
             let mut swapped = false;
             for i in 0..n.saturating_sub(1 + pass) {
-                let a = self.threads[self.slots[i]].priority(list);
-                let b = self.threads[self.slots[i + 1]].priority(list);
+                let a = self.threads[self.memo[i].thread()].priority(list);
+                let b = self.threads[self.memo[i + 1].thread()].priority(list);
                 if a > b {
-                    self.slots.swap(i, i + 1);
+                    // Only the ids move: the rest of an entry (the cover's key) is the
+                    // slot's, as the cover's sources name slots, not threads.
+                    let id = self.memo[i].id;
+                    self.memo[i].id = self.memo[i + 1].id;
+                    self.memo[i + 1].id = id;
                     swapped = true;
                 }
             }
@@ -659,7 +705,7 @@ impl ShapeInstance {
 
     /// ShapeInst_SeedRootTransform (0x478a70): write `value` into the first slot's thread.
     pub fn seed_root(&mut self, value: &Transform3) {
-        if let Some(&id) = self.slots.first() {
+        if let Some(id) = self.memo.first().map(SlotMemo::thread) {
             if let Some(th) = self.touch(id) {
                 th.write_root(value);
             }
@@ -668,9 +714,9 @@ impl ShapeInstance {
 
     /// The first slot's root read (identity for an instance without threads).
     pub fn read_root(&self) -> Transform3 {
-        self.slots
-            .first()
-            .map_or(Transform3::IDENTITY, |&id| self.threads[id].read_root())
+        self.memo.first().map_or(Transform3::IDENTITY, |m| {
+            self.threads[m.thread()].read_root()
+        })
     }
 
     /// AnimThread_StepAll (0x4789a0) and the re-sort after it (H28 step 1, D4).
@@ -685,12 +731,12 @@ impl ShapeInstance {
         // The sort's test (every slot's thread on the sequence noted when the slots were last
         // left in order) made as each thread is stepped: a thread's advance changes only
         // that thread, and each slot holds a different thread.
-        let mut same = usize::from(self.sorted_len) == self.slots.len();
+        let mut same = usize::from(self.sorted_len) == self.memo.len();
         let threads = Self::touch_all(&mut self.seeded, &mut self.threads);
-        for (i, &id) in self.slots.iter().enumerate() {
-            let th = &mut threads[id];
+        for m in &self.memo {
+            let th = &mut threads[m.thread()];
             th.advance(list, anim_delta);
-            same &= self.memo.get(i).map(|m| m.sorted) == Some(th.seq);
+            same &= m.sorted == th.seq;
         }
         if !same {
             self.sort_and_note(list);
@@ -715,7 +761,7 @@ impl ShapeInstance {
         // what this seed would store. (Without slots both are None and the seed would do
         // nothing.)
         self.bind(list);
-        if self.seeded.map(usize::from) != self.slots.first().copied() {
+        if self.seeded != self.memo.first().map(|m| m.id) {
             self.seed_root(&Transform3::IDENTITY);
         } else {
             debug_assert!(self
@@ -724,7 +770,7 @@ impl ShapeInstance {
         }
         self.step_threads(list, anim_delta);
         // The read and the second seed address the same (first-slot) thread.
-        let Some(&id) = self.slots.first() else {
+        let Some(id) = self.memo.first().map(SlotMemo::thread) else {
             return Transform3::IDENTITY;
         };
         let Some(th) = self.touch(id) else {
@@ -748,11 +794,11 @@ impl ShapeInstance {
         // stale entries, which are never read. The same pass checks the cover's key (the
         // slot order and each thread's sequences); the rows do not depend on the cover.
         let c = &self.cover;
-        let mut same = c.built && usize::from(c.len) == self.slots.len();
+        let mut same = c.built && usize::from(c.len) == self.memo.len();
         let mut covered = true;
-        for (m, &id) in self.memo.iter_mut().zip(&self.slots) {
-            let th = &self.threads[id];
-            same &= m.cover == (id as u8, th.seq, th.next_seq);
+        for m in self.memo.iter_mut() {
+            let th = &self.threads[m.thread()];
+            same &= m.cover_id == m.id && m.cover == (th.seq, th.next_seq);
             let r = &mut m.rows;
             if r.are_for(th) {
                 // The same cursor as when the rows were looked up: the same rows.
@@ -875,7 +921,7 @@ impl ShapeInstance {
         crate::reference::evaluate(
             list,
             &self.threads,
-            &self.slots,
+            SlotIds::of(&self.memo).get(),
             root_read,
             &mut self.locals,
             &mut self.world,
@@ -893,7 +939,12 @@ impl ShapeInstance {
     /// check of the cover's hits).
     fn cover_is_current(&self, list: &AnimList) -> bool {
         let mut by_node = Vec::new();
-        sources(list, &self.threads, &self.slots, &mut by_node);
+        sources(
+            list,
+            &self.threads,
+            SlotIds::of(&self.memo).get(),
+            &mut by_node,
+        );
         self.nodes
             .iter()
             .zip(state_nodes(list))
@@ -907,16 +958,17 @@ impl ShapeInstance {
     fn rebuild_cover(&mut self, list: &AnimList) {
         let c = &mut self.cover;
         c.built = true;
-        c.len = self.slots.len() as u8;
-        for (m, &id) in self.memo.iter_mut().zip(&self.slots) {
-            let th = &self.threads[id];
-            m.cover = (id as u8, th.seq, th.next_seq);
+        c.len = self.memo.len() as u8;
+        for m in &mut self.memo {
+            let th = &self.threads[m.thread()];
+            m.cover_id = m.id;
+            m.cover = (th.seq, th.next_seq);
         }
         // Written straight into the states (no per-node scratch kept on the instance).
         write_sources(
             list,
             &self.threads,
-            &self.slots,
+            SlotIds::of(&self.memo).get(),
             &mut self.nodes,
             self.in_node_order,
         );
@@ -1082,7 +1134,7 @@ mod tests {
         crate::reference::evaluate(
             &other,
             s.threads(),
-            s.slots(),
+            &s.slots(),
             &read,
             &mut locals,
             &mut world,
