@@ -299,11 +299,12 @@ impl NodeState {
 /// the next cursor is the sequence's next frame (the blend then takes the segment's
 /// difference), and the thread's (seq, frame, next_seq, next_frame) they were looked up for
 /// ([`Rows::NONE`] when they are not valid): the rows depend only on those four values, so
-/// they are looked up again only when one of them changed.
+/// they are looked up again only when one of them changed. The offsets are kept in 32 bits
+/// (a pool past them takes the general pass), so that a slot's entry is 32 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Rows {
-    row: usize,
-    next_row: usize,
+    row: u32,
+    next_row: u32,
     q: i32,
     cursor: [i16; 4],
     natural: bool,
@@ -804,14 +805,19 @@ impl ShapeInstance {
                 // The same cursor as when the rows were looked up: the same rows.
                 debug_assert_eq!(
                     list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame),
-                    Some((r.row, r.next_row, r.natural))
+                    Some((r.row as usize, r.next_row as usize, r.natural))
                 );
                 r.q = fraction(th.acc, th.dur);
                 continue;
             }
             r.cursor = Rows::NONE;
-            match list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame) {
-                Some((row, next_row, natural)) => {
+            let rows = list
+                .key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame)
+                .map(|(row, next_row, natural)| {
+                    (u32::try_from(row), u32::try_from(next_row), natural)
+                });
+            match rows {
+                Some((Ok(row), Ok(next_row), natural)) => {
                     *r = Rows {
                         row,
                         next_row,
@@ -877,7 +883,7 @@ impl ShapeInstance {
                 };
                 // Each offset is a key row plus a column of its sequence, in range; the mask
                 // (the pool's length is a power of two) only lets the compiler see that.
-                let sg = &values[(row + usize::from(st.column)) & mask];
+                let sg = &values[(row as usize + usize::from(st.column)) & mask];
                 if natural {
                     // The next key is this column's in the sequence's next frame: the
                     // difference is the segment's.
@@ -904,7 +910,7 @@ impl ShapeInstance {
                 let b = if st.next_column == REST_COLUMN {
                     rest_keys[k]
                 } else {
-                    values[(next_row + usize::from(st.next_column)) & mask].a
+                    values[(next_row as usize + usize::from(st.next_column)) & mask].a
                 };
                 // Equal keys blend to `a` itself (every difference is 0), so no test.
                 Some((blend(&a, &b, q), false))
