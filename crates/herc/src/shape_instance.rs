@@ -161,7 +161,9 @@ impl SlotIds {
 /// world). The node's id is the model's ([`AnimList::build_order`]): the same for every
 /// instance, so not kept per instance; its parent is kept, as the pose loop reads it for
 /// every node (read from the model, it took one more register in the loop and about 55
-/// instructions more per step).
+/// instructions more per step). Whether a node's world changed is kept for one pass only,
+/// on the pose loop's stack ([`pose_loop_in_order`]), and a rest source's pending compare
+/// is a second rest value of the slot, so that the state is 40 bytes, not 44.
 #[derive(Clone, Copy, Debug)]
 struct NodeState {
     xf: Transform3,
@@ -171,17 +173,22 @@ struct NodeState {
     column: u16,
     /// [`Source::next_column`].
     next_column: u16,
-    /// [`Source::slot`].
+    /// [`Source::slot`], except that a rest source is [`REST_DIRTY`] while the cover was
+    /// rebuilt since the rest record was last taken: the local must be compared with it
+    /// once. A node with a rest source otherwise holds its rest record (no thread writes
+    /// it, in the cover or in the general pass), so the loop leaves its local as it is.
     slot: u8,
     /// One of the [`Form`] constants.
     form: u8,
-    moved: bool,
-    /// The cover was rebuilt since the rest record was last taken for a rest source: the
-    /// local must be compared with it once. A node with a rest source otherwise holds its
-    /// rest record (no thread writes it, in the cover or in the general pass), so the loop
-    /// leaves its local as it is.
-    rest_dirty: bool,
 }
+
+/// [`NodeState::slot`] of a rest source whose local must be compared with its rest record
+/// once (see there); past the ten slots, as [`REST`] is.
+const REST_DIRTY: u8 = REST - 1;
+
+/// Models with at most this many nodes take [`pose_loop_in_order`], whose per-node flags
+/// live on its stack; larger ones take the general pass every evaluation.
+const POSE_LOOP_NODES: usize = 128;
 
 /// Which Concat a node's memoised local takes, by its form.
 struct Form;
@@ -215,17 +222,33 @@ impl NodeState {
         parent: NO_PARENT,
         column: Source::REST.column,
         next_column: Source::REST.next_column,
-        slot: Source::REST.slot,
+        slot: REST_DIRTY,
         form: Form::OTHER,
-        moved: false,
-        rest_dirty: true,
     };
 
     fn src(&self) -> Source {
         Source {
-            slot: self.slot,
+            slot: if self.slot == REST_DIRTY {
+                REST
+            } else {
+                self.slot
+            },
             column: self.column,
             next_column: self.next_column,
+        }
+    }
+
+    /// The cover was rebuilt: a rest source compares its local with its rest record once.
+    fn mark_rest_dirty(&mut self) {
+        if self.slot == REST {
+            self.slot = REST_DIRTY;
+        }
+    }
+
+    /// The local of a rest source is its rest record.
+    fn mark_rest_clean(&mut self) {
+        if self.slot == REST_DIRTY {
+            self.slot = REST;
         }
     }
 
@@ -459,34 +482,50 @@ fn take_local(st: &mut NodeState, old: &mut Keyframe, (local, x_only): (Keyframe
 /// state, local and world of node `k` are
 /// entry `k` of their buffers and a parent's are among the entries before it, so the
 /// buffers are walked with one index and split at it, without per-node bounds checks.
+/// Whether each node's world changed in this pass (`root_moved` for node 0) is kept in an
+/// array on the stack, as only this pass reads it: at most [`POSE_LOOP_NODES`] states
+/// (the caller sends larger models to the general pass; here they would be left as
+/// they are).
 #[inline(always)]
 fn pose_loop_in_order(
     states: &mut [NodeState],
     locals: &mut [Keyframe],
     worlds: &mut [Transform3],
+    root_moved: bool,
     mut local_of: impl FnMut(&mut NodeState, usize) -> Option<(Keyframe, bool)>,
 ) {
     let n = states.len();
-    let (Some(locals), Some(worlds)) = (locals.get_mut(..n), worlds.get_mut(..n)) else {
+    let mut moved_by_node = [false; POSE_LOOP_NODES];
+    let (Some(locals), Some(worlds), Some(moved_by_node)) = (
+        locals.get_mut(..n),
+        worlds.get_mut(..n),
+        moved_by_node.get_mut(..n),
+    ) else {
         return;
     };
-    // The index also splits `states` and `worlds`, so it is not an iterator over `locals`.
+    if let Some(m0) = moved_by_node.first_mut() {
+        *m0 = root_moved;
+    }
+    // The index also splits `worlds` and `moved_by_node`, so it is not an iterator over
+    // `locals`.
     #[allow(clippy::needless_range_loop)]
     for k in 1..n {
-        let (done, rest) = states.split_at_mut(k);
         let (done_w, rest_w) = worlds.split_at_mut(k);
-        let (Some(st), Some(w)) = (rest.first_mut(), rest_w.first_mut()) else {
+        let (done_m, rest_m) = moved_by_node.split_at_mut(k);
+        let (Some(st), Some(w), Some(m)) =
+            (states.get_mut(k), rest_w.first_mut(), rest_m.first_mut())
+        else {
             return;
         };
         let parent = usize::from(st.parent);
-        let parent_moved = done.get(parent).is_some_and(|p| p.moved);
+        let parent_moved = done_m.get(parent).is_some_and(|&p| p);
         // None: a rest source whose local is its rest record already.
         let changed = match local_of(st, k) {
             Some(local) => take_local(st, &mut locals[k], local),
             None => false,
         };
         let moved = parent_moved | changed;
-        st.moved = moved;
+        *m = moved;
         if moved {
             world_into(st, done_w.get(parent), w);
         }
@@ -842,11 +881,12 @@ impl ShapeInstance {
         if let (Some(l0), Some(r0)) = (self.locals.first_mut(), rest_keys.first()) {
             *l0 = *r0;
         }
-        if let (Some(w0), Some(x0)) = (self.world.first_mut(), self.nodes.first_mut()) {
-            x0.moved = self.root_has_children && (fresh || *w0 != *root_read);
+        let mut root_moved = false;
+        if let Some(w0) = self.world.first_mut() {
+            root_moved = self.root_has_children && (fresh || *w0 != *root_read);
             *w0 = *root_read;
         }
-        if !covered || fresh || !self.in_node_order {
+        if !covered || fresh || !self.in_node_order || self.nodes.len() > POSE_LOOP_NODES {
             // The general pass gives the same locals as the cover; the first evaluation
             // (every world built) goes there too, so the common loop has no `fresh` term.
             self.evaluate_uncovered(list, root_read);
@@ -861,6 +901,7 @@ impl ShapeInstance {
             &mut self.nodes[..],
             &mut self.locals[..],
             &mut self.world[..],
+            root_moved,
             |st, k| {
                 // REST (255) is past the ten slots, so one test serves both.
                 let Some(&SlotMemo {
@@ -875,10 +916,10 @@ impl ShapeInstance {
                     ..
                 }) = memo.get(usize::from(st.slot))
                 else {
-                    if !st.rest_dirty {
+                    if st.slot != REST_DIRTY {
                         return None;
                     }
-                    st.rest_dirty = false;
+                    st.slot = REST;
                     return Some((rest_keys[k], false));
                 };
                 // Each offset is a key row plus a column of its sequence, in range; the mask
@@ -937,7 +978,7 @@ impl ShapeInstance {
                 st.set_local(local);
             }
             // The locals of rest sources are their rest records: nothing to compare.
-            st.rest_dirty = false;
+            st.mark_rest_clean();
         }
     }
 
@@ -979,7 +1020,7 @@ impl ShapeInstance {
             self.in_node_order,
         );
         for st in self.nodes.iter_mut().skip(1) {
-            st.rest_dirty = true;
+            st.mark_rest_dirty();
         }
     }
 }
