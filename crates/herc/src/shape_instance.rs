@@ -1191,6 +1191,62 @@ mod tests {
     }
 
     #[test]
+    fn a_model_past_the_pose_loops_flags_takes_the_general_pass() {
+        // A chain of 130 nodes (each the child of the one before; more than the pose loop
+        // keeps flags for), its last node moved from (100, 0, 0) to (200, 0, 0) over a
+        // 10-tick frame under a parent turned a quarter about Z: the pose is the plain
+        // evaluation's at every step.
+        let n = POSE_LOOP_NODES + 2;
+        let nodes: Vec<Node> = (0..n)
+            .map(|k| Node {
+                parent: k as i16 - 1,
+                rest: i16::from(k == n - 2),
+            })
+            .collect();
+        let keyframes = vec![
+            [0; 6],
+            [0, 0, 16384, 10, 0, 0],
+            [0, 0, 0, 100, 0, 0],
+            [0, 0, 0, 200, 0, 0],
+        ];
+        let frame = Frame {
+            duration: 10,
+            first_transition: 0,
+            transition_count: 0,
+        };
+        let seq = Sequence {
+            name: None,
+            class: SeqClass::Cyclic,
+            priority: 0,
+            ground: false,
+            columns: vec![0, (n - 1) as i16],
+            frames: vec![frame, frame],
+            keys: vec![0, 2, 0, 3],
+        };
+        let list = AnimList::new(nodes, keyframes, vec![seq], vec![]).expect("valid model");
+        let mut s = ShapeInstance::new(&list);
+        let id = s.add_thread(&list, 0).expect("sequence 0 exists");
+        s.thread_mut(id).expect("thread").set_rate(&list, 256);
+        for step in 0..4 {
+            let read = s.tick(&list, 5);
+            s.evaluate(&list, &read);
+            let (mut locals, mut world) = (vec![[0; 6]; n], vec![Transform3::IDENTITY; n]);
+            crate::reference::evaluate(
+                &list,
+                s.threads(),
+                &s.slots(),
+                &read,
+                &mut locals,
+                &mut world,
+            );
+            assert_eq!(s.locals(), &locals[..], "step {step}");
+            assert_eq!(s.world(), &world[..], "step {step}");
+        }
+        // Frame 0 then frame 1 (200 -> 100) at 5 ticks a step: 150, 200, 150, 100.
+        assert_eq!(s.locals()[n - 1], [0, 0, 0, 100, 0, 0]);
+    }
+
+    #[test]
     fn m07_a_general_local_in_pitch_form_concats_with_its_own_translation() {
         // A pitch-only local with translation x 0 (the no-x Concat applies), then a local
         // with a small roll whose FromEuler is still in pitch form (x = −32768, y = −3:
