@@ -22,11 +22,16 @@ const PLANTED_ROUNDING: i32 = if cfg!(feature = "planted-bug") {
 /// Thread slots per shape instance (H17).
 pub const MAX_SLOTS: usize = 10;
 
-/// Threads a new instance has room for: a HERC runs a locomotion thread and two torso
-/// threads (twist and pitch; `Mech` registers exactly these). Adding threads beyond it
-/// grows the buffers once (adding a thread is never part of a steady step); room for
-/// all [`MAX_SLOTS`] in every instance was most of a HERC's memory.
-const TYPICAL_THREADS: usize = 3;
+/// `b` with `v` appended, in a buffer of exactly the new length. The threads and the slots
+/// are kept so (a boxed slice is 8 bytes smaller than a `Vec` in every instance, and
+/// room for all [`MAX_SLOTS`] in every instance was once most of a HERC's memory): adding
+/// a thread, never part of a steady step, allocates the grown buffer.
+fn push_exact<T: Copy>(b: &mut Box<[T]>, v: T) {
+    let mut grown = Vec::with_capacity(b.len() + 1);
+    grown.extend_from_slice(b);
+    grown.push(v);
+    *b = grown.into_boxed_slice();
+}
 
 /// Why a thread could not be registered.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -48,7 +53,8 @@ pub enum ShapeError {
 pub struct ShapeInstance {
     /// The id of the model the caches below were built for ([`AnimList`]'s id).
     model: u64,
-    threads: Vec<AnimationThread>,
+    /// The threads by id (see [`push_exact`]).
+    threads: Box<[AnimationThread]>,
     /// The evaluated locals, per node. Also the memo key of [`NodeState::xf`]: the transform of a
     /// node whose new local equals its last one is not rebuilt from its angles.
     locals: Box<[Keyframe]>,
@@ -59,8 +65,8 @@ pub struct ShapeInstance {
     /// The slots, first slot first: each slot's thread id and what the steady step
     /// remembers about it (see [`SlotMemo`]). One entry per slot in use, so an instance with
     /// three threads keeps three, not the ten H17 allows; the ids ride in the entries'
-    /// spare bytes, so the slot order costs no buffer of its own.
-    memo: Vec<SlotMemo>,
+    /// spare bytes, so the slot order costs no buffer of its own (see [`push_exact`]).
+    memo: Box<[SlotMemo]>,
     /// Which thread writes which node, for the current slot order and sequences.
     cover: Cover,
     /// No evaluation yet: every world transform must be built.
@@ -554,11 +560,11 @@ impl ShapeInstance {
         let n = list.nodes().len();
         let mut s = ShapeInstance {
             model: list.id(),
-            threads: Vec::with_capacity(TYPICAL_THREADS),
+            threads: Box::default(),
             locals: vec![[0; 6]; n].into_boxed_slice(),
             world: vec![Transform3::IDENTITY; n].into_boxed_slice(),
             nodes: node_states(list),
-            memo: Vec::with_capacity(TYPICAL_THREADS),
+            memo: Box::default(),
             cover: Cover::default(),
             fresh: true,
             in_node_order: false,
@@ -619,8 +625,8 @@ impl ShapeInstance {
     #[inline(always)]
     fn touch_all<'a>(
         seeded: &mut Option<u8>,
-        threads: &'a mut Vec<AnimationThread>,
-    ) -> &'a mut Vec<AnimationThread> {
+        threads: &'a mut Box<[AnimationThread]>,
+    ) -> &'a mut Box<[AnimationThread]> {
         *seeded = None;
         threads
     }
@@ -638,9 +644,9 @@ impl ShapeInstance {
         let mut th = AnimationThread::new(list);
         th.set_sequence(list, seq, 0, 0);
         let id = self.threads.len();
-        Self::touch_all(&mut self.seeded, &mut self.threads).push(th);
+        push_exact(Self::touch_all(&mut self.seeded, &mut self.threads), th);
         // id < MAX_SLOTS (checked above).
-        self.memo.push(SlotMemo::of(id as u8));
+        push_exact(&mut self.memo, SlotMemo::of(id as u8));
         self.sort(list);
         Ok(id)
     }
