@@ -33,12 +33,16 @@ pub fn sample_biped() -> AnimList {
         .expect("bundled biped.json is a valid asset")
 }
 
+/// The torso threads' ids: every HERC adds its threads in the same order (locomotion,
+/// twist, pitch), and an instance numbers its threads in the order they are added, so the
+/// ids are the same for all and are not kept per HERC.
+const TWIST_ID: usize = 1;
+const PITCH_ID: usize = 2;
+
 /// One benchmark HERC.
 struct Herc {
     shape: ShapeInstance,
     object: SimObject,
-    /// The torso threads' ids (below the ten slots an instance has).
-    twist_ids: (u8, u8),
     aim: u16,
     aim_step: u16,
 }
@@ -59,8 +63,9 @@ impl HercBench {
                 let mut shape = ShapeInstance::new(&list);
                 let loco_seq = [WALK, RUN, TURN][i % 3];
                 let loco = shape.add_thread(&list, loco_seq).unwrap_or(0);
-                let twist = shape.add_thread(&list, TWIST).unwrap_or(0);
-                let pitch = shape.add_thread(&list, PITCH).unwrap_or(0);
+                let twist = shape.add_thread(&list, TWIST);
+                let pitch = shape.add_thread(&list, PITCH);
+                assert_eq!((twist, pitch), (Ok(TWIST_ID), Ok(PITCH_ID)));
                 if let Some(th) = shape.thread_mut(loco) {
                     // Rates spread over 0.5×–1.5× so the HERCs fall out of step.
                     th.set_rate(&list, 128 + (i as i16 % 256));
@@ -68,7 +73,6 @@ impl HercBench {
                 Herc {
                     shape,
                     object: SimObject::default(),
-                    twist_ids: (twist as u8, pitch as u8),
                     aim: (i as u16).wrapping_mul(977),
                     aim_step: 64 + (i as u16 % 512),
                 }
@@ -93,11 +97,10 @@ impl BenchWorld for HercBench {
         for h in &mut self.hercs {
             // Torso threads never advance; they are aimed by seeking (H31 step 6).
             h.aim = h.aim.wrapping_add(h.aim_step);
-            let (twist, pitch) = h.twist_ids;
-            if let Some(th) = h.shape.thread_mut(usize::from(twist)) {
+            if let Some(th) = h.shape.thread_mut(TWIST_ID) {
                 th.seek(list, TWIST, (h.aim >> 2) as i16);
             }
-            if let Some(th) = h.shape.thread_mut(usize::from(pitch)) {
+            if let Some(th) = h.shape.thread_mut(PITCH_ID) {
                 th.seek(list, PITCH, (h.aim.wrapping_mul(3) >> 2) as i16);
             }
             let read = h.shape.tick(list, self.anim_delta);

@@ -269,7 +269,7 @@ impl<S: ShapeEngine> MechSim<S> {
                 step,
                 op,
                 clock,
-                slots: shape.slots().to_vec(),
+                slots: shape.slots(),
                 threads: shape.threads().to_vec(),
                 locals: shape.locals().to_vec(),
                 world: shape.world().to_vec(),

@@ -457,8 +457,8 @@ impl ShapeEngine for PlainShape {
         self.threads.get_mut(id)
     }
 
-    fn slots(&self) -> &[usize] {
-        &self.slots
+    fn slots(&self) -> Vec<usize> {
+        self.slots.clone()
     }
 
     fn locals(&self) -> &[Keyframe] {

@@ -223,7 +223,7 @@ impl<S: ShapeEngine> HercSim<S> {
             step,
             op,
             clock,
-            slots: self.shape.slots().to_vec(),
+            slots: self.shape.slots(),
             threads: self.shape.threads().to_vec(),
             locals: self.shape.locals().to_vec(),
             world: self.shape.world().to_vec(),

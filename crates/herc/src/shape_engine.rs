@@ -28,7 +28,7 @@ pub trait ShapeEngine: Clone + std::fmt::Debug {
     /// A thread to change with its plain operations (request, set rate, set sequence, …).
     fn thread_mut(&mut self, id: usize) -> Option<&mut AnimationThread>;
     /// Thread ids, first slot first.
-    fn slots(&self) -> &[usize];
+    fn slots(&self) -> Vec<usize>;
     fn locals(&self) -> &[Keyframe];
     fn world(&self) -> &[Transform3];
     /// The first slot's root read (H15).
@@ -68,7 +68,7 @@ impl ShapeEngine for ShapeInstance {
         ShapeInstance::thread_mut(self, id)
     }
 
-    fn slots(&self) -> &[usize] {
+    fn slots(&self) -> Vec<usize> {
         ShapeInstance::slots(self)
     }
 

@@ -22,11 +22,16 @@ const PLANTED_ROUNDING: i32 = if cfg!(feature = "planted-bug") {
 /// Thread slots per shape instance (H17).
 pub const MAX_SLOTS: usize = 10;
 
-/// Threads a new instance has room for: a HERC runs a locomotion thread and two torso
-/// threads (twist and pitch; `Mech` registers exactly these). Adding threads beyond it
-/// grows the buffers once (adding a thread is never part of a steady step); room for
-/// all [`MAX_SLOTS`] in every instance was most of a HERC's memory.
-const TYPICAL_THREADS: usize = 3;
+/// `b` with `v` appended, in a buffer of exactly the new length. The threads and the slots
+/// are kept so (a boxed slice is 8 bytes smaller than a `Vec` in every instance, and
+/// room for all [`MAX_SLOTS`] in every instance was once most of a HERC's memory): adding
+/// a thread, never part of a steady step, allocates the grown buffer.
+fn push_exact<T: Copy>(b: &mut Box<[T]>, v: T) {
+    let mut grown = Vec::with_capacity(b.len() + 1);
+    grown.extend_from_slice(b);
+    grown.push(v);
+    *b = grown.into_boxed_slice();
+}
 
 /// Why a thread could not be registered.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -48,9 +53,8 @@ pub enum ShapeError {
 pub struct ShapeInstance {
     /// The id of the model the caches below were built for ([`AnimList`]'s id).
     model: u64,
-    threads: Vec<AnimationThread>,
-    /// Thread ids, first slot first.
-    slots: Vec<usize>,
+    /// The threads by id (see [`push_exact`]).
+    threads: Box<[AnimationThread]>,
     /// The evaluated locals, per node. Also the memo key of [`NodeState::xf`]: the transform of a
     /// node whose new local equals its last one is not rebuilt from its angles.
     locals: Box<[Keyframe]>,
@@ -58,10 +62,11 @@ pub struct ShapeInstance {
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
     nodes: Box<[NodeState]>,
-    /// Per slot in use, what the steady step remembers about it (see [`SlotMemo`]): one
-    /// entry per entry of `slots`, so an instance with three threads keeps three, not the
-    /// ten H17 allows.
-    memo: Vec<SlotMemo>,
+    /// The slots, first slot first: each slot's thread id and what the steady step
+    /// remembers about it (see [`SlotMemo`]). One entry per slot in use, so an instance with
+    /// three threads keeps three, not the ten H17 allows; the ids ride in the entries'
+    /// spare bytes, so the slot order costs no buffer of its own (see [`push_exact`]).
+    memo: Box<[SlotMemo]>,
     /// Which thread writes which node, for the current slot order and sequences.
     cover: Cover,
     /// No evaluation yet: every world transform must be built.
@@ -89,14 +94,19 @@ pub struct ShapeInstance {
 /// is this large ([`MAX_SLOTS`]).
 const NOT_SORTED: u8 = u8::MAX;
 
-/// What the steady step keeps per slot: the key rows of [`ShapeInstance::evaluate`], the
-/// slot's entry of the cover's key, and the sort memo's sequence.
+/// One slot: its thread's id, and what the steady step keeps per slot: the key rows of
+/// [`ShapeInstance::evaluate`], the slot's entry of the cover's key, and the sort memo's
+/// sequence. The fields are loose (not tuples) so that the two ids fill the bytes the
+/// rows leave and an entry stays 40 bytes.
 #[derive(Clone, Copy, Debug)]
 struct SlotMemo {
     rows: Rows,
-    /// (thread id, seq, next_seq) of the slot's thread when the cover was built (thread ids
-    /// are below [`MAX_SLOTS`]).
-    cover: (u8, i16, i16),
+    /// The slot's thread id (thread ids are below [`MAX_SLOTS`]).
+    id: u8,
+    /// The thread id of the slot when the cover was built.
+    cover_id: u8,
+    /// (seq, next_seq) of that thread when the cover was built.
+    cover: (i16, i16),
     /// The playing sequence of the slot's thread when [`ShapeInstance::sort`] last left the
     /// slots in order. The slot order depends only on those sequences' priorities, so
     /// while they are the same the slots are still in order.
@@ -106,9 +116,47 @@ struct SlotMemo {
 impl SlotMemo {
     const EMPTY: SlotMemo = SlotMemo {
         rows: Rows::EMPTY,
-        cover: (u8::MAX, -1, -1),
+        id: 0,
+        cover_id: u8::MAX,
+        cover: (-1, -1),
         sorted: 0,
     };
+
+    /// A slot of thread `id`, remembering nothing yet.
+    fn of(id: u8) -> SlotMemo {
+        SlotMemo {
+            id,
+            ..SlotMemo::EMPTY
+        }
+    }
+
+    fn thread(&self) -> usize {
+        usize::from(self.id)
+    }
+}
+
+/// The thread ids of `memo`'s slots as a slice, for the plain code (the reference's
+/// functions) that takes them so; on the stack, as there are at most [`MAX_SLOTS`].
+struct SlotIds {
+    ids: [usize; MAX_SLOTS],
+    len: usize,
+}
+
+impl SlotIds {
+    fn of(memo: &[SlotMemo]) -> SlotIds {
+        let mut ids = [0; MAX_SLOTS];
+        for (d, m) in ids.iter_mut().zip(memo) {
+            *d = m.thread();
+        }
+        SlotIds {
+            ids,
+            len: memo.len().min(MAX_SLOTS),
+        }
+    }
+
+    fn get(&self) -> &[usize] {
+        &self.ids[..self.len]
+    }
 }
 
 /// One node of the pose loop, in build order: where its local comes from (a [`Source`], its
@@ -119,7 +167,9 @@ impl SlotMemo {
 /// world). The node's id is the model's ([`AnimList::build_order`]): the same for every
 /// instance, so not kept per instance; its parent is kept, as the pose loop reads it for
 /// every node (read from the model, it took one more register in the loop and about 55
-/// instructions more per step).
+/// instructions more per step). Whether a node's world changed is kept for one pass only,
+/// on the pose loop's stack ([`pose_loop_in_order`]), and a rest source's pending compare
+/// is a second rest value of the slot, so that the state is 40 bytes, not 44.
 #[derive(Clone, Copy, Debug)]
 struct NodeState {
     xf: Transform3,
@@ -129,17 +179,22 @@ struct NodeState {
     column: u16,
     /// [`Source::next_column`].
     next_column: u16,
-    /// [`Source::slot`].
+    /// [`Source::slot`], except that a rest source is [`REST_DIRTY`] while the cover was
+    /// rebuilt since the rest record was last taken: the local must be compared with it
+    /// once. A node with a rest source otherwise holds its rest record (no thread writes
+    /// it, in the cover or in the general pass), so the loop leaves its local as it is.
     slot: u8,
     /// One of the [`Form`] constants.
     form: u8,
-    moved: bool,
-    /// The cover was rebuilt since the rest record was last taken for a rest source: the
-    /// local must be compared with it once. A node with a rest source otherwise holds its
-    /// rest record (no thread writes it, in the cover or in the general pass), so the loop
-    /// leaves its local as it is.
-    rest_dirty: bool,
 }
+
+/// [`NodeState::slot`] of a rest source whose local must be compared with its rest record
+/// once (see there); past the ten slots, as [`REST`] is.
+const REST_DIRTY: u8 = REST - 1;
+
+/// Models with at most this many nodes take [`pose_loop_in_order`], whose per-node flags
+/// live on its stack; larger ones take the general pass every evaluation.
+const POSE_LOOP_NODES: usize = 128;
 
 /// Which Concat a node's memoised local takes, by its form.
 struct Form;
@@ -173,17 +228,33 @@ impl NodeState {
         parent: NO_PARENT,
         column: Source::REST.column,
         next_column: Source::REST.next_column,
-        slot: Source::REST.slot,
+        slot: REST_DIRTY,
         form: Form::OTHER,
-        moved: false,
-        rest_dirty: true,
     };
 
     fn src(&self) -> Source {
         Source {
-            slot: self.slot,
+            slot: if self.slot == REST_DIRTY {
+                REST
+            } else {
+                self.slot
+            },
             column: self.column,
             next_column: self.next_column,
+        }
+    }
+
+    /// The cover was rebuilt: a rest source compares its local with its rest record once.
+    fn mark_rest_dirty(&mut self) {
+        if self.slot == REST {
+            self.slot = REST_DIRTY;
+        }
+    }
+
+    /// The local of a rest source is its rest record.
+    fn mark_rest_clean(&mut self) {
+        if self.slot == REST_DIRTY {
+            self.slot = REST;
         }
     }
 
@@ -257,11 +328,12 @@ impl NodeState {
 /// the next cursor is the sequence's next frame (the blend then takes the segment's
 /// difference), and the thread's (seq, frame, next_seq, next_frame) they were looked up for
 /// ([`Rows::NONE`] when they are not valid): the rows depend only on those four values, so
-/// they are looked up again only when one of them changed.
+/// they are looked up again only when one of them changed. The offsets are kept in 32 bits
+/// (a pool past them takes the general pass), so that a slot's entry is 32 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Rows {
-    row: usize,
-    next_row: usize,
+    row: u32,
+    next_row: u32,
     q: i32,
     cursor: [i16; 4],
     natural: bool,
@@ -416,34 +488,50 @@ fn take_local(st: &mut NodeState, old: &mut Keyframe, (local, x_only): (Keyframe
 /// state, local and world of node `k` are
 /// entry `k` of their buffers and a parent's are among the entries before it, so the
 /// buffers are walked with one index and split at it, without per-node bounds checks.
+/// Whether each node's world changed in this pass (`root_moved` for node 0) is kept in an
+/// array on the stack, as only this pass reads it: at most [`POSE_LOOP_NODES`] states
+/// (the caller sends larger models to the general pass; here they would be left as
+/// they are).
 #[inline(always)]
 fn pose_loop_in_order(
     states: &mut [NodeState],
     locals: &mut [Keyframe],
     worlds: &mut [Transform3],
+    root_moved: bool,
     mut local_of: impl FnMut(&mut NodeState, usize) -> Option<(Keyframe, bool)>,
 ) {
     let n = states.len();
-    let (Some(locals), Some(worlds)) = (locals.get_mut(..n), worlds.get_mut(..n)) else {
+    let mut moved_by_node = [false; POSE_LOOP_NODES];
+    let (Some(locals), Some(worlds), Some(moved_by_node)) = (
+        locals.get_mut(..n),
+        worlds.get_mut(..n),
+        moved_by_node.get_mut(..n),
+    ) else {
         return;
     };
-    // The index also splits `states` and `worlds`, so it is not an iterator over `locals`.
+    if let Some(m0) = moved_by_node.first_mut() {
+        *m0 = root_moved;
+    }
+    // The index also splits `worlds` and `moved_by_node`, so it is not an iterator over
+    // `locals`.
     #[allow(clippy::needless_range_loop)]
     for k in 1..n {
-        let (done, rest) = states.split_at_mut(k);
         let (done_w, rest_w) = worlds.split_at_mut(k);
-        let (Some(st), Some(w)) = (rest.first_mut(), rest_w.first_mut()) else {
+        let (done_m, rest_m) = moved_by_node.split_at_mut(k);
+        let (Some(st), Some(w), Some(m)) =
+            (states.get_mut(k), rest_w.first_mut(), rest_m.first_mut())
+        else {
             return;
         };
         let parent = usize::from(st.parent);
-        let parent_moved = done.get(parent).is_some_and(|p| p.moved);
+        let parent_moved = done_m.get(parent).is_some_and(|&p| p);
         // None: a rest source whose local is its rest record already.
         let changed = match local_of(st, k) {
             Some(local) => take_local(st, &mut locals[k], local),
             None => false,
         };
         let moved = parent_moved | changed;
-        st.moved = moved;
+        *m = moved;
         if moved {
             world_into(st, done_w.get(parent), w);
         }
@@ -472,12 +560,11 @@ impl ShapeInstance {
         let n = list.nodes().len();
         let mut s = ShapeInstance {
             model: list.id(),
-            threads: Vec::with_capacity(TYPICAL_THREADS),
-            slots: Vec::with_capacity(TYPICAL_THREADS),
+            threads: Box::default(),
             locals: vec![[0; 6]; n].into_boxed_slice(),
             world: vec![Transform3::IDENTITY; n].into_boxed_slice(),
             nodes: node_states(list),
-            memo: Vec::with_capacity(TYPICAL_THREADS),
+            memo: Box::default(),
             cover: Cover::default(),
             fresh: true,
             in_node_order: false,
@@ -513,7 +600,9 @@ impl ShapeInstance {
         self.locals = vec![[0; 6]; n].into_boxed_slice();
         self.world = vec![Transform3::IDENTITY; n].into_boxed_slice();
         self.nodes = node_states(list);
-        self.memo.fill(SlotMemo::EMPTY);
+        for m in &mut self.memo {
+            *m = SlotMemo::of(m.id);
+        }
         self.cover = Cover::default();
         self.fresh = true;
         self.sorted_len = NOT_SORTED;
@@ -536,8 +625,8 @@ impl ShapeInstance {
     #[inline(always)]
     fn touch_all<'a>(
         seeded: &mut Option<u8>,
-        threads: &'a mut Vec<AnimationThread>,
-    ) -> &'a mut Vec<AnimationThread> {
+        threads: &'a mut Box<[AnimationThread]>,
+    ) -> &'a mut Box<[AnimationThread]> {
         *seeded = None;
         threads
     }
@@ -555,9 +644,9 @@ impl ShapeInstance {
         let mut th = AnimationThread::new(list);
         th.set_sequence(list, seq, 0, 0);
         let id = self.threads.len();
-        Self::touch_all(&mut self.seeded, &mut self.threads).push(th);
-        self.slots.push(id);
-        self.memo.push(SlotMemo::EMPTY);
+        push_exact(Self::touch_all(&mut self.seeded, &mut self.threads), th);
+        // id < MAX_SLOTS (checked above).
+        push_exact(&mut self.memo, SlotMemo::of(id as u8));
         self.sort(list);
         Ok(id)
     }
@@ -575,8 +664,8 @@ impl ShapeInstance {
     }
 
     /// Thread ids in slot order.
-    pub fn slots(&self) -> &[usize] {
-        &self.slots
+    pub fn slots(&self) -> Vec<usize> {
+        self.memo.iter().map(SlotMemo::thread).collect()
     }
 
     /// The evaluated locals, per node.
@@ -595,12 +684,11 @@ impl ShapeInstance {
         self.bind(list);
         // The same sequences as when the slots were last left in order (every benchmark
         // step): they still are, and no priority needs to be looked up.
-        if usize::from(self.sorted_len) == self.slots.len()
+        if usize::from(self.sorted_len) == self.memo.len()
             && self
-                .slots
+                .memo
                 .iter()
-                .zip(&self.memo)
-                .all(|(&id, m)| self.threads[id].seq == m.sorted)
+                .all(|m| self.threads[m.thread()].seq == m.sorted)
         {
             debug_assert!(self.slots_in_order(list));
             return;
@@ -611,18 +699,18 @@ impl ShapeInstance {
     /// The slot order a sort leaves: priorities never fall from one slot to the next (the
     /// debug build's check of the sort memo's hits).
     fn slots_in_order(&self, list: &AnimList) -> bool {
-        let mut slots = self.slots.clone();
+        let mut slots = self.slots();
         crate::reference::sort(list, &self.threads, &mut slots);
-        slots == self.slots
+        slots == self.slots()
     }
 
     /// [`Self::sort`] when a sequence changed: the bubble sort, and the sequences noted.
     #[inline(never)]
     fn sort_and_note(&mut self, list: &AnimList) {
         self.sort_by_priority(list);
-        self.sorted_len = self.slots.len() as u8;
-        for (m, &id) in self.memo.iter_mut().zip(&self.slots) {
-            m.sorted = self.threads[id].seq;
+        self.sorted_len = self.memo.len() as u8;
+        for m in &mut self.memo {
+            m.sorted = self.threads[m.thread()].seq;
         }
     }
 
@@ -631,8 +719,8 @@ impl ShapeInstance {
         // Already in order (the usual case): the bubble sort's first pass would swap nothing
         // and stop; this reads each priority once instead of twice.
         let mut last = i16::MIN;
-        let in_order = self.slots.iter().all(|&id| {
-            let p = self.threads[id].priority(list);
+        let in_order = self.memo.iter().all(|m| {
+            let p = self.threads[m.thread()].priority(list);
             let ok = last <= p;
             last = p;
             ok
@@ -640,14 +728,18 @@ impl ShapeInstance {
         if in_order {
             return;
         }
-        let n = self.slots.len();
+        let n = self.memo.len();
         for pass in 0..n {
             let mut swapped = false;
             for i in 0..n.saturating_sub(1 + pass) {
-                let a = self.threads[self.slots[i]].priority(list);
-                let b = self.threads[self.slots[i + 1]].priority(list);
+                let a = self.threads[self.memo[i].thread()].priority(list);
+                let b = self.threads[self.memo[i + 1].thread()].priority(list);
                 if a > b {
-                    self.slots.swap(i, i + 1);
+                    // Only the ids move: the rest of an entry (the cover's key) is the
+                    // slot's, as the cover's sources name slots, not threads.
+                    let id = self.memo[i].id;
+                    self.memo[i].id = self.memo[i + 1].id;
+                    self.memo[i + 1].id = id;
                     swapped = true;
                 }
             }
@@ -659,7 +751,7 @@ impl ShapeInstance {
 
     /// ShapeInst_SeedRootTransform (0x478a70): write `value` into the first slot's thread.
     pub fn seed_root(&mut self, value: &Transform3) {
-        if let Some(&id) = self.slots.first() {
+        if let Some(id) = self.memo.first().map(SlotMemo::thread) {
             if let Some(th) = self.touch(id) {
                 th.write_root(value);
             }
@@ -668,9 +760,9 @@ impl ShapeInstance {
 
     /// The first slot's root read (identity for an instance without threads).
     pub fn read_root(&self) -> Transform3 {
-        self.slots
-            .first()
-            .map_or(Transform3::IDENTITY, |&id| self.threads[id].read_root())
+        self.memo.first().map_or(Transform3::IDENTITY, |m| {
+            self.threads[m.thread()].read_root()
+        })
     }
 
     /// AnimThread_StepAll (0x4789a0) and the re-sort after it (H28 step 1, D4).
@@ -685,12 +777,12 @@ impl ShapeInstance {
         // The sort's test (every slot's thread on the sequence noted when the slots were last
         // left in order) made as each thread is stepped: a thread's advance changes only
         // that thread, and each slot holds a different thread.
-        let mut same = usize::from(self.sorted_len) == self.slots.len();
+        let mut same = usize::from(self.sorted_len) == self.memo.len();
         let threads = Self::touch_all(&mut self.seeded, &mut self.threads);
-        for (i, &id) in self.slots.iter().enumerate() {
-            let th = &mut threads[id];
+        for m in &self.memo {
+            let th = &mut threads[m.thread()];
             th.advance(list, anim_delta);
-            same &= self.memo.get(i).map(|m| m.sorted) == Some(th.seq);
+            same &= m.sorted == th.seq;
         }
         if !same {
             self.sort_and_note(list);
@@ -715,7 +807,7 @@ impl ShapeInstance {
         // what this seed would store. (Without slots both are None and the seed would do
         // nothing.)
         self.bind(list);
-        if self.seeded.map(usize::from) != self.slots.first().copied() {
+        if self.seeded != self.memo.first().map(|m| m.id) {
             self.seed_root(&Transform3::IDENTITY);
         } else {
             debug_assert!(self
@@ -724,7 +816,7 @@ impl ShapeInstance {
         }
         self.step_threads(list, anim_delta);
         // The read and the second seed address the same (first-slot) thread.
-        let Some(&id) = self.slots.first() else {
+        let Some(id) = self.memo.first().map(SlotMemo::thread) else {
             return Transform3::IDENTITY;
         };
         let Some(th) = self.touch(id) else {
@@ -748,24 +840,29 @@ impl ShapeInstance {
         // stale entries, which are never read. The same pass checks the cover's key (the
         // slot order and each thread's sequences); the rows do not depend on the cover.
         let c = &self.cover;
-        let mut same = c.built && usize::from(c.len) == self.slots.len();
+        let mut same = c.built && usize::from(c.len) == self.memo.len();
         let mut covered = true;
-        for (m, &id) in self.memo.iter_mut().zip(&self.slots) {
-            let th = &self.threads[id];
-            same &= m.cover == (id as u8, th.seq, th.next_seq);
+        for m in self.memo.iter_mut() {
+            let th = &self.threads[m.thread()];
+            same &= m.cover_id == m.id && m.cover == (th.seq, th.next_seq);
             let r = &mut m.rows;
             if r.are_for(th) {
                 // The same cursor as when the rows were looked up: the same rows.
                 debug_assert_eq!(
                     list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame),
-                    Some((r.row, r.next_row, r.natural))
+                    Some((r.row as usize, r.next_row as usize, r.natural))
                 );
                 r.q = fraction(th.acc, th.dur);
                 continue;
             }
             r.cursor = Rows::NONE;
-            match list.key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame) {
-                Some((row, next_row, natural)) => {
+            let rows = list
+                .key_rows_at(th.seq, th.frame, th.next_seq, th.next_frame)
+                .map(|(row, next_row, natural)| {
+                    (u32::try_from(row), u32::try_from(next_row), natural)
+                });
+            match rows {
+                Some((Ok(row), Ok(next_row), natural)) => {
                     *r = Rows {
                         row,
                         next_row,
@@ -790,11 +887,12 @@ impl ShapeInstance {
         if let (Some(l0), Some(r0)) = (self.locals.first_mut(), rest_keys.first()) {
             *l0 = *r0;
         }
-        if let (Some(w0), Some(x0)) = (self.world.first_mut(), self.nodes.first_mut()) {
-            x0.moved = self.root_has_children && (fresh || *w0 != *root_read);
+        let mut root_moved = false;
+        if let Some(w0) = self.world.first_mut() {
+            root_moved = self.root_has_children && (fresh || *w0 != *root_read);
             *w0 = *root_read;
         }
-        if !covered || fresh || !self.in_node_order {
+        if !covered || fresh || !self.in_node_order || self.nodes.len() > POSE_LOOP_NODES {
             // The general pass gives the same locals as the cover; the first evaluation
             // (every world built) goes there too, so the common loop has no `fresh` term.
             self.evaluate_uncovered(list, root_read);
@@ -809,6 +907,7 @@ impl ShapeInstance {
             &mut self.nodes[..],
             &mut self.locals[..],
             &mut self.world[..],
+            root_moved,
             |st, k| {
                 // REST (255) is past the ten slots, so one test serves both.
                 let Some(&SlotMemo {
@@ -823,15 +922,15 @@ impl ShapeInstance {
                     ..
                 }) = memo.get(usize::from(st.slot))
                 else {
-                    if !st.rest_dirty {
+                    if st.slot != REST_DIRTY {
                         return None;
                     }
-                    st.rest_dirty = false;
+                    st.slot = REST;
                     return Some((rest_keys[k], false));
                 };
                 // Each offset is a key row plus a column of its sequence, in range; the mask
                 // (the pool's length is a power of two) only lets the compiler see that.
-                let sg = &values[(row + usize::from(st.column)) & mask];
+                let sg = &values[(row as usize + usize::from(st.column)) & mask];
                 if natural {
                     // The next key is this column's in the sequence's next frame: the
                     // difference is the segment's.
@@ -858,7 +957,7 @@ impl ShapeInstance {
                 let b = if st.next_column == REST_COLUMN {
                     rest_keys[k]
                 } else {
-                    values[(next_row + usize::from(st.next_column)) & mask].a
+                    values[(next_row as usize + usize::from(st.next_column)) & mask].a
                 };
                 // Equal keys blend to `a` itself (every difference is 0), so no test.
                 Some((blend(&a, &b, q), false))
@@ -875,7 +974,7 @@ impl ShapeInstance {
         crate::reference::evaluate(
             list,
             &self.threads,
-            &self.slots,
+            SlotIds::of(&self.memo).get(),
             root_read,
             &mut self.locals,
             &mut self.world,
@@ -885,7 +984,7 @@ impl ShapeInstance {
                 st.set_local(local);
             }
             // The locals of rest sources are their rest records: nothing to compare.
-            st.rest_dirty = false;
+            st.mark_rest_clean();
         }
     }
 
@@ -893,7 +992,12 @@ impl ShapeInstance {
     /// check of the cover's hits).
     fn cover_is_current(&self, list: &AnimList) -> bool {
         let mut by_node = Vec::new();
-        sources(list, &self.threads, &self.slots, &mut by_node);
+        sources(
+            list,
+            &self.threads,
+            SlotIds::of(&self.memo).get(),
+            &mut by_node,
+        );
         self.nodes
             .iter()
             .zip(state_nodes(list))
@@ -907,21 +1011,22 @@ impl ShapeInstance {
     fn rebuild_cover(&mut self, list: &AnimList) {
         let c = &mut self.cover;
         c.built = true;
-        c.len = self.slots.len() as u8;
-        for (m, &id) in self.memo.iter_mut().zip(&self.slots) {
-            let th = &self.threads[id];
-            m.cover = (id as u8, th.seq, th.next_seq);
+        c.len = self.memo.len() as u8;
+        for m in &mut self.memo {
+            let th = &self.threads[m.thread()];
+            m.cover_id = m.id;
+            m.cover = (th.seq, th.next_seq);
         }
         // Written straight into the states (no per-node scratch kept on the instance).
         write_sources(
             list,
             &self.threads,
-            &self.slots,
+            SlotIds::of(&self.memo).get(),
             &mut self.nodes,
             self.in_node_order,
         );
         for st in self.nodes.iter_mut().skip(1) {
-            st.rest_dirty = true;
+            st.mark_rest_dirty();
         }
     }
 }
@@ -1082,13 +1187,69 @@ mod tests {
         crate::reference::evaluate(
             &other,
             s.threads(),
-            s.slots(),
+            &s.slots(),
             &read,
             &mut locals,
             &mut world,
         );
         assert_eq!(s.locals(), &locals[..]);
         assert_eq!(s.world(), &world[..]);
+    }
+
+    #[test]
+    fn a_model_past_the_pose_loops_flags_takes_the_general_pass() {
+        // A chain of 130 nodes (each the child of the one before; more than the pose loop
+        // keeps flags for), its last node moved from (100, 0, 0) to (200, 0, 0) over a
+        // 10-tick frame under a parent turned a quarter about Z: the pose is the plain
+        // evaluation's at every step.
+        let n = POSE_LOOP_NODES + 2;
+        let nodes: Vec<Node> = (0..n)
+            .map(|k| Node {
+                parent: k as i16 - 1,
+                rest: i16::from(k == n - 2),
+            })
+            .collect();
+        let keyframes = vec![
+            [0; 6],
+            [0, 0, 16384, 10, 0, 0],
+            [0, 0, 0, 100, 0, 0],
+            [0, 0, 0, 200, 0, 0],
+        ];
+        let frame = Frame {
+            duration: 10,
+            first_transition: 0,
+            transition_count: 0,
+        };
+        let seq = Sequence {
+            name: None,
+            class: SeqClass::Cyclic,
+            priority: 0,
+            ground: false,
+            columns: vec![0, (n - 1) as i16],
+            frames: vec![frame, frame],
+            keys: vec![0, 2, 0, 3],
+        };
+        let list = AnimList::new(nodes, keyframes, vec![seq], vec![]).expect("valid model");
+        let mut s = ShapeInstance::new(&list);
+        let id = s.add_thread(&list, 0).expect("sequence 0 exists");
+        s.thread_mut(id).expect("thread").set_rate(&list, 256);
+        for step in 0..4 {
+            let read = s.tick(&list, 5);
+            s.evaluate(&list, &read);
+            let (mut locals, mut world) = (vec![[0; 6]; n], vec![Transform3::IDENTITY; n]);
+            crate::reference::evaluate(
+                &list,
+                s.threads(),
+                &s.slots(),
+                &read,
+                &mut locals,
+                &mut world,
+            );
+            assert_eq!(s.locals(), &locals[..], "step {step}");
+            assert_eq!(s.world(), &world[..], "step {step}");
+        }
+        // Frame 0 then frame 1 (200 -> 100) at 5 ticks a step: 150, 200, 150, 100.
+        assert_eq!(s.locals()[n - 1], [0, 0, 0, 100, 0, 0]);
     }
 
     #[test]
