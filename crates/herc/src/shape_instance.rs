@@ -1265,6 +1265,20 @@ mod tests {
     }
 
     #[test]
+    fn m06_yaws_in_one_table_step_are_one_transform_and_keep_the_world() {
+        // FromEuler(0, 0, z) reads C and S at z >> 3: z = 8 and z = 9 are both entry 1, so
+        // the second local rebuilds the same transform and its world need not change;
+        // z = 4096 (a sixteenth of a turn: S = 16384·sin 22.5°, about 6270) is another
+        // rotation, and a new translation is another transform too.
+        let mut st = NodeState::NEW;
+        assert!(take_local(&mut st, ([0, 0, 8, 0, 0, 0], false)));
+        assert!(!take_local(&mut st, ([0, 0, 9, 0, 0, 0], false)));
+        assert!(take_local(&mut st, ([0, 0, 4096, 0, 0, 0], false)));
+        assert!(take_local(&mut st, ([0, 0, 4096, 1, 0, 0], false)));
+        assert!(!take_local(&mut st, ([0, 0, 4096, 1, 0, 0], false)));
+    }
+
+    #[test]
     fn m07_a_general_local_in_pitch_form_concats_with_its_own_translation() {
         // A pitch-only local with translation x 0 (the no-x Concat applies), then a local
         // with a small roll whose FromEuler is still in pitch form (x = −32768, y = −3:
