@@ -271,7 +271,7 @@ impl<S: ShapeEngine> MechSim<S> {
                 clock,
                 slots: shape.slots(),
                 threads: shape.threads().to_vec(),
-                locals: shape.locals().to_vec(),
+                locals: shape.locals(&self.list),
                 world: shape.world().to_vec(),
                 root_read: delta.unwrap_or_else(|| shape.read_root()),
                 delta,

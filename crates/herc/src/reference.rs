@@ -370,8 +370,32 @@ pub fn evaluate(
     locals: &mut [Keyframe],
     world: &mut [Transform3],
 ) {
+    evaluate_locals(list, threads, slots, locals);
     let nodes = list.nodes();
-    for (local, node) in locals.iter_mut().zip(nodes) {
+    for &n in list.parent_first() {
+        let n = usize::from(n);
+        world[n] = if n == 0 {
+            *root_read
+        } else {
+            let local = from_local(&locals[n]);
+            match usize::try_from(nodes[n].parent) {
+                Ok(p) => local.concat(&world[p]),
+                Err(_) => local,
+            }
+        };
+    }
+}
+
+/// ShapeInst_EvalAllNodeLocals (0x4789f4) alone: the locals [`evaluate`] poses, every node at
+/// its rest record (D6, H12), then each slot's thread from the last slot to the first (H17,
+/// H10, D5).
+pub fn evaluate_locals(
+    list: &AnimList,
+    threads: &[AnimationThread],
+    slots: &[usize],
+    locals: &mut [Keyframe],
+) {
+    for (local, node) in locals.iter_mut().zip(list.nodes()) {
         *local = list.keyframe(node.rest);
     }
     for &id in slots.iter().rev() {
@@ -385,18 +409,6 @@ pub fn evaluate(
                 locals[node] = k;
             }
         }
-    }
-    for &n in list.parent_first() {
-        let n = usize::from(n);
-        world[n] = if n == 0 {
-            *root_read
-        } else {
-            let local = from_local(&locals[n]);
-            match usize::try_from(nodes[n].parent) {
-                Ok(p) => local.concat(&world[p]),
-                Err(_) => local,
-            }
-        };
     }
 }
 
@@ -461,8 +473,8 @@ impl ShapeEngine for PlainShape {
         self.slots.clone()
     }
 
-    fn locals(&self) -> &[Keyframe] {
-        &self.locals
+    fn locals(&self, _list: &AnimList) -> Vec<Keyframe> {
+        self.locals.clone()
     }
 
     fn world(&self) -> &[Transform3] {

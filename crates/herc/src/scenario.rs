@@ -225,7 +225,7 @@ impl<S: ShapeEngine> HercSim<S> {
             clock,
             slots: self.shape.slots(),
             threads: self.shape.threads().to_vec(),
-            locals: self.shape.locals().to_vec(),
+            locals: self.shape.locals(&self.list),
             world: self.shape.world().to_vec(),
             root_read: delta.unwrap_or_else(|| self.shape.read_root()),
             delta,

@@ -29,7 +29,9 @@ pub trait ShapeEngine: Clone + std::fmt::Debug {
     fn thread_mut(&mut self, id: usize) -> Option<&mut AnimationThread>;
     /// Thread ids, first slot first.
     fn slots(&self) -> Vec<usize>;
-    fn locals(&self) -> &[Keyframe];
+    /// The locals of the last [`ShapeEngine::evaluate`] of `list` (while no thread changed
+    /// since).
+    fn locals(&self, list: &AnimList) -> Vec<Keyframe>;
     fn world(&self) -> &[Transform3];
     /// The first slot's root read (H15).
     fn read_root(&self) -> Transform3;
@@ -72,8 +74,8 @@ impl ShapeEngine for ShapeInstance {
         ShapeInstance::slots(self)
     }
 
-    fn locals(&self) -> &[Keyframe] {
-        ShapeInstance::locals(self)
+    fn locals(&self, list: &AnimList) -> Vec<Keyframe> {
+        ShapeInstance::locals(self, list)
     }
 
     fn world(&self) -> &[Transform3] {

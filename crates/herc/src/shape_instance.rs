@@ -55,9 +55,6 @@ pub struct ShapeInstance {
     model: u64,
     /// The threads by id (see [`push_exact`]).
     threads: Box<[AnimationThread]>,
-    /// The evaluated locals, per node. Also the memo key of [`NodeState::xf`]: the transform of a
-    /// node whose new local equals its last one is not rebuilt from its angles.
-    locals: Box<[Keyframe]>,
     world: Box<[Transform3]>,
     /// The pose loop's per-node state in build order: entry 0 is node 0, entry `k + 1` the
     /// node at [`AnimList::build_order`]`[k]` (see [`NodeState`]).
@@ -191,6 +188,12 @@ struct NodeState {
 /// [`NodeState::slot`] of a rest source whose local must be compared with its rest record
 /// once (see there); past the ten slots, as [`REST`] is.
 const REST_DIRTY: u8 = REST - 1;
+
+thread_local! {
+    /// The locals the general pass writes (it poses every node from them); one buffer per
+    /// thread rather than a local per node in every instance.
+    static GENERAL_LOCALS: std::cell::RefCell<Vec<Keyframe>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// Models with at most this many nodes take [`pose_loop_in_order`], whose per-node flags
 /// live on its stack; larger ones take the general pass every evaluation.
@@ -456,29 +459,21 @@ fn world_into(st: &NodeState, parent: Option<&Transform3>, out: &mut Transform3)
     }
 }
 
-/// The new local of a state: stored and its transform rebuilt when it changed. Returns
-/// whether it changed (or may have). `x_only`: the local's y and z are known to be 0.
+/// The new local of a state: its transform rebuilt. Returns whether the transform changed
+/// (or may have): the world is a function of the transform and the parent's world, so an
+/// equal transform keeps it. `x_only`: the local's y and z are known to be 0.
 #[inline(always)]
-fn take_local(st: &mut NodeState, old: &mut Keyframe, (local, x_only): (Keyframe, bool)) -> bool {
+fn take_local(st: &mut NodeState, (local, x_only): (Keyframe, bool)) -> bool {
     if x_only {
         // A pitch blended along a segment changes almost every step (in the benchmark all
         // but a few of these locals do): the transform is rebuilt without the compare, from
         // one table read. An unchanged local rebuilds the same transform and world.
-        *old = local;
-        st.set_local_x(old);
+        st.set_local_x(&local);
         return true;
     }
-    let changed = local
-        .iter()
-        .zip(old.iter())
-        .fold(0, |d, (a, b)| d | (a ^ b))
-        != 0;
-    if changed {
-        *old = local;
-        // Passed where it was just stored, so no copy is made for the call.
-        st.set_local(old);
-    }
-    changed
+    let old = st.xf;
+    st.set_local(&local);
+    st.xf != old
 }
 
 /// The pose loop after node 0, for states in node order (`states[k].node == k`, every
@@ -495,26 +490,19 @@ fn take_local(st: &mut NodeState, old: &mut Keyframe, (local, x_only): (Keyframe
 #[inline(always)]
 fn pose_loop_in_order(
     states: &mut [NodeState],
-    locals: &mut [Keyframe],
     worlds: &mut [Transform3],
     root_moved: bool,
     mut local_of: impl FnMut(&mut NodeState, usize) -> Option<(Keyframe, bool)>,
 ) {
     let n = states.len();
     let mut moved_by_node = [false; POSE_LOOP_NODES];
-    let (Some(locals), Some(worlds), Some(moved_by_node)) = (
-        locals.get_mut(..n),
-        worlds.get_mut(..n),
-        moved_by_node.get_mut(..n),
-    ) else {
+    let (Some(worlds), Some(moved_by_node)) = (worlds.get_mut(..n), moved_by_node.get_mut(..n))
+    else {
         return;
     };
     if let Some(m0) = moved_by_node.first_mut() {
         *m0 = root_moved;
     }
-    // The index also splits `worlds` and `moved_by_node`, so it is not an iterator over
-    // `locals`.
-    #[allow(clippy::needless_range_loop)]
     for k in 1..n {
         let (done_w, rest_w) = worlds.split_at_mut(k);
         let (done_m, rest_m) = moved_by_node.split_at_mut(k);
@@ -527,7 +515,7 @@ fn pose_loop_in_order(
         let parent_moved = done_m.get(parent).is_some_and(|&p| p);
         // None: a rest source whose local is its rest record already.
         let changed = match local_of(st, k) {
-            Some(local) => take_local(st, &mut locals[k], local),
+            Some(local) => take_local(st, local),
             None => false,
         };
         let moved = parent_moved | changed;
@@ -561,7 +549,6 @@ impl ShapeInstance {
         let mut s = ShapeInstance {
             model: list.id(),
             threads: Box::default(),
-            locals: vec![[0; 6]; n].into_boxed_slice(),
             world: vec![Transform3::IDENTITY; n].into_boxed_slice(),
             nodes: node_states(list),
             memo: Box::default(),
@@ -597,7 +584,6 @@ impl ShapeInstance {
     fn rebind(&mut self, list: &AnimList) {
         let n = list.nodes().len();
         self.model = list.id();
-        self.locals = vec![[0; 6]; n].into_boxed_slice();
         self.world = vec![Transform3::IDENTITY; n].into_boxed_slice();
         self.nodes = node_states(list);
         for m in &mut self.memo {
@@ -668,9 +654,30 @@ impl ShapeInstance {
         self.memo.iter().map(SlotMemo::thread).collect()
     }
 
-    /// The evaluated locals, per node.
-    pub fn locals(&self) -> &[Keyframe] {
-        &self.locals
+    /// The locals of the last [`Self::evaluate`] of `list`, per node (while no thread changed
+    /// since): computed again by the plain evaluation of the threads, as the instance keeps
+    /// only their transforms (a local per node was a ninth of a HERC's memory, and no step
+    /// reads it back).
+    pub fn locals(&self, list: &AnimList) -> Vec<Keyframe> {
+        let mut locals = vec![[0; 6]; list.nodes().len()];
+        crate::reference::evaluate_locals(
+            list,
+            &self.threads,
+            SlotIds::of(&self.memo).get(),
+            &mut locals,
+        );
+        debug_assert!(self.model != list.id() || self.transforms_are_of(list, &locals));
+        locals
+    }
+
+    /// Every node state's memoised transform is FromEuler of `locals`' record for its node
+    /// (the debug build's check that [`Self::locals`] gives what the last evaluation posed).
+    fn transforms_are_of(&self, list: &AnimList, locals: &[Keyframe]) -> bool {
+        self.nodes
+            .iter()
+            .zip(state_nodes(list))
+            .skip(1)
+            .all(|(st, node)| locals.get(node).map(|&l| Transform3::from_local(l)) == Some(st.xf))
     }
 
     /// The evaluated world transforms, per node.
@@ -884,9 +891,6 @@ impl ShapeInstance {
         }
         let rest_keys = list.rest_keys();
         let fresh = std::mem::replace(&mut self.fresh, false);
-        if let (Some(l0), Some(r0)) = (self.locals.first_mut(), rest_keys.first()) {
-            *l0 = *r0;
-        }
         let mut root_moved = false;
         if let Some(w0) = self.world.first_mut() {
             root_moved = self.root_has_children && (fresh || *w0 != *root_read);
@@ -905,7 +909,6 @@ impl ShapeInstance {
         // `self`, so their pointers and lengths stay in registers across the loop.
         pose_loop_in_order(
             &mut self.nodes[..],
-            &mut self.locals[..],
             &mut self.world[..],
             root_moved,
             |st, k| {
@@ -971,21 +974,30 @@ impl ShapeInstance {
     /// taken from the new locals, so that the next evaluation's loop starts from them.
     #[inline(never)]
     fn evaluate_uncovered(&mut self, list: &AnimList, root_read: &Transform3) {
-        crate::reference::evaluate(
-            list,
-            &self.threads,
-            SlotIds::of(&self.memo).get(),
-            root_read,
-            &mut self.locals,
-            &mut self.world,
-        );
-        for (st, node) in self.nodes.iter_mut().zip(state_nodes(list)).skip(1) {
-            if let Some(local) = self.locals.get(node) {
-                st.set_local(local);
+        GENERAL_LOCALS.with_borrow_mut(|locals| {
+            // Grown to the largest model seen on this thread, never shrunk: no steady step
+            // allocates.
+            let n = list.nodes().len();
+            if locals.len() < n {
+                locals.resize(n, [0; 6]);
             }
-            // The locals of rest sources are their rest records: nothing to compare.
-            st.mark_rest_clean();
-        }
+            let locals = &mut locals[..n];
+            crate::reference::evaluate(
+                list,
+                &self.threads,
+                SlotIds::of(&self.memo).get(),
+                root_read,
+                locals,
+                &mut self.world,
+            );
+            for (st, node) in self.nodes.iter_mut().zip(state_nodes(list)).skip(1) {
+                if let Some(local) = locals.get(node) {
+                    st.set_local(local);
+                }
+                // The locals of rest sources are their rest records: nothing to compare.
+                st.mark_rest_clean();
+            }
+        });
     }
 
     /// The cover is the one [`Self::rebuild_cover`] would build now (the debug build's
@@ -1173,16 +1185,16 @@ mod tests {
         s.thread_mut(id).expect("thread").set_rate(&biped, 256);
         s.tick(&biped, 7);
         s.evaluate(&biped, &Transform3::IDENTITY);
-        assert_eq!(s.locals().len(), 15);
+        assert_eq!(s.locals(&biped).len(), 15);
         let other = two_node_model(2, 1);
         s.thread_mut(id)
             .expect("thread")
             .set_sequence(&other, 0, 0, 0);
         let read = s.tick(&other, 5);
         s.evaluate(&other, &read);
-        assert_eq!((s.locals().len(), s.world().len()), (3, 3));
+        assert_eq!((s.locals(&other).len(), s.world().len()), (3, 3));
         // Half-way through frame 0 of the child's sequence: x 100 → 200 at q 512 is 150.
-        assert_eq!(s.locals()[2], [0, 0, 0, 150, 0, 0]);
+        assert_eq!(s.locals(&other)[2], [0, 0, 0, 150, 0, 0]);
         let (mut locals, mut world) = (vec![[0; 6]; 3], vec![Transform3::IDENTITY; 3]);
         crate::reference::evaluate(
             &other,
@@ -1192,7 +1204,7 @@ mod tests {
             &mut locals,
             &mut world,
         );
-        assert_eq!(s.locals(), &locals[..]);
+        assert_eq!(s.locals(&other), locals);
         assert_eq!(s.world(), &world[..]);
     }
 
@@ -1245,11 +1257,25 @@ mod tests {
                 &mut locals,
                 &mut world,
             );
-            assert_eq!(s.locals(), &locals[..], "step {step}");
+            assert_eq!(s.locals(&list), locals, "step {step}");
             assert_eq!(s.world(), &world[..], "step {step}");
         }
         // Frame 0 then frame 1 (200 -> 100) at 5 ticks a step: 150, 200, 150, 100.
-        assert_eq!(s.locals()[n - 1], [0, 0, 0, 100, 0, 0]);
+        assert_eq!(s.locals(&list)[n - 1], [0, 0, 0, 100, 0, 0]);
+    }
+
+    #[test]
+    fn m06_yaws_in_one_table_step_are_one_transform_and_keep_the_world() {
+        // FromEuler(0, 0, z) reads C and S at z >> 3: z = 8 and z = 9 are both entry 1, so
+        // the second local rebuilds the same transform and its world need not change;
+        // z = 4096 (a sixteenth of a turn: S = 16384·sin 22.5°, about 6270) is another
+        // rotation, and a new translation is another transform too.
+        let mut st = NodeState::NEW;
+        assert!(take_local(&mut st, ([0, 0, 8, 0, 0, 0], false)));
+        assert!(!take_local(&mut st, ([0, 0, 9, 0, 0, 0], false)));
+        assert!(take_local(&mut st, ([0, 0, 4096, 0, 0, 0], false)));
+        assert!(take_local(&mut st, ([0, 0, 4096, 1, 0, 0], false)));
+        assert!(!take_local(&mut st, ([0, 0, 4096, 1, 0, 0], false)));
     }
 
     #[test]
@@ -1311,18 +1337,18 @@ mod tests {
             .set_sequence(&list, 6, 1, 0);
         s.evaluate(&list, &Transform3::IDENTITY);
         s.evaluate(&list, &Transform3::IDENTITY);
-        assert_eq!(s.locals()[14], [16384, 0, 0, 0, 40, 130]);
+        assert_eq!(s.locals(&list)[14], [16384, 0, 0, 0, 40, 130]);
         s.thread_mut(id)
             .expect("thread")
             .set_sequence(&list, 5, 0, 0);
         s.evaluate(&list, &Transform3::IDENTITY);
-        assert_eq!(s.locals()[14], [0, 0, 0, 0, 40, 130]);
-        assert_eq!(s.locals()[3], [0, 0, 0, 0, 60, 160]);
+        assert_eq!(s.locals(&list)[14], [0, 0, 0, 0, 40, 130]);
+        assert_eq!(s.locals(&list)[3], [0, 0, 0, 0, 60, 160]);
         let mut fresh = ShapeInstance::new(&list);
         fresh.add_thread(&list, 1).expect("walk exists");
         fresh.add_thread(&list, 5).expect("twist exists");
         fresh.evaluate(&list, &Transform3::IDENTITY);
-        assert_eq!(s.locals(), fresh.locals());
+        assert_eq!(s.locals(&list), fresh.locals(&list));
         assert_eq!(s.world(), fresh.world());
         // A further evaluation keeps them.
         s.evaluate(&list, &Transform3::IDENTITY);
@@ -1345,7 +1371,7 @@ mod tests {
             // 100 + (100·512 >> 10) = 150.
             s.evaluate(&list, &Transform3::IDENTITY);
             let turn = [0, 16384, -16384, 0, 0, 0, 0, 0, 16384];
-            assert_eq!(s.locals()[child], [0, 0, 0, 150, 0, 0]);
+            assert_eq!(s.locals(&list)[child], [0, 0, 0, 150, 0, 0]);
             assert_eq!(s.world()[parent].m, turn);
             assert_eq!(s.world()[parent].t, [10, 0, 0]);
             // (150, 0, 0) turned a quarter is (0, 150, 0); plus the parent's (10, 0, 0).

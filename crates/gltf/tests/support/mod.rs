@@ -130,7 +130,7 @@ pub fn herc_poses(
             RootMotion::Baked => q14_matrix(&o.transform()),
             RootMotion::InPlace => q14_matrix(&Transform3::IDENTITY),
         };
-        let locals = herc.shape().locals();
+        let locals = herc.shape().locals(list);
         let mut world = vec![[0.0; 16]; nodes.len()];
         world[0] = object;
         for &n in list.parent_first() {
