@@ -118,6 +118,13 @@ pub struct PhysicsObj {
     /// rotation of its result.
     pub(crate) offset_memo: OffsetMemo,
     pub(crate) table_manager: Option<MotionTableManager>,
+    // Makes the object 18 lines exactly, so that every object of the world's `Vec`
+    // starts at the same offset within a line; at 1,144 bytes the objects' starts
+    // cycle through eight offsets and the hot span straddles one more line on average
+    // (cachegrind, 100,000 walkers: 11.50 lines per tick at 1,144 bytes, 10.26 at
+    // 1,152). Allocations this large start 16 bytes past a page, where the span's
+    // 504 bytes lie on 8 lines.
+    line_fill: u64,
 }
 
 impl PhysicsObj {
@@ -174,6 +181,7 @@ impl PhysicsObj {
             offset_memo: OffsetMemo::default(),
             server: ColdBox::pristine(),
             events: None,
+            line_fill: 0,
         }
     }
 
@@ -907,10 +915,6 @@ mod layout {
         ] {
             assert!(cold < first_entry);
         }
-        assert!(
-            size_of::<PhysicsObj>() <= 1_184,
-            "{}",
-            size_of::<PhysicsObj>()
-        );
+        assert_eq!(size_of::<PhysicsObj>(), 1_152);
     }
 }
