@@ -1151,6 +1151,12 @@ mod tests {
             parent: parent as i16,
             rest: 2,
         };
+        moved_child_model(nodes, child)
+    }
+
+    /// `nodes` with one sequence: node `child` moved from (100, 0, 0) to (200, 0, 0) over a
+    /// 10-tick frame (keyframe 1, a quarter turn about Z at (10, 0, 0), is its parent's rest).
+    fn moved_child_model(nodes: Vec<Node>, child: usize) -> AnimList {
         let keyframes = vec![
             [0; 6],
             [0, 0, 16384, 10, 0, 0],
@@ -1221,27 +1227,7 @@ mod tests {
                 rest: i16::from(k == n - 2),
             })
             .collect();
-        let keyframes = vec![
-            [0; 6],
-            [0, 0, 16384, 10, 0, 0],
-            [0, 0, 0, 100, 0, 0],
-            [0, 0, 0, 200, 0, 0],
-        ];
-        let frame = Frame {
-            duration: 10,
-            first_transition: 0,
-            transition_count: 0,
-        };
-        let seq = Sequence {
-            name: None,
-            class: SeqClass::Cyclic,
-            priority: 0,
-            ground: false,
-            columns: vec![0, (n - 1) as i16],
-            frames: vec![frame, frame],
-            keys: vec![0, 2, 0, 3],
-        };
-        let list = AnimList::new(nodes, keyframes, vec![seq], vec![]).expect("valid model");
+        let list = moved_child_model(nodes, n - 1);
         let mut s = ShapeInstance::new(&list);
         let id = s.add_thread(&list, 0).expect("sequence 0 exists");
         s.thread_mut(id).expect("thread").set_rate(&list, 256);
