@@ -113,9 +113,7 @@ fn timed(worlds: &mut [Box<dyn BenchWorld>], ticks: usize) -> (f64, usize) {
         });
     }
     let seconds = start.elapsed().as_secs_f64();
-    // A reallocation is an allocation too (a queue that grows is not steady).
-    let change = region.change();
-    let mut allocations = change.allocations + change.reallocations;
+    let mut allocations = allocations_in(&region);
     if worlds.len() > 1 {
         // Spawning the scoped threads allocates (stacks, handles); that is not
         // the engine's tick.
@@ -132,6 +130,12 @@ fn region_overhead(threads: usize) -> usize {
             scope.spawn(|| {});
         }
     });
+    allocations_in(&region)
+}
+
+/// Allocations made since `region` began, a reallocation counting as one (a queue that
+/// grows is not steady).
+fn allocations_in(region: &Region<'_, System>) -> usize {
     let change = region.change();
     change.allocations + change.reallocations
 }
