@@ -298,3 +298,97 @@ fn same_stop(a: &PhysicsObj, b: &PhysicsObj) {
         "chase in range: counter"
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bench::sample_table;
+    use crate::commands::{MovementParameters, WeenieError, READY, RUN_FORWARD};
+    use crate::loader::MotionSet;
+    use crate::math::Vec3;
+    use crate::table_manager::AnimNode;
+    use crate::{Creature, World};
+    use std::sync::Arc;
+
+    /// A chaser (1) one unit from its target (2), both of radius 0.5: in range at once
+    /// (a cylinder distance of 0 against the default 0.6). The chaser has chased once
+    /// (which ended at once), so it has a target manager and the target a voyeur table,
+    /// and both have rested for a second since.
+    fn watched_once() -> World {
+        let (table, anims) = sample_table().unwrap();
+        let motions = MotionSet {
+            table,
+            anims: Arc::new(anims),
+        };
+        let mut w = World::new(100.0);
+        let at = |x| {
+            Creature::builder(&motions)
+                .origin(Vec3::new(x, 0.0, 0.0))
+                .build()
+        };
+        assert!(w.add_creature(1, 0.5, 1.8, at(0.0)));
+        assert!(w.add_creature(2, 0.5, 1.8, at(1.0)));
+        w.move_to_object(1, 2, MovementParameters::default());
+        for _ in 0..30 {
+            w.tick(1.0 / 30.0);
+        }
+        w
+    }
+
+    // Each re-issue below runs through `start_ending_at_once`, which debug builds (this
+    // test's) check against the plain start and report on clones.
+
+    #[test]
+    fn a_chase_re_issued_in_range_at_rest_ends_with_two_rest_stops() {
+        let mut w = watched_once();
+        let chaser = w.get(1).unwrap();
+        assert!(chaser.minterp.pending_motions.is_empty());
+        assert!(chaser.table_manager().unwrap().pending.is_empty());
+        let r = w.move_to_object(1, 2, MovementParameters::default());
+        assert_eq!(r, Some(WeenieError::None));
+        let chaser = w.get(1).unwrap();
+        assert!(!chaser.moveto().is_moving_to());
+        assert_eq!(chaser.move_completions, [WeenieError::None]);
+        // Both stops complete Ready at once.
+        assert_eq!(chaser.motions_done, [(READY, true), (READY, true)]);
+        assert!(chaser.table_manager().unwrap().pending.is_empty());
+        assert!(chaser.target_manager().unwrap().target_info.is_none());
+        let table = w.get(2).unwrap().target_manager().unwrap();
+        assert_eq!(table.voyeurs.as_ref().unwrap().iter().count(), 0);
+    }
+
+    #[test]
+    fn a_chase_re_issued_in_range_while_a_link_plays_queues_ready_twice_behind_it() {
+        let mut w = watched_once();
+        let p = MovementParameters::default();
+        let chaser = w.get_mut(1).unwrap();
+        chaser.do_motion(RUN_FORWARD, &p);
+        chaser.stop_motion(RUN_FORWARD, &p);
+        let tm = chaser.table_manager().unwrap();
+        assert!(tm.pending.front().is_some_and(|n| n.num_anims != 0));
+        let (table_before, interp_before) =
+            (tm.pending.len(), chaser.minterp.pending_motions.len());
+        let done_before = chaser.motions_done.len();
+        let r = w.move_to_object(1, 2, p);
+        assert_eq!(r, Some(WeenieError::None));
+        let chaser = w.get(1).unwrap();
+        assert!(!chaser.moveto().is_moving_to());
+        assert_eq!(chaser.move_completions, [WeenieError::None]);
+        // Nothing completes behind the playing link: each stop queues Ready in both
+        // queues, the table's entry without animations (the rest stop's).
+        assert_eq!(chaser.motions_done.len(), done_before);
+        let tm = chaser.table_manager().unwrap();
+        assert_eq!(tm.pending.len(), table_before + 2);
+        let ready = AnimNode {
+            motion: READY,
+            num_anims: 0,
+        };
+        assert_eq!(
+            tm.pending.iter().rev().take(2).collect::<Vec<_>>(),
+            [&ready, &ready]
+        );
+        let q = &chaser.minterp.pending_motions;
+        assert_eq!(q.len(), interp_before + 2);
+        assert!(q.iter().rev().take(2).all(|m| m.motion == READY));
+        assert!(chaser.is_animating);
+    }
+}
