@@ -131,6 +131,8 @@ pub(crate) fn start_ending_at_once(
 /// made then. When the first takes the plain path, its at-rest test is not repeated.
 ///
 /// [`MotionTableManager::stop_at_rest_again`]: crate::table_manager::MotionTableManager::stop_at_rest_again
+// Inline: its one caller's call and register saves cost more than the copy.
+#[inline(always)]
 fn stop_twice(obj: &mut PhysicsObj) {
     if !obj.stop_completely_at_rest() {
         if !stop_twice_while_a_link_plays(obj) {
