@@ -53,6 +53,7 @@
 
 pub mod anim_lengths;
 pub mod bench;
+mod chase_in_range;
 pub mod cold_box;
 pub mod commands;
 pub mod constraint_manager;

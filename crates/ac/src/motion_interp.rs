@@ -518,7 +518,7 @@ impl PhysicsObj {
 
     /// The raw and interpreted states of a complete stop: Ready at speed 1, no sidestep,
     /// no turn. Shared by the plain stop and the rest stop, which must leave them equal.
-    fn reset_to_ready(&mut self) {
+    pub(crate) fn reset_to_ready(&mut self) {
         let mi = &mut self.minterp;
         mi.raw.forward_command = READY;
         mi.raw.forward_speed = 1.0;

@@ -964,7 +964,7 @@ impl PhysicsObj {
     }
 
     /// The harness weenie's `OnMoveComplete(status)`.
-    fn on_move_complete(&mut self, status: WeenieError) {
+    pub(crate) fn on_move_complete(&mut self, status: WeenieError) {
         self.move_completions.push(status);
         self.last_move_completion = Some(status);
         self.raise(crate::events::Event::MoveComplete(status));

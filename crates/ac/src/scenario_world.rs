@@ -479,7 +479,7 @@ pub fn apply(
             mvs.top_level_id = target.0;
             mvs.radius = radius.map_or(r, |n| n.0);
             mvs.height = height.map_or(h, |n| n.0);
-            w.at_mut(i).perform_movement_struct(&mvs).name().into()
+            world::perform_movement(&mut w, i, &mvs).name().into()
         }
         Step::MoveToPosition {
             origin,

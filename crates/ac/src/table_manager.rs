@@ -180,11 +180,7 @@ impl MotionTableManager {
                     .stop_object_completely(&mut state, &mut seq, &mut n, src);
                 (state, seq, n)
             });
-            let sm = self.state.substate_mod;
-            change_cycle_speed(seq, sm, 1.0);
-            seq.subtract_physics(velocity.scale(sm), omega.scale(sm));
-            seq.combine_physics(velocity.scale(1.0), omega.scale(1.0));
-            self.state.substate_mod = 1.0;
+            self.rest_apply(seq, velocity, omega);
             #[cfg(debug_assertions)]
             if let Some((state, pseq, n)) = plain {
                 debug_assert_eq!(n, 0, "rest memo: animations");
@@ -202,9 +198,38 @@ impl MotionTableManager {
         false
     }
 
+    /// [`MotionTableManager::stop_at_rest`] again, right after it answered true with
+    /// nothing in between that it reads: the memo hits again for certain (the stop kept
+    /// the style, the substate, the empty modifier list and the sequence's animations,
+    /// and left the substate speed at 1), so only the stop's arithmetic remains: the
+    /// framerate ratio 1/1 and the cycle's velocity and omega out and in at speed 1,
+    /// which is not bitwise idempotent.
+    pub(crate) fn stop_at_rest_again(&mut self, seq: &mut Sequence) {
+        debug_assert!(
+            self.rest_hit(seq).is_some(),
+            "rest memo: the second stop misses"
+        );
+        if let RestMemo::At {
+            velocity, omega, ..
+        } = *self.rest
+        {
+            self.rest_apply(seq, velocity, omega);
+        }
+    }
+
+    /// The rest stop's effect: the substate's cycle re-applied at speed 1.
+    #[inline]
+    fn rest_apply(&mut self, seq: &mut Sequence, velocity: Vec3, omega: Vec3) {
+        let sm = self.state.substate_mod;
+        change_cycle_speed(seq, sm, 1.0);
+        seq.subtract_physics(velocity.scale(sm), omega.scale(sm));
+        seq.combine_physics(velocity.scale(1.0), omega.scale(1.0));
+        self.state.substate_mod = 1.0;
+    }
+
     /// The memo's cycle when it answers for the state now.
     #[inline]
-    fn rest_hit(&self, seq: &Sequence) -> Option<(Vec3, Vec3)> {
+    pub(crate) fn rest_hit(&self, seq: &Sequence) -> Option<(Vec3, Vec3)> {
         match *self.rest {
             RestMemo::At {
                 table,
@@ -265,12 +290,46 @@ impl MotionTableManager {
 
     /// `add_to_queue`.
     pub fn add_to_queue(&mut self, motion: u32, num_anims: u32, seq: &mut Sequence) {
+        self.add_to_queue_cut(motion, num_anims, seq);
+    }
+
+    /// [`MotionTableManager::add_to_queue`], answering whether `remove_redundant_links`
+    /// cut the queue.
+    pub(crate) fn add_to_queue_cut(
+        &mut self,
+        motion: u32,
+        num_anims: u32,
+        seq: &mut Sequence,
+    ) -> bool {
         self.pending.push_back(AnimNode { motion, num_anims });
-        self.remove_redundant_links(seq);
+        self.cut_redundant_links(seq)
+    }
+
+    /// `add_to_queue` of an entry without animations right after an `add_to_queue`
+    /// whose `remove_redundant_links` cut nothing, the queue unchanged since: the scan
+    /// skips a trailing entry without animations and never compares an older entry with
+    /// it, so it would walk the queue it walked before and cut nothing again.
+    pub(crate) fn add_to_uncut_queue(&mut self, motion: u32, seq: &Sequence) {
+        self.pending.push_back(AnimNode {
+            motion,
+            num_anims: 0,
+        });
+        #[cfg(debug_assertions)]
+        if CLONE_CHECKS.load(Ordering::Relaxed) {
+            let (mut m, mut s) = (self.clone(), seq.clone());
+            debug_assert!(!m.cut_redundant_links(&mut s), "uncut queue: the scan cuts");
+        }
+        #[cfg(not(debug_assertions))]
+        let _ = seq;
     }
 
     /// `remove_redundant_links` (Q29).
     pub fn remove_redundant_links(&mut self, seq: &mut Sequence) {
+        self.cut_redundant_links(seq);
+    }
+
+    /// `remove_redundant_links`, answering whether it cut the queue.
+    fn cut_redundant_links(&mut self, seq: &mut Sequence) -> bool {
         // One slice (the ring made contiguous, which no reader can tell): the scans
         // index it without the ring's wrap-around.
         let pending = self.pending.make_contiguous();
@@ -283,17 +342,18 @@ impl MotionTableManager {
             }
             let style_mode = node.motion & SUBSTATE == 0 || node.motion & MODIFIER != 0;
             if style_mode && node.motion & STYLE == 0 {
-                return;
+                return false;
             }
             match redundant_link(&pending[..i], node.motion, style_mode) {
                 Scan::Truncate(p) => {
                     self.trancuate_animation_list(p, seq);
-                    return;
+                    return true;
                 }
-                Scan::Stop => return,
+                Scan::Stop => return false,
                 Scan::Next => {}
             }
         }
+        false
     }
 
     /// `trancuate_animation_list` (sic): zero every entry after `p`, cut that many links.

@@ -588,8 +588,13 @@ fn update_all(w: &mut impl Registry, dt: f64) {
     }
 }
 
-/// Object `i` performs a movement (any `MovementType`), then its requests run.
+/// Object `i` performs a movement (any `MovementType`), then its requests run. A chase
+/// re-issued in range, which its first report would end at once, is started and ended
+/// in one call (`chase_in_range`).
 pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -> WeenieError {
+    if let Some(r) = crate::chase_in_range::start_ending_at_once(w, i, mvs) {
+        return r;
+    }
     let r = w.at_mut(i).perform_movement_struct(mvs);
     flush(w, i);
     r

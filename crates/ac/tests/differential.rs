@@ -292,6 +292,27 @@ thread_local! {
     static ENDED_AT_ONCE: Cell<usize> = const { Cell::new(0) };
 }
 
+thread_local! {
+    /// Of [`ENDED_AT_ONCE`], the chases re-issued by an idle mover whose target slot was
+    /// empty, to a target that already kept a voyeur table: the start and the end in one
+    /// call (`chase_in_range::start_ending_at_once`), counted by [`play`] on this thread.
+    static IN_RANGE_AGAIN: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Whether a `move_to_object` of `mover` to `target` can take the whole in-range
+/// shortcut: the mover has a target manager with no target, and the target a voyeur
+/// table.
+fn watched_before(sim: &AcSim, mover: Option<u32>, target: Option<u32>) -> bool {
+    let m = object(sim, mover)
+        .and_then(|o| o.target_manager())
+        .is_some_and(|tm| tm.target_info.is_none());
+    let t = target.is_some()
+        && object(sim, target)
+            .and_then(|o| o.target_manager())
+            .is_some_and(|tm| tm.voyeurs.is_some());
+    m && t
+}
+
 /// The object `id` (None: the main object) of `sim`.
 fn object(sim: &AcSim, id: Option<u32>) -> Option<&retroanim_ac::physics_obj::PhysicsObj> {
     std::iter::once(&sim.obj)
@@ -360,6 +381,10 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
             .as_str()
             .map(|s| u32::from_str_radix(&s[2..], 16).unwrap());
         let done_before = object(&fast, id).map(|o| o.move_completions().len());
+        let target = v["target"]
+            .as_str()
+            .map(|s| u32::from_str_radix(&s[2..], 16).unwrap());
+        let again = v["op"] == "move_to_object" && watched_before(&fast, id, target);
         let a = fast.apply(i + 1, &step, &at);
         if v["op"] == "move_to_object"
             && object(&fast, id).is_some_and(|o| {
@@ -367,6 +392,9 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
             })
         {
             ENDED_AT_ONCE.with(|t| t.set(t.get() + 1));
+            if again {
+                IN_RANGE_AGAIN.with(|t| t.set(t.get() + 1));
+            }
         }
         let b = plain.apply(i + 1, &step, &at);
         let text = |r: Result<_, _>| match r {
@@ -459,15 +487,18 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     TURNING.with(|t| t.set(0));
     RESTING.with(|t| t.set(0));
     ENDED_AT_ONCE.with(|t| t.set(0));
+    IN_RANGE_AGAIN.with(|t| t.set(0));
     for n in [2, 3, 5] {
         check(12, world_setup(n), chase_step(n), 200, &played).unwrap();
     }
     let turning = TURNING.with(Cell::get);
     let resting = RESTING.with(Cell::get);
     let at_once = ENDED_AT_ONCE.with(Cell::get);
+    let again = IN_RANGE_AGAIN.with(Cell::get);
     println!(
         "chase worlds: {} steps, {turning} with a correction turn running, \
-         {resting} moves and stops of a resting object, {at_once} chases ended at once",
+         {resting} moves and stops of a resting object, {at_once} chases ended at once \
+         ({again} re-issued to a watched target)",
         played.get()
     );
     assert!(played.get() >= 7_000, "{}", played.get());
@@ -479,6 +510,10 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     // Chases re-issued in range end on their first report (the debug build checks each
     // shortcut against the plain report on clones).
     assert!(at_once >= 20, "{at_once}");
+    // Of them, chases re-issued by an idle mover to a target that kept its voyeur table
+    // start and end in one call (the debug build checks each against the plain start
+    // and report on clones).
+    assert!(again >= 10, "{again}");
 }
 
 /// The differential check catches a bug planted in the engine's position step (the

@@ -1,0 +1,396 @@
+//! A chase re-issued in range: `MoveToObject` to a watched target that the mover
+//! already stands close enough to, the start and the end of the move in one call.
+//!
+//! The plain path starts the move (`PerformMovement`: StopCompletely, the manager's
+//! fields, `SetTarget`, which queues `AddVoyeur`), the world carries the request out,
+//! and the target's first report ends the move at once
+//! ([`PhysicsObj::move_ends_on_first_report`]): `ClearTarget`,
+//! `InitializeLocalVars`, StopCompletely, `OnMoveComplete(None)`. What that leaves
+//! behind is a function of a few inputs, and [`start_ending_at_once`] writes it
+//! directly: the two StopCompletely calls (both observable, and the second is not
+//! bitwise idempotent), the manager's start position and parameters as
+//! `InitializeLocalVars` leaves them, the weenie's completion, and the trace the
+//! voyeur entry's insertion and removal leave in the target's table. The requests the
+//! plain path queues and carries out, the target slot it fills and clears, the fields
+//! it sets and resets and the tests it repeats on the way are skipped.
+
+use crate::commands::{MovementParameters, MovementType, WeenieError, READY};
+use crate::events::Event;
+use crate::motion_interp::motion_allows_jump;
+use crate::moveto_manager::{get_command, MovementStruct};
+use crate::physics_obj::PhysicsObj;
+use crate::position_helpers::cylinder_distance;
+use crate::world::Registry;
+
+/// `world::perform_movement` of `mvs` for object `i` when `mvs` is a `MoveToObject`
+/// that its first report ends at once: Some(the result) when done, None (nothing
+/// changed) when the plain path must run.
+///
+/// Taken only when every step of the plain path is certain: the mover idle (no move,
+/// node, current or aux command, no position manager, so nothing to cancel or unstick
+/// and no request from its stops), in its cell, with nothing queued for others, a
+/// target manager with an empty target slot (`ClearTarget` queues nothing) and the
+/// quick stops; the target found under its id with a voyeur table that has no entry
+/// for the mover (so `AddVoyeur` reports at once); no final heading, no stick; and
+/// `get_command` at the distance the first report would measure answering no motion.
+/// Debug builds check every use against the plain path run on clones.
+pub(crate) fn start_ending_at_once(
+    w: &mut impl Registry,
+    i: usize,
+    mvs: &MovementStruct,
+) -> Option<WeenieError> {
+    let top = mvs.top_level_id;
+    let p = &mvs.params;
+    if mvs.kind != MovementType::MoveToObject || top == 0 || p.use_final_heading || p.sticky {
+        return None;
+    }
+    let obj = w.at(i);
+    let me = obj.id;
+    if !idle_in_cell(obj) || me == top {
+        return None;
+    }
+    let t = w.find(top)?;
+    let target = w.at(t);
+    let unwatched = target
+        .target_manager
+        .as_ref()
+        .and_then(|m| m.voyeurs.as_ref())
+        .is_some_and(|v| !v.contains(me));
+    if !unwatched || target.id != top || w.find(me) != Some(i) {
+        return None;
+    }
+    let there = target.position();
+    let obj = w.at(i);
+    // `GetCurrentDistance` as the first report measures it, with the fields the start
+    // sets.
+    let here = obj.position();
+    let d = if !p.use_spheres {
+        here.distance(&there)
+    } else {
+        cylinder_distance(
+            obj.get_radius(),
+            obj.get_height(),
+            &here,
+            mvs.radius,
+            mvs.height,
+            &there,
+        ) as f32
+    };
+    if get_command(p, d).motion != 0 {
+        return None;
+    }
+    #[cfg(debug_assertions)]
+    let plain = crate::table_manager::clone_checks().then(|| {
+        let mut pair = vec![w.at(i).clone(), w.at(t).clone()];
+        let r = pair[0].perform_movement_struct(mvs);
+        crate::world::flush(&mut pair, 0);
+        (pair, r)
+    });
+    let obj = w.at_mut(i);
+    obj.set_active(true);
+    obj.reserve_move_buffers();
+    // The plain path writes the manager between its two stops; a stop reads only the
+    // manager's movement type, which is Invalid before the start and after the end,
+    // and changes nothing the manager holds, so the two stops are made one after the
+    // other.
+    let now = obj.now;
+    let here = obj.position();
+    let m = &mut *obj.moveto;
+    m.starting_position = Some(here);
+    m.movement_params = *p;
+    m.initialize_local_vars(now);
+    stop_twice(obj);
+    obj.on_move_complete(WeenieError::None);
+    debug_assert!(obj.outbox.is_empty(), "an idle mover's stops queue nothing");
+    if let Some(table) = w
+        .at_mut(t)
+        .target_manager
+        .as_mut()
+        .and_then(|m| m.voyeurs.as_mut())
+    {
+        table.insert_and_remove();
+    }
+    #[cfg(debug_assertions)]
+    if let Some((pair, r)) = plain {
+        debug_assert_eq!(r, WeenieError::None, "chase in range: result");
+        same_mover(&pair[0], w.at(i));
+        debug_assert_eq!(
+            pair[1].target_manager,
+            w.at(t).target_manager,
+            "chase in range: the target's voyeur table"
+        );
+    }
+    Some(WeenieError::None)
+}
+
+/// Two StopCompletely calls in a row. When the first takes the rest stop
+/// ([`PhysicsObj::stop_completely_at_rest`]), so does the second, for certain: the rest
+/// stop leaves both queues empty and the move-to layer, the cell and the interpreter
+/// as they were, and its memo hits again
+/// ([`MotionTableManager::stop_at_rest_again`]); only the second stop's effects are
+/// made then. When the first takes the plain path, its at-rest test is not repeated.
+///
+/// [`MotionTableManager::stop_at_rest_again`]: crate::table_manager::MotionTableManager::stop_at_rest_again
+// Inline: its one caller's call and register saves cost more than the copy.
+#[inline(always)]
+fn stop_twice(obj: &mut PhysicsObj) {
+    if !obj.stop_completely_at_rest() {
+        if !stop_twice_while_a_link_plays(obj) {
+            obj.perform_movement(
+                MovementType::StopCompletely,
+                0,
+                &MovementParameters::default(),
+            );
+            obj.stop_completely();
+        }
+        return;
+    }
+    #[cfg(debug_assertions)]
+    let plain = crate::table_manager::clone_checks().then(|| {
+        let mut o = obj.clone();
+        o.stop_completely();
+        o
+    });
+    if let Some(tm) = obj.table_manager.as_mut() {
+        tm.stop_at_rest_again(&mut obj.sequence);
+    }
+    obj.set_active(true);
+    obj.reset_to_ready();
+    obj.is_animating = false;
+    obj.motions_done.push((READY, true));
+    obj.raise(Event::MotionDone {
+        motion: READY,
+        success: true,
+    });
+    #[cfg(debug_assertions)]
+    if let Some(o) = plain {
+        same_stop(&o, obj);
+    }
+}
+
+/// Two plain StopCompletely calls of an idle object in its cell whose completion
+/// queue's head still plays (a chaser re-issued while its arrival's link animation
+/// plays) and whose rest memo answers: each is `MotionInterp.StopCompletely` with
+/// nothing to cancel, the table's rest stop (no animation queued), Ready queued in
+/// both queues, and no completion (the head, which a cut never touches, still plays).
+/// The second stop's rest stop is certain (the first kept what the memo reads unless
+/// its scan cut links), and when the first scan cut nothing the second one, over the
+/// same queue with one more entry without animations, cuts nothing either, so it is
+/// not made. False, having changed nothing, when the object is not in that state.
+fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
+    let plays = obj.minterp.initted
+        && obj.table_manager.as_ref().is_some_and(|tm| {
+            tm.pending.front().is_some_and(|n| n.num_anims != 0)
+                && tm.rest_hit(&obj.sequence).is_some()
+        });
+    if !plays {
+        return false;
+    }
+    #[cfg(debug_assertions)]
+    let plain = crate::table_manager::clone_checks().then(|| {
+        let mut o = obj.clone();
+        o.stop_completely();
+        o.stop_completely();
+        o
+    });
+    obj.set_active(true);
+    let jump = motion_allows_jump(obj.minterp.interpreted.forward_command);
+    obj.reset_to_ready();
+    let cut = obj.table_manager.as_mut().is_some_and(|tm| {
+        let rested = tm.stop_at_rest(&mut obj.sequence, obj.anims.as_ref());
+        debug_assert!(rested, "a link plays: the rest memo answered");
+        tm.add_to_queue_cut(READY, 0, &mut obj.sequence)
+    });
+    obj.mi_add_to_queue(0, READY, jump);
+    if cut {
+        obj.stop_completely();
+    } else {
+        obj.set_active(true);
+        let jump = motion_allows_jump(obj.minterp.interpreted.forward_command);
+        obj.reset_to_ready();
+        if let Some(tm) = obj.table_manager.as_mut() {
+            tm.stop_at_rest_again(&mut obj.sequence);
+            tm.add_to_uncut_queue(READY, &obj.sequence);
+        }
+        obj.mi_add_to_queue(0, READY, jump);
+    }
+    #[cfg(debug_assertions)]
+    if let Some(o) = plain {
+        same_stop(&o, obj);
+    }
+    true
+}
+
+/// The mover's side of [`start_ending_at_once`]'s conditions.
+#[inline]
+fn idle_in_cell(obj: &PhysicsObj) -> bool {
+    let m = &*obj.moveto;
+    obj.has_movement_manager
+        && obj.in_cell
+        && obj.position_manager.is_none()
+        && obj.outbox.is_empty()
+        && m.movement_type == MovementType::Invalid
+        && m.pending_actions.is_empty()
+        && m.current_command == 0
+        && m.aux_command == 0
+        && obj
+            .target_manager
+            .as_ref()
+            .is_some_and(|tm| tm.target_info.is_none())
+        && obj
+            .table_manager
+            .as_ref()
+            .is_some_and(|tm| !tm.takes_plain_stops())
+}
+
+/// Debug builds: the mover after the shortcut is the mover after the plain path.
+#[cfg(debug_assertions)]
+fn same_mover(a: &PhysicsObj, b: &PhysicsObj) {
+    debug_assert_eq!(a.moveto, b.moveto, "chase in range: move-to manager");
+    debug_assert_eq!(
+        a.moveto.is_boxed(),
+        b.moveto.is_boxed(),
+        "chase in range: box"
+    );
+    debug_assert_eq!(a.target_manager, b.target_manager, "chase in range: target");
+    debug_assert_eq!(
+        a.move_completions, b.move_completions,
+        "chase in range: weenie"
+    );
+    debug_assert_eq!(
+        a.last_move_completion, b.last_move_completion,
+        "chase in range: last completion"
+    );
+    debug_assert_eq!(a.outbox, b.outbox, "chase in range: requests");
+    same_stop(a, b);
+}
+
+/// Debug builds: what a stop changes is the same in `a` and `b`.
+#[cfg(debug_assertions)]
+fn same_stop(a: &PhysicsObj, b: &PhysicsObj) {
+    debug_assert_eq!(a.minterp, b.minterp, "chase in range: interpreter");
+    debug_assert_eq!(a.is_animating, b.is_animating, "chase in range: animating");
+    debug_assert_eq!(a.motions_done, b.motions_done, "chase in range: log");
+    debug_assert_eq!(a.events, b.events, "chase in range: events");
+    debug_assert_eq!(a.active, b.active, "chase in range: active");
+    debug_assert_eq!(
+        a.update_time.to_bits(),
+        b.update_time.to_bits(),
+        "chase in range: update time"
+    );
+    debug_assert_eq!(
+        crate::sequence::physics_bits(&a.sequence),
+        crate::sequence::physics_bits(&b.sequence),
+        "chase in range: sequence"
+    );
+    let (ta, tb) = (a.table_manager.as_ref(), b.table_manager.as_ref());
+    debug_assert_eq!(
+        ta.map(|m| &m.state),
+        tb.map(|m| &m.state),
+        "chase in range: state"
+    );
+    debug_assert_eq!(
+        ta.map(|m| &m.pending),
+        tb.map(|m| &m.pending),
+        "chase in range: queue"
+    );
+    debug_assert_eq!(
+        ta.map(|m| m.animation_counter),
+        tb.map(|m| m.animation_counter),
+        "chase in range: counter"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bench::sample_table;
+    use crate::commands::{MovementParameters, WeenieError, READY, RUN_FORWARD};
+    use crate::loader::MotionSet;
+    use crate::math::Vec3;
+    use crate::table_manager::AnimNode;
+    use crate::{Creature, World};
+    use std::sync::Arc;
+
+    /// A chaser (1) one unit from its target (2), both of radius 0.5: in range at once
+    /// (a cylinder distance of 0 against the default 0.6). The chaser has chased once
+    /// (which ended at once), so it has a target manager and the target a voyeur table,
+    /// and both have rested for a second since.
+    fn watched_once() -> World {
+        let (table, anims) = sample_table().unwrap();
+        let motions = MotionSet {
+            table,
+            anims: Arc::new(anims),
+        };
+        let mut w = World::new(100.0);
+        let at = |x| {
+            Creature::builder(&motions)
+                .origin(Vec3::new(x, 0.0, 0.0))
+                .build()
+        };
+        assert!(w.add_creature(1, 0.5, 1.8, at(0.0)));
+        assert!(w.add_creature(2, 0.5, 1.8, at(1.0)));
+        w.move_to_object(1, 2, MovementParameters::default());
+        for _ in 0..30 {
+            w.tick(1.0 / 30.0);
+        }
+        w
+    }
+
+    // Each re-issue below runs through `start_ending_at_once`, which debug builds (this
+    // test's) check against the plain start and report on clones.
+
+    #[test]
+    fn a_chase_re_issued_in_range_at_rest_ends_with_two_rest_stops() {
+        let mut w = watched_once();
+        let chaser = w.get(1).unwrap();
+        assert!(chaser.minterp.pending_motions.is_empty());
+        assert!(chaser.table_manager().unwrap().pending.is_empty());
+        let r = w.move_to_object(1, 2, MovementParameters::default());
+        assert_eq!(r, Some(WeenieError::None));
+        let chaser = w.get(1).unwrap();
+        assert!(!chaser.moveto().is_moving_to());
+        assert_eq!(chaser.move_completions, [WeenieError::None]);
+        // Both stops complete Ready at once.
+        assert_eq!(chaser.motions_done, [(READY, true), (READY, true)]);
+        assert!(chaser.table_manager().unwrap().pending.is_empty());
+        assert!(chaser.target_manager().unwrap().target_info.is_none());
+        let table = w.get(2).unwrap().target_manager().unwrap();
+        assert_eq!(table.voyeurs.as_ref().unwrap().iter().count(), 0);
+    }
+
+    #[test]
+    fn a_chase_re_issued_in_range_while_a_link_plays_queues_ready_twice_behind_it() {
+        let mut w = watched_once();
+        let p = MovementParameters::default();
+        let chaser = w.get_mut(1).unwrap();
+        chaser.do_motion(RUN_FORWARD, &p);
+        chaser.stop_motion(RUN_FORWARD, &p);
+        let tm = chaser.table_manager().unwrap();
+        assert!(tm.pending.front().is_some_and(|n| n.num_anims != 0));
+        let (table_before, interp_before) =
+            (tm.pending.len(), chaser.minterp.pending_motions.len());
+        let done_before = chaser.motions_done.len();
+        let r = w.move_to_object(1, 2, p);
+        assert_eq!(r, Some(WeenieError::None));
+        let chaser = w.get(1).unwrap();
+        assert!(!chaser.moveto().is_moving_to());
+        assert_eq!(chaser.move_completions, [WeenieError::None]);
+        // Nothing completes behind the playing link: each stop queues Ready in both
+        // queues, the table's entry without animations (the rest stop's).
+        assert_eq!(chaser.motions_done.len(), done_before);
+        let tm = chaser.table_manager().unwrap();
+        assert_eq!(tm.pending.len(), table_before + 2);
+        let ready = AnimNode {
+            motion: READY,
+            num_anims: 0,
+        };
+        assert_eq!(
+            tm.pending.iter().rev().take(2).collect::<Vec<_>>(),
+            [&ready, &ready]
+        );
+        let q = &chaser.minterp.pending_motions;
+        assert_eq!(q.len(), interp_before + 2);
+        assert!(q.iter().rev().take(2).all(|m| m.motion == READY));
+        assert!(chaser.is_animating);
+    }
+}
