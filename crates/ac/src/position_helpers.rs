@@ -2,7 +2,7 @@
 //! bearings, and the cylinder distances between two objects' bounding cylinders.
 
 use crate::interpolation::Position;
-use crate::math::{atan2_f32, rem360, to_degrees, EPSILON};
+use crate::math::{atan2_f32, rem360, to_degrees, Vec3, EPSILON};
 
 /// `Position.heading(p)`: compass bearing from `from` to `to` in the horizontal plane
 /// (0 when they are closer than EPSILON horizontally).
@@ -26,10 +26,30 @@ pub fn cylinder_distance(
     other_height: f32,
     other: &Position,
 ) -> f64 {
-    let off = pos.get_offset(other);
+    cylinder_distance_by_offset(
+        pos.get_offset(other),
+        radius,
+        height,
+        pos.frame.origin.z,
+        other_radius,
+        other_height,
+        other.frame.origin.z,
+    )
+}
+
+/// [`cylinder_distance`] given `pos.get_offset(other)` as `off` and the two origins'
+/// heights `pz` and `oz`: a caller that already holds the offset does not form it again.
+#[inline]
+pub fn cylinder_distance_by_offset(
+    off: Vec3,
+    radius: f32,
+    height: f32,
+    pz: f32,
+    other_radius: f32,
+    other_height: f32,
+    oz: f32,
+) -> f64 {
     let reach = off.length() - (radius + other_radius);
-    let pz = pos.frame.origin.z;
-    let oz = other.frame.origin.z;
     let dz = if pz <= oz {
         oz - (pz + height)
     } else {
