@@ -795,7 +795,8 @@ impl PhysicsObj {
     }
 
     /// `HandleTurnToHeading`: overshoot, then snap to the node's heading (Q67).
-    fn mt_handle_turn_to_heading(&mut self) {
+    /// `node` is the first pending node, as the caller read it.
+    fn mt_handle_turn_to_heading(&mut self, node: MovementNode) {
         // Taken from its box once (see `mt_handle_move_to_position`).
         let m: &mut MoveToManager = &mut self.moveto;
         let cc = m.current_command;
@@ -803,9 +804,6 @@ impl PhysicsObj {
             self.mt_begin_turn_to_heading();
             return;
         }
-        let Some(node) = m.pending_actions.front().copied() else {
-            return;
-        };
         let h = self.frame.get_heading();
         if heading_greater(h, node.heading, cc) {
             self.moveto.fail_progress_count = 0;
@@ -865,12 +863,12 @@ impl PhysicsObj {
 
     /// The part of `UseTime` that runs only while a node is pending.
     fn mt_use_time_node<const FAST: bool>(&mut self) {
-        let Some(node) = self.moveto.pending_actions.front() else {
+        let Some(node) = self.moveto.pending_actions.front().copied() else {
             return;
         };
         match node.kind {
             MovementType::MoveToPosition => self.mt_handle_move_to_position::<FAST>(),
-            MovementType::TurnToHeading => self.mt_handle_turn_to_heading(),
+            MovementType::TurnToHeading => self.mt_handle_turn_to_heading(node),
             _ => {}
         }
     }

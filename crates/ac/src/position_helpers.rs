@@ -138,11 +138,7 @@ const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
 /// the caller takes the plain path.
 #[inline]
 pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Option<Steer> {
-    let (mut x, mut y) = (f64::from(dx), f64::from(dy));
-    if away {
-        x = -x;
-        y = -y;
-    }
+    let (x, y) = (f64::from(dx), f64::from(dy));
     let (mx, my) = (f64::from(m21), f64::from(m22));
     let d2 = x * x + y * y;
     let m2 = mx * mx + my * my;
@@ -150,9 +146,15 @@ pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Optio
     if !((small * small..=1e30).contains(&d2) && (1e-12..=1e30).contains(&m2)) {
         return None;
     }
-    // |d||m|·sin θ and |d||m|·cos θ.
-    let s = x * my - y * mx;
-    let c = x * mx + y * my;
+    // |d||m|·sin θ and |d||m|·cos θ. Aiming away is aiming along −d: each product of
+    // a negated factor is the negated product, and rounding to nearest is symmetric,
+    // so negating the two results is negating `d` first (but for the sign of an exact
+    // zero, which no test below tells apart).
+    let (mut s, mut c) = (x * my - y * mx, x * mx + y * my);
+    if away {
+        s = -s;
+        c = -c;
+    }
     let a = s.abs();
     if c > 0.0 && a * COS_IN < c * SIN_IN {
         return Some(Steer::Hold);
