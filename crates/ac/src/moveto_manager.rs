@@ -886,8 +886,7 @@ impl PhysicsObj {
     }
 
     /// `GetCurrentDistance` with `target` as the current target position.
-    // Inline: every tick of a running leg measures, and the call's spills cost more than
-    // the copy of its body.
+    // The forward step measures through `distance_by_offset`; the starts measure here.
     #[inline]
     fn mt_distance_to(&self, target: &Position) -> f32 {
         let here = self.position();
