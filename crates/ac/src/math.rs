@@ -1003,6 +1003,9 @@ impl AFrame {
     }
 
     /// `AFrame.get_heading()`: compass degrees, 0 = +Y, 90 = +X.
+    // Inline: a turning mover reads its heading every tick, and the call cost more
+    // than the copies of the body at the few sites that read it.
+    #[inline(always)]
     pub fn get_heading(&self) -> f32 {
         let (_, m21, m22, _) = self.orientation.matrix_elements();
         let h = atan2_f32(m22 as f64, m21 as f64);

@@ -11,10 +11,11 @@
 
 use crate::commands::*;
 use crate::interpolation::Position;
+use crate::math::Vec3;
 use crate::math::{rem360, AFrame, EPSILON};
 use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
-use crate::position_helpers::{cylinder_distance, heading, norm, steer_estimate, Steer};
+use crate::position_helpers::{cylinder_distance_by_offset, heading, norm, steer_estimate, Steer};
 use crate::target_manager::{TargetInfo, TargetStatus};
 use std::collections::VecDeque;
 
@@ -226,6 +227,105 @@ fn shared_params(
     hold_key: HoldKey,
 ) -> &mut MovementParameters {
     mp.get_or_insert_with(|| motion_params(speed, hold_key))
+}
+
+/// The steering decision of `HandleMoveToPosition` for a mover at `cur` and the heading
+/// `h` it aims at: `h = desired + heading(cur, target)` (wrapped once),
+/// `diff = norm(h − heading)`.
+fn steer_plain(m: &MoveToManager, cur: &Position) -> (Steer, f32) {
+    let mut h = get_desired_heading(m.current_command, m.moving_away)
+        + heading(cur, &m.current_target_position);
+    if h >= 360.0 {
+        h -= 360.0;
+    }
+    let diff = norm(h - cur.frame.get_heading());
+    (Steer::of_diff(diff), h)
+}
+
+/// [`steer_plain`], where `FAST` first tries [`steer_estimate`]: a certain Hold or turn
+/// costs no arctangent. `h` is left out (None) only when the decision does not read it:
+/// a turn, or a Hold with no correction turn to snap. With `FAST` the offset to the
+/// target (`cur.get_offset(target)`) comes back too, for the distance to read.
+#[inline]
+fn steer<const FAST: bool>(
+    m: &MoveToManager,
+    cur: &Position,
+) -> (Steer, Option<f32>, Option<Vec3>) {
+    if FAST {
+        let d = cur.get_offset(&m.current_target_position);
+        let (_, m21, m22, _) = cur.frame.orientation.matrix_elements();
+        let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
+        match steer_estimate(d.x, d.y, m21, m22, away) {
+            Some(s) if s != Steer::Hold || m.aux_command == 0 => {
+                debug_assert_eq!(s, steer_plain(m, cur).0, "steer estimate");
+                return (s, None, Some(d));
+            }
+            _ => {}
+        }
+        let (s, h) = steer_plain(m, cur);
+        return (s, Some(h), Some(d));
+    }
+    let (s, h) = steer_plain(m, cur);
+    (s, Some(h), None)
+}
+
+/// Whether two vectors have the same bits in every part.
+fn same_bits(a: Vec3, b: Vec3) -> bool {
+    [a.x, a.y, a.z].map(f32::to_bits) == [b.x, b.y, b.z].map(f32::to_bits)
+}
+
+/// `GetCurrentDistance` from `here` (the mover's radius and height `radius`, `height`)
+/// to `target`, given `off = here.get_offset(target)`.
+#[inline]
+fn distance_by_offset(
+    m: &MoveToManager,
+    radius: f32,
+    height: f32,
+    here: &Position,
+    target: &Position,
+    off: Vec3,
+) -> f32 {
+    if !m.movement_params.use_spheres {
+        // `Position.Distance`: the offset's length.
+        return off.length();
+    }
+    cylinder_distance_by_offset(
+        off,
+        radius,
+        height,
+        here.frame.origin.z,
+        m.sought_object_radius,
+        m.sought_object_height,
+        target.frame.origin.z,
+    ) as f32
+}
+
+/// `CheckProgressMade(d)` at world time `now`: judged at most once per window of more
+/// than 1 s (Q71).
+#[inline]
+fn check_progress_made(m: &mut MoveToManager, now: f64, d: f32) -> bool {
+    let dt = now - m.previous_distance_time;
+    if dt > 1.0 {
+        let gain = if m.moving_away {
+            d - m.previous_distance
+        } else {
+            m.previous_distance - d
+        };
+        if gain as f64 / dt < 0.25 {
+            return false;
+        }
+        m.previous_distance = d;
+        m.previous_distance_time = now;
+        let total = if m.moving_away {
+            d - m.original_distance
+        } else {
+            m.original_distance - d
+        };
+        if total as f64 / (now - m.original_distance_time) < 0.25 {
+            return false;
+        }
+    }
+    true
 }
 
 impl PhysicsObj {
@@ -544,16 +644,24 @@ impl PhysicsObj {
     }
 
     /// `HandleMoveToPosition`: one step of a forward leg.
+    // The manager is taken from its box once and held across the step; only a call that
+    // may change it (a motion, the next node, a cancel) gives it up, and the step takes
+    // it again after that call. A steady step makes no such call.
+    #[inline(never)]
     fn mt_handle_move_to_position<const FAST: bool>(&mut self) {
         let cur = self.position();
-        let m = &self.moveto;
+        let mut m: &mut MoveToManager = &mut self.moveto;
         // ACE builds one parameter set per call, which every motion call of the step
         // shares (and adjusts); most steps issue none, so it is built at its first use.
         let (speed, hold) = (m.movement_params.speed, m.movement_params.hold_key_to_apply);
         let mut mp = None;
+        // The offset from the mover to its target as the steering formed it, while no
+        // call has run since: the distance below reads the same offset.
+        let mut offset = None;
         if !self.is_animating {
             // Q70: a ±20° dead band, snapped when the correction turn ends.
-            let (steer, h) = self.mt_steer::<FAST>(&cur);
+            let (steer, h, d) = steer::<FAST>(m, &cur);
+            offset = d;
             match steer {
                 Steer::Right | Steer::Left => {
                     let turn = if steer == Steer::Left {
@@ -561,31 +669,54 @@ impl PhysicsObj {
                     } else {
                         TURN_RIGHT
                     };
-                    if turn != self.moveto.aux_command {
+                    if turn != m.aux_command {
                         self.mt_do_motion(turn, shared_params(&mut mp, speed, hold));
-                        self.moveto.aux_command = turn;
+                        m = &mut self.moveto;
+                        m.aux_command = turn;
+                        offset = None;
                     }
                 }
                 Steer::Hold => {
-                    if self.moveto.aux_command != 0 {
+                    if m.aux_command != 0 {
                         // A Hold with a correction turn running always carries `h`.
                         self.set_heading(h.unwrap_or_default());
                         self.mt_stop_aux_command(shared_params(&mut mp, speed, hold));
+                        m = &mut self.moveto;
+                        offset = None;
                     }
                 }
             }
-        } else {
+        } else if m.aux_command != 0 {
             self.mt_stop_aux_command(shared_params(&mut mp, speed, hold));
+            m = &mut self.moveto;
         }
-        let dist = self.mt_get_current_distance();
-        if !self.mt_check_progress_made(dist) {
-            if !self.is_interpolating() && !self.is_animating {
-                self.moveto.fail_progress_count += 1;
+        // `self.position()`, read field by field while the manager is held.
+        let here = Position::new(self.cell, self.frame);
+        let target = &m.current_target_position;
+        let dist = distance_by_offset(
+            m,
+            self.radius * self.scale,
+            self.height * self.scale,
+            &here,
+            target,
+            match offset {
+                Some(d) => {
+                    debug_assert!(same_bits(d, here.get_offset(target)), "kept offset");
+                    d
+                }
+                None => here.get_offset(target),
+            },
+        );
+        let now = self.now;
+        if !check_progress_made(m, now, dist) {
+            let interpolating = self
+                .position_manager
+                .as_ref()
+                .is_some_and(|p| p.is_interpolating());
+            if !interpolating && !self.is_animating {
+                m.fail_progress_count += 1;
             }
         } else {
-            let now = self.now;
-            let here = self.position();
-            let m = &mut self.moveto;
             let mut in_range = false;
             if !m.movement_params.use_spheres {
                 // Q72: overshoot arrival; the progress window never opens.
@@ -605,15 +736,16 @@ impl PhysicsObj {
                 self.moveto.current_command = 0;
                 self.mt_stop_aux_command(shared_params(&mut mp, speed, hold));
                 self.mt_begin_next_node();
+                m = &mut self.moveto;
             } else {
                 let start = m.starting_position.unwrap_or(FRESH);
                 // Q92: straight-line from the start, only on progress ticks.
                 if start.distance(&here) > m.movement_params.fail_distance {
                     self.mt_cancel_move_to(WeenieError::YouChargedTooFar);
+                    m = &mut self.moveto;
                 }
             }
         }
-        let m = &self.moveto;
         if m.top_level_object_id != 0 && m.movement_type != MovementType::Invalid {
             let v = self.cached_velocity.length();
             if v > 0.1 {
@@ -624,71 +756,6 @@ impl PhysicsObj {
                 }
             }
         }
-    }
-
-    /// The steering decision of `HandleMoveToPosition` and the heading `h` it aims at:
-    /// `h = desired + heading(here, target)` (wrapped once), `diff = norm(h − heading)`.
-    fn mt_steer_plain(&self, cur: &Position) -> (Steer, f32) {
-        let m = &self.moveto;
-        let mut h = get_desired_heading(m.current_command, m.moving_away)
-            + heading(cur, &m.current_target_position);
-        if h >= 360.0 {
-            h -= 360.0;
-        }
-        let diff = norm(h - self.frame.get_heading());
-        (Steer::of_diff(diff), h)
-    }
-
-    /// [`PhysicsObj::mt_steer_plain`], where `FAST` first tries [`steer_estimate`]: a
-    /// certain Hold or turn costs no arctangent. `h` is left out (None) only when the
-    /// decision does not read it: a turn, or a Hold with no correction turn to snap.
-    #[inline]
-    fn mt_steer<const FAST: bool>(&self, cur: &Position) -> (Steer, Option<f32>) {
-        if FAST {
-            let m = &self.moveto;
-            let d = cur.get_offset(&m.current_target_position);
-            let (_, m21, m22, _) = self.frame.orientation.matrix_elements();
-            let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
-            match steer_estimate(d.x, d.y, m21, m22, away) {
-                Some(s) if s != Steer::Hold || m.aux_command == 0 => {
-                    debug_assert_eq!(s, self.mt_steer_plain(cur).0, "steer estimate");
-                    return (s, None);
-                }
-                _ => {}
-            }
-        }
-        let (s, h) = self.mt_steer_plain(cur);
-        (s, Some(h))
-    }
-
-    /// `CheckProgressMade(d)`: judged at most once per window of more than 1 s (Q71).
-    // Inline: every tick of a running leg calls it, and the call cost more than the test.
-    #[inline]
-    fn mt_check_progress_made(&mut self, d: f32) -> bool {
-        let now = self.now;
-        let m = &mut self.moveto;
-        let dt = now - m.previous_distance_time;
-        if dt > 1.0 {
-            let gain = if m.moving_away {
-                d - m.previous_distance
-            } else {
-                m.previous_distance - d
-            };
-            if gain as f64 / dt < 0.25 {
-                return false;
-            }
-            m.previous_distance = d;
-            m.previous_distance_time = now;
-            let total = if m.moving_away {
-                d - m.original_distance
-            } else {
-                m.original_distance - d
-            };
-            if total as f64 / (now - m.original_distance_time) < 0.25 {
-                return false;
-            }
-        }
-        true
     }
 
     /// `BeginTurnToHeading`: waits while any motion is pending (Q65).
@@ -728,16 +795,15 @@ impl PhysicsObj {
     }
 
     /// `HandleTurnToHeading`: overshoot, then snap to the node's heading (Q67).
-    fn mt_handle_turn_to_heading(&mut self) {
-        let m = &*self.moveto;
+    /// `node` is the first pending node, as the caller read it.
+    fn mt_handle_turn_to_heading(&mut self, node: MovementNode) {
+        // Taken from its box once (see `mt_handle_move_to_position`).
+        let m: &mut MoveToManager = &mut self.moveto;
         let cc = m.current_command;
         if cc != TURN_RIGHT && cc != TURN_LEFT {
             self.mt_begin_turn_to_heading();
             return;
         }
-        let Some(node) = m.pending_actions.front().copied() else {
-            return;
-        };
         let h = self.frame.get_heading();
         if heading_greater(h, node.heading, cc) {
             self.moveto.fail_progress_count = 0;
@@ -749,13 +815,18 @@ impl PhysicsObj {
             self.mt_begin_next_node();
             return;
         }
-        let m = &mut *self.moveto;
         let d = heading_diff(h, m.previous_heading, cc);
         m.previous_heading = h;
         if d > EPSILON && d < 180.0 {
             m.fail_progress_count = 0;
-        } else if !self.is_interpolating() && !self.is_animating {
-            self.moveto.fail_progress_count += 1;
+        } else {
+            let interpolating = self
+                .position_manager
+                .as_ref()
+                .is_some_and(|p| p.is_interpolating());
+            if !interpolating && !self.is_animating {
+                m.fail_progress_count += 1;
+            }
         }
     }
 
@@ -792,12 +863,12 @@ impl PhysicsObj {
 
     /// The part of `UseTime` that runs only while a node is pending.
     fn mt_use_time_node<const FAST: bool>(&mut self) {
-        let Some(node) = self.moveto.pending_actions.front() else {
+        let Some(node) = self.moveto.pending_actions.front().copied() else {
             return;
         };
         match node.kind {
             MovementType::MoveToPosition => self.mt_handle_move_to_position::<FAST>(),
-            MovementType::TurnToHeading => self.mt_handle_turn_to_heading(),
+            MovementType::TurnToHeading => self.mt_handle_turn_to_heading(node),
             _ => {}
         }
     }
@@ -815,23 +886,18 @@ impl PhysicsObj {
     }
 
     /// `GetCurrentDistance` with `target` as the current target position.
-    // Inline: every tick of a running leg measures, and the call's spills cost more than
-    // the copy of its body.
+    // The forward step measures through `distance_by_offset`; the starts measure here.
     #[inline]
     fn mt_distance_to(&self, target: &Position) -> f32 {
-        let m = &self.moveto;
         let here = self.position();
-        if !m.movement_params.use_spheres {
-            return here.distance(target);
-        }
-        cylinder_distance(
+        distance_by_offset(
+            &self.moveto,
             self.get_radius(),
             self.get_height(),
             &here,
-            m.sought_object_radius,
-            m.sought_object_height,
             target,
-        ) as f32
+            here.get_offset(target),
+        )
     }
 
     /// Whether the first report of a `MoveToObject` (target `target_id` at `target`,

@@ -2,7 +2,7 @@
 //! bearings, and the cylinder distances between two objects' bounding cylinders.
 
 use crate::interpolation::Position;
-use crate::math::{atan2_f32, rem360, to_degrees, EPSILON};
+use crate::math::{atan2_f32, rem360, to_degrees, Vec3, EPSILON};
 
 /// `Position.heading(p)`: compass bearing from `from` to `to` in the horizontal plane
 /// (0 when they are closer than EPSILON horizontally).
@@ -26,10 +26,30 @@ pub fn cylinder_distance(
     other_height: f32,
     other: &Position,
 ) -> f64 {
-    let off = pos.get_offset(other);
+    cylinder_distance_by_offset(
+        pos.get_offset(other),
+        radius,
+        height,
+        pos.frame.origin.z,
+        other_radius,
+        other_height,
+        other.frame.origin.z,
+    )
+}
+
+/// [`cylinder_distance`] given `pos.get_offset(other)` as `off` and the two origins'
+/// heights `pz` and `oz`: a caller that already holds the offset does not form it again.
+#[inline]
+pub fn cylinder_distance_by_offset(
+    off: Vec3,
+    radius: f32,
+    height: f32,
+    pz: f32,
+    other_radius: f32,
+    other_height: f32,
+    oz: f32,
+) -> f64 {
     let reach = off.length() - (radius + other_radius);
-    let pz = pos.frame.origin.z;
-    let oz = other.frame.origin.z;
     let dz = if pz <= oz {
         oz - (pz + height)
     } else {
@@ -118,11 +138,7 @@ const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
 /// the caller takes the plain path.
 #[inline]
 pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Option<Steer> {
-    let (mut x, mut y) = (f64::from(dx), f64::from(dy));
-    if away {
-        x = -x;
-        y = -y;
-    }
+    let (x, y) = (f64::from(dx), f64::from(dy));
     let (mx, my) = (f64::from(m21), f64::from(m22));
     let d2 = x * x + y * y;
     let m2 = mx * mx + my * my;
@@ -130,9 +146,15 @@ pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Optio
     if !((small * small..=1e30).contains(&d2) && (1e-12..=1e30).contains(&m2)) {
         return None;
     }
-    // |d||m|·sin θ and |d||m|·cos θ.
-    let s = x * my - y * mx;
-    let c = x * mx + y * my;
+    // |d||m|·sin θ and |d||m|·cos θ. Aiming away is aiming along −d: each product of
+    // a negated factor is the negated product, and rounding to nearest is symmetric,
+    // so negating the two results is negating `d` first (but for the sign of an exact
+    // zero, which no test below tells apart).
+    let (mut s, mut c) = (x * my - y * mx, x * mx + y * my);
+    if away {
+        s = -s;
+        c = -c;
+    }
     let a = s.abs();
     if c > 0.0 && a * COS_IN < c * SIN_IN {
         return Some(Steer::Hold);
