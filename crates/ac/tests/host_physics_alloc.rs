@@ -1,6 +1,7 @@
 //! A steady two-phase tick allocates nothing: its proposal and batch buffers are kept
-//! from tick to tick (docs/embedding.md "Host physics"). Alone in its test binary, so the
-//! counting allocator sees this test only.
+//! from tick to tick (docs/embedding.md "Host physics"). The binary has no test harness
+//! (Cargo.toml: `harness = false`): `main` is the check and the process's only thread,
+//! so the counting allocator sees this check only. A failed assertion exits non-zero.
 
 use retroanim_ac::commands::{MovementParameters, WALK_FORWARD};
 use retroanim_ac::host_physics::Correction;
@@ -13,7 +14,11 @@ use std::alloc::System;
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
-#[test]
+fn main() {
+    a_steady_two_phase_tick_allocates_nothing();
+    println!("host_physics_alloc: a steady two-phase tick allocates nothing: ok");
+}
+
 fn a_steady_two_phase_tick_allocates_nothing() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/ac/records");
     let m = Loader::from_dir(dir).load(0x0900_0001).unwrap();
