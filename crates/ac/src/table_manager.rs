@@ -272,9 +272,8 @@ impl MotionTableManager {
     /// `remove_redundant_links` (Q29).
     ///
     /// When no entry but the first owes animations, the scan has nothing to cut and the
-    /// queue is left as it is without walking it entry by entry (see
-    /// [`MotionTableManager::only_first_owes`]). Objects with plain stops (the
-    /// reference tick's) always scan.
+    /// queue is left as it is without walking it entry by entry. Objects with plain
+    /// stops (the reference tick's) always scan.
     pub fn remove_redundant_links(&mut self, seq: &mut Sequence) {
         if self.only_first_owes() && !self.takes_plain_stops() {
             #[cfg(debug_assertions)]
