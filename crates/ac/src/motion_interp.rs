@@ -625,6 +625,100 @@ impl PhysicsObj {
         true
     }
 
+    /// `PhysicsObj.StopCompletely` of an object resting in its style's default substate
+    /// while the head of its table queue still owes an animation (the link of a stop
+    /// still playing; a move re-issued then, each tick, stops it twice): the plain
+    /// path's effects without its dispatch. True when it was done, false (nothing
+    /// changed) when the plain path must run.
+    ///
+    /// The plain path sets the object active, resets the interpreter's and the raw
+    /// state's stop fields (the jump error read from the forward command before), stops
+    /// the table (the rest memo's stop queues no animation) and queues Ready in both
+    /// queues; `CheckForCompletedMotions` then finds the table queue's head still owing
+    /// (`remove_redundant_links` zeroes only entries after an earlier one) and does
+    /// nothing. The move-to layer must be idle (nothing to cancel) and the object in its
+    /// cell (no links to strip). Debug builds check each one against the plain path on a
+    /// clone.
+    pub(crate) fn stop_completely_behind_link(&mut self) -> bool {
+        if !self.minterp.initted
+            || !self.in_cell
+            || self.moveto.movement_type != MovementType::Invalid
+        {
+            return false;
+        }
+        let Some(tm) = self.table_manager.as_ref() else {
+            return false;
+        };
+        if tm.pending.front().is_none_or(|n| n.num_anims == 0) {
+            return false;
+        }
+        #[cfg(debug_assertions)]
+        let plain = crate::table_manager::clone_checks().then(|| {
+            let mut o = self.clone();
+            let r = o.perform_movement(
+                MovementType::StopCompletely,
+                0,
+                &MovementParameters::default(),
+            );
+            (o, r)
+        });
+        let Some(tm) = self.table_manager.as_mut() else {
+            return false;
+        };
+        if !tm.stop_at_rest(&mut self.sequence, self.anims.as_ref()) {
+            return false;
+        }
+        tm.add_to_queue(READY, 0, &mut self.sequence);
+        self.set_active(true);
+        let jump = motion_allows_jump(self.minterp.interpreted.forward_command);
+        self.reset_to_ready();
+        self.mi_add_to_queue(0, READY, jump);
+        #[cfg(debug_assertions)]
+        if let Some((o, r)) = plain {
+            debug_assert_eq!(r, WeenieError::None, "stop behind a link: result");
+            debug_assert_eq!(o.minterp, self.minterp, "stop behind a link: interpreter");
+            debug_assert_eq!(
+                o.is_animating, self.is_animating,
+                "stop behind a link: animating"
+            );
+            debug_assert_eq!(o.motions_done, self.motions_done, "stop behind a link: log");
+            debug_assert_eq!(o.events, self.events, "stop behind a link: events");
+            debug_assert_eq!(o.active, self.active, "stop behind a link: active");
+            debug_assert_eq!(
+                o.update_time.to_bits(),
+                self.update_time.to_bits(),
+                "stop behind a link: update time"
+            );
+            let (a, b) = (o.table_manager.as_ref(), self.table_manager.as_ref());
+            debug_assert_eq!(
+                a.map(|t| &t.state),
+                b.map(|t| &t.state),
+                "stop behind a link: state"
+            );
+            debug_assert_eq!(
+                a.map(|t| &t.pending),
+                b.map(|t| &t.pending),
+                "stop behind a link: queue"
+            );
+            debug_assert_eq!(
+                a.map(|t| t.animation_counter),
+                b.map(|t| t.animation_counter),
+                "stop behind a link: counter"
+            );
+            debug_assert_eq!(
+                crate::sequence::physics_bits(&o.sequence),
+                crate::sequence::physics_bits(&self.sequence),
+                "stop behind a link: sequence"
+            );
+            debug_assert_eq!(
+                o.sequence.nodes().len(),
+                self.sequence.nodes().len(),
+                "stop behind a link: nodes"
+            );
+        }
+        true
+    }
+
     /// `MotionInterp.PerformMovement`.
     pub fn mi_perform_movement(
         &mut self,

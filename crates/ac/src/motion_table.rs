@@ -379,10 +379,16 @@ impl MotionTableData {
                     if md.bitfield & 1 != 0 {
                         cs.modifiers.clear();
                     }
-                    let mut link =
-                        self.get_link(cs.style, cs.substate, cs.substate_mod, motion, speed_mod);
+                    // With the speed's sign changing, ACE looks the direct link up and
+                    // then replaces it whatever it found: the lookup (pure) is skipped.
+                    let turns_back = sign(speed_mod) != sign(cs.substate_mod);
+                    let mut link = if turns_back {
+                        None
+                    } else {
+                        self.get_link(cs.style, cs.substate, cs.substate_mod, motion, speed_mod)
+                    };
                     let mut via = None;
-                    if link.is_none() || sign(speed_mod) != sign(cs.substate_mod) {
+                    if link.is_none() || turns_back {
                         let d = sub;
                         link = self.get_link(cs.style, cs.substate, cs.substate_mod, d, 1.0);
                         via = self.get_link(cs.style, d, 1.0, motion, speed_mod);

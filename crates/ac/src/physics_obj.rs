@@ -325,7 +325,7 @@ impl PhysicsObj {
         if !self.has_movement_manager {
             return WeenieError::NoAnimationTable;
         }
-        if self.stop_completely_at_rest() {
+        if self.stop_completely_at_rest() || self.stop_completely_behind_link() {
             return WeenieError::None;
         }
         self.perform_movement(

@@ -317,19 +317,67 @@ impl MotionTableManager {
         #[cfg(debug_assertions)]
         if CLONE_CHECKS.load(Ordering::Relaxed) {
             let (mut m, mut s) = (self.clone(), seq.clone());
-            debug_assert!(!m.cut_redundant_links(&mut s), "uncut queue: the scan cuts");
+            debug_assert!(
+                !m.remove_redundant_links_plain(&mut s),
+                "uncut queue: the scan cuts"
+            );
         }
         #[cfg(not(debug_assertions))]
         let _ = seq;
     }
 
     /// `remove_redundant_links` (Q29).
+    ///
+    /// When no entry but the first owes animations, the scan has nothing to cut and the
+    /// queue is left as it is without walking it entry by entry. Objects with plain
+    /// stops (the reference tick's) always scan.
     pub fn remove_redundant_links(&mut self, seq: &mut Sequence) {
         self.cut_redundant_links(seq);
     }
 
     /// `remove_redundant_links`, answering whether it cut the queue.
     fn cut_redundant_links(&mut self, seq: &mut Sequence) -> bool {
+        if self.only_first_owes() && !self.takes_plain_stops() {
+            #[cfg(debug_assertions)]
+            if CLONE_CHECKS.load(Ordering::Relaxed) {
+                let (mut plain, mut pseq) = (self.clone(), seq.clone());
+                debug_assert!(
+                    !plain.remove_redundant_links_plain(&mut pseq),
+                    "redundant links: the plain scan cuts"
+                );
+                debug_assert_eq!(plain.pending, self.pending, "redundant links: queue");
+                debug_assert_eq!(
+                    crate::sequence::physics_bits(&pseq),
+                    crate::sequence::physics_bits(seq),
+                    "redundant links: sequence"
+                );
+                debug_assert_eq!(pseq.nodes().len(), seq.nodes().len());
+            }
+            return false;
+        }
+        self.remove_redundant_links_plain(seq)
+    }
+
+    /// Whether every entry after the first has a zero animation count. The plain scan
+    /// skips such entries and stops at the first: below it there is nothing to find, so
+    /// it cuts nothing. (A re-issued move while a link plays queues zero-count Readys
+    /// behind it, up to about twenty, which the scan would walk one by one.)
+    // A queue of one entry (most calls) answers without the ring's halves; otherwise no
+    // early exit: the OR over both halves of the ring is a straight loop.
+    #[inline]
+    fn only_first_owes(&self) -> bool {
+        self.pending.len() < 2
+            || self
+                .pending
+                .iter()
+                .skip(1)
+                .fold(0u32, |owed, n| owed | n.num_anims)
+                == 0
+    }
+
+    /// The scan of `remove_redundant_links` from the newest entry back, as ACE makes it,
+    /// answering whether it cut the queue.
+    fn remove_redundant_links_plain(&mut self, seq: &mut Sequence) -> bool {
         // One slice (the ring made contiguous, which no reader can tell): the scans
         // index it without the ring's wrap-around.
         let pending = self.pending.make_contiguous();
@@ -439,6 +487,74 @@ impl MotionTableManager {
             }
             self.animation_done(false, sink);
             guard += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manager(queue: &[(u32, u32)]) -> MotionTableManager {
+        let mut m = MotionTableManager::new(Arc::new(MotionTableData::default()));
+        m.pending.extend(
+            queue
+                .iter()
+                .map(|&(motion, num_anims)| AnimNode { motion, num_anims }),
+        );
+        m
+    }
+
+    fn queue(m: &MotionTableManager) -> Vec<(u32, u32)> {
+        m.pending.iter().map(|n| (n.motion, n.num_anims)).collect()
+    }
+
+    #[test]
+    fn q29_zero_count_readys_behind_the_playing_link_are_left_as_they_are() {
+        // A re-issued move while the Ready link plays: only the head owes an animation.
+        let mut m = manager(&[(READY, 1), (READY, 0), (READY, 0), (READY, 0)]);
+        let mut seq = Sequence::new();
+        m.remove_redundant_links(&mut seq);
+        assert_eq!(queue(&m), [(READY, 1), (READY, 0), (READY, 0), (READY, 0)]);
+        // A later entry that owes one is still scanned: the Ready at 2 finds the one at
+        // 0 through the Walk (a substate, which blocks nothing) and zeroes both after it.
+        let mut m = manager(&[(READY, 1), (WALK_FORWARD, 1), (READY, 1)]);
+        m.remove_redundant_links(&mut seq);
+        assert_eq!(queue(&m), [(READY, 1), (WALK_FORWARD, 0), (READY, 0)]);
+    }
+
+    #[test]
+    fn the_head_only_test_answers_as_the_plain_scan_on_every_small_queue() {
+        let motions = [READY, WALK_FORWARD, TURN_RIGHT, 0x8000_003D, 0x1000_0057];
+        // Pseudo-random queues of up to four entries over these motions (a Ready, a Walk,
+        // a turn, a style, an action), counts 0 to 2, the ring's start moved by 0 to 3.
+        let mut h = 7u32;
+        for _ in 0..4_000 {
+            h = h.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let len = (h >> 8) as usize % 5;
+            let q: Vec<(u32, u32)> = (0..len)
+                .map(|k| {
+                    let r = h.rotate_left(7 * k as u32 + 3);
+                    (motions[r as usize % motions.len()], (r >> 5) % 3)
+                })
+                .collect();
+            let mut fast = manager(&[]);
+            for _ in 0..(h >> 20) % 4 {
+                fast.pending.push_back(AnimNode {
+                    motion: 0,
+                    num_anims: 0,
+                });
+                fast.pending.pop_front();
+            }
+            fast.pending.extend(
+                q.iter()
+                    .map(|&(motion, num_anims)| AnimNode { motion, num_anims }),
+            );
+            let mut plain = manager(&q);
+            let (mut a, mut b) = (Sequence::new(), Sequence::new());
+            fast.remove_redundant_links(&mut a);
+            plain.remove_redundant_links_plain(&mut b);
+            assert_eq!(queue(&fast), queue(&plain), "{q:x?}");
         }
     }
 }

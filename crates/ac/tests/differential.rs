@@ -286,6 +286,13 @@ thread_local! {
 }
 
 thread_local! {
+    /// Move and stop steps addressed to an object with no move-to whose table queue's
+    /// head still owes an animation (a stop's link plays: its stop can take
+    /// `PhysicsObj::stop_completely_behind_link`), counted by [`play`] on this thread.
+    static BEHIND_LINK: Cell<usize> = const { Cell::new(0) };
+}
+
+thread_local! {
     /// `move_to_object` steps whose move ended within the step (a chase re-issued in
     /// range: the first report's shortcut, `world::first_report_ends_move`), counted by
     /// [`play`] on this thread.
@@ -327,6 +334,15 @@ fn resting(o: &retroanim_ac::physics_obj::PhysicsObj) -> bool {
         && !o.is_animating()
         && o.table_manager()
             .is_some_and(|t| t.pending.is_empty() && t.state.modifiers.is_empty())
+}
+
+/// Whether `o` has no move-to, no modifier, and a table queue whose head still owes an
+/// animation; a stop or move-to of it then starts with the stop behind that link.
+fn behind_link(o: &retroanim_ac::physics_obj::PhysicsObj) -> bool {
+    !o.moveto().is_moving_to()
+        && o.table_manager().is_some_and(|t| {
+            t.pending.front().is_some_and(|n| n.num_anims != 0) && t.state.modifiers.is_empty()
+        })
 }
 
 /// Whether some object of `sim` has a correction turn running.
@@ -374,6 +390,9 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
                 .map(|s| u32::from_str_radix(&s[2..], 16).unwrap());
             if object(&fast, id).is_some_and(resting) {
                 RESTING.with(|t| t.set(t.get() + 1));
+            }
+            if object(&fast, id).is_some_and(behind_link) {
+                BEHIND_LINK.with(|t| t.set(t.get() + 1));
             }
         }
         let at = format!("steps[{i}]");
@@ -486,6 +505,7 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     let played = Cell::new(0);
     TURNING.with(|t| t.set(0));
     RESTING.with(|t| t.set(0));
+    BEHIND_LINK.with(|t| t.set(0));
     ENDED_AT_ONCE.with(|t| t.set(0));
     IN_RANGE_AGAIN.with(|t| t.set(0));
     for n in [2, 3, 5] {
@@ -493,12 +513,13 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     }
     let turning = TURNING.with(Cell::get);
     let resting = RESTING.with(Cell::get);
+    let behind = BEHIND_LINK.with(Cell::get);
     let at_once = ENDED_AT_ONCE.with(Cell::get);
     let again = IN_RANGE_AGAIN.with(Cell::get);
     println!(
         "chase worlds: {} steps, {turning} with a correction turn running, \
-         {resting} moves and stops of a resting object, {at_once} chases ended at once \
-         ({again} re-issued to a watched target)",
+         {resting} moves and stops of a resting object, {behind} of an object whose stop \
+         link plays, {at_once} chases ended at once ({again} re-issued to a watched target)",
         played.get()
     );
     assert!(played.get() >= 7_000, "{}", played.get());
@@ -507,6 +528,9 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     // Moves re-issued at rest start with the rest stop (the debug build checks each
     // one against the plain stop).
     assert!(resting >= 50, "{resting}");
+    // Moves and stops while a stop's link plays stop behind the link (the debug build
+    // checks each one against the plain stop on a clone).
+    assert!(behind >= 20, "{behind}");
     // Chases re-issued in range end on their first report (the debug build checks each
     // shortcut against the plain report on clones).
     assert!(at_once >= 20, "{at_once}");
