@@ -508,7 +508,9 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     BEHIND_LINK.with(|t| t.set(0));
     ENDED_AT_ONCE.with(|t| t.set(0));
     IN_RANGE_AGAIN.with(|t| t.set(0));
-    for n in [2, 3, 5] {
+    // Four world sizes: the starts that end at once take most re-issues in range, so the
+    // stops behind a playing link need the fourth to reach their count.
+    for n in [2, 3, 4, 5] {
         check(12, world_setup(n), chase_step(n), 200, &played).unwrap();
     }
     let turning = TURNING.with(Cell::get);
@@ -522,7 +524,7 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
          link plays, {at_once} chases ended at once ({again} re-issued to a watched target)",
         played.get()
     );
-    assert!(played.get() >= 7_000, "{}", played.get());
+    assert!(played.get() >= 9_000, "{}", played.get());
     // The steering decisions were exercised, turns included (not only holds).
     assert!(turning >= 100, "{turning}");
     // Moves re-issued at rest start with the rest stop (the debug build checks each
