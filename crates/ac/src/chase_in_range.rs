@@ -17,7 +17,7 @@
 use crate::commands::{MovementParameters, MovementType, WeenieError, READY};
 use crate::events::Event;
 use crate::motion_interp::motion_allows_jump;
-use crate::moveto_manager::{get_command, MovementStruct};
+use crate::moveto_manager::{command_motion, MovementStruct};
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::cylinder_distance;
 use crate::world::Registry;
@@ -87,7 +87,7 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
             &there,
         ) as f32
     };
-    if get_command(p, d).motion != 0 {
+    if command_motion(p, d).0 != 0 {
         return Start::OutOfRange;
     }
     #[cfg(debug_assertions)]
