@@ -17,14 +17,27 @@
 use crate::commands::{MovementParameters, MovementType, WeenieError, READY};
 use crate::events::Event;
 use crate::motion_interp::motion_allows_jump;
-use crate::moveto_manager::{get_command, MovementStruct};
+use crate::moveto_manager::{command_motion, MovementStruct};
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::cylinder_distance;
 use crate::world::Registry;
 
+/// What [`start_ending_at_once`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// The move was started and ended, with this result.
+    Ended(WeenieError),
+    /// Nothing changed; every condition held but the range: the plain start queues
+    /// one `AddVoyeur`, whose first report finds the mover out of range (the same
+    /// distance, measured from the same positions with the same fields) and so does
+    /// not end the move.
+    OutOfRange,
+    /// Nothing changed; the plain path runs.
+    Plain,
+}
+
 /// `world::perform_movement` of `mvs` for object `i` when `mvs` is a `MoveToObject`
-/// that its first report ends at once: Some(the result) when done, None (nothing
-/// changed) when the plain path must run.
+/// that its first report ends at once.
 ///
 /// Taken only when every step of the plain path is certain: the mover idle (no move,
 /// node, current or aux command, no position manager, so nothing to cancel or unstick
@@ -34,22 +47,20 @@ use crate::world::Registry;
 /// for the mover (so `AddVoyeur` reports at once); no final heading, no stick; and
 /// `get_command` at the distance the first report would measure answering no motion.
 /// Debug builds check every use against the plain path run on clones.
-pub(crate) fn start_ending_at_once(
-    w: &mut impl Registry,
-    i: usize,
-    mvs: &MovementStruct,
-) -> Option<WeenieError> {
+pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -> Start {
     let top = mvs.top_level_id;
     let p = &mvs.params;
     if mvs.kind != MovementType::MoveToObject || top == 0 || p.use_final_heading || p.sticky {
-        return None;
+        return Start::Plain;
     }
     let obj = w.at(i);
     let me = obj.id;
     if !idle_in_cell(obj) || me == top {
-        return None;
+        return Start::Plain;
     }
-    let t = w.find(top)?;
+    let Some(t) = w.find(top) else {
+        return Start::Plain;
+    };
     let target = w.at(t);
     let unwatched = target
         .target_manager
@@ -57,7 +68,7 @@ pub(crate) fn start_ending_at_once(
         .and_then(|m| m.voyeurs.as_ref())
         .is_some_and(|v| !v.contains(me));
     if !unwatched || target.id != top || w.find(me) != Some(i) {
-        return None;
+        return Start::Plain;
     }
     let there = target.position();
     let obj = w.at(i);
@@ -76,8 +87,8 @@ pub(crate) fn start_ending_at_once(
             &there,
         ) as f32
     };
-    if get_command(p, d).motion != 0 {
-        return None;
+    if command_motion(p, d).0 != 0 {
+        return Start::OutOfRange;
     }
     #[cfg(debug_assertions)]
     let plain = crate::table_manager::clone_checks().then(|| {
@@ -120,7 +131,7 @@ pub(crate) fn start_ending_at_once(
             "chase in range: the target's voyeur table"
         );
     }
-    Some(WeenieError::None)
+    Start::Ended(WeenieError::None)
 }
 
 /// Two StopCompletely calls in a row. When the first takes the rest stop

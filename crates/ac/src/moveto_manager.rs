@@ -170,36 +170,39 @@ pub struct Command {
 
 /// `MovementParameters.get_command(dist, heading, …)` (the heading is unused, Q76).
 pub fn get_command(p: &MovementParameters, dist: f32) -> Command {
-    let mut c = Command {
-        motion: 0,
-        hold_key: HoldKey::Invalid,
-        moving_away: false,
-    };
+    let (motion, moving_away) = command_motion(p, dist);
+    let hold_key =
+        if p.can_run && (!p.can_walk || dist - p.distance_to_object > p.walk_run_threshold) {
+            HoldKey::Run
+        } else {
+            HoldKey::None
+        };
+    Command {
+        motion,
+        hold_key,
+        moving_away,
+    }
+}
+
+/// The motion (0 = none) and the moving-away flag of [`get_command`]: the tests of a
+/// start ask only whether the mover must move, and skip the hold key.
+#[inline(always)]
+pub(crate) fn command_motion(p: &MovementParameters, dist: f32) -> (u32, bool) {
     if p.move_towards || !p.move_away {
         if p.move_away {
             // towards_and_away
             if dist > p.distance_to_object {
-                c.motion = WALK_FORWARD;
-                c.moving_away = false;
+                return (WALK_FORWARD, false);
             } else if dist - p.min_distance < EPSILON {
-                c.motion = WALK_BACKWARDS;
-                c.moving_away = true;
+                return (WALK_BACKWARDS, true);
             }
         } else if dist > p.distance_to_object {
-            c.motion = WALK_FORWARD;
-            c.moving_away = false;
+            return (WALK_FORWARD, false);
         }
     } else if dist < p.min_distance {
-        c.motion = WALK_FORWARD;
-        c.moving_away = true;
+        return (WALK_FORWARD, true);
     }
-    c.hold_key = if p.can_run && (!p.can_walk || dist - p.distance_to_object > p.walk_run_threshold)
-    {
-        HoldKey::Run
-    } else {
-        HoldKey::None
-    };
-    c
+    (0, false)
 }
 
 /// `MovementParameters.get_desired_heading(motion, movingAway)`.
@@ -936,7 +939,7 @@ impl PhysicsObj {
         {
             return false;
         }
-        get_command(p, self.mt_distance_to(target)).motion == 0
+        command_motion(p, self.mt_distance_to(target)).0 == 0
     }
 
     /// What the plain path does to the mover after

@@ -127,6 +127,16 @@ pub struct PhysicsObj {
     line_fill: u64,
 }
 
+// The buffer sizes a chase reaches: a chase re-issued while a link animation plays
+// queues two entries each time, so over thousands of ticks the queues reach 26 entries,
+// the motion log 17 and the node list 8 (the `ac-chase` benchmark, object by object);
+// smaller buffers kept growing long after the first ticks.
+const MOVE_LOG: usize = 32;
+const MOVE_COMPLETIONS: usize = 4;
+const MOVE_OUTBOX: usize = 8;
+const MOVE_NODES: usize = 8;
+const MOVE_QUEUE: usize = 32;
+
 impl PhysicsObj {
     /// A fresh object (the first setup step of a scenario): default state flags, no contact, no
     /// cell, no motion table.
@@ -232,7 +242,28 @@ impl PhysicsObj {
     /// tick and its buffers start that small; a chasing object queues motions and
     /// completions and reports to its voyeurs, so its buffers are sized once for that
     /// here rather than grown by doubling during its ticks.
+    // Inline: from the second move on every buffer is large enough, which one branch
+    // over the capacities tells without the call and its register saves.
+    #[inline]
     pub(crate) fn reserve_move_buffers(&mut self) {
+        let sized = (self.motions_done.capacity() >= MOVE_LOG)
+            & (self.move_completions.capacity() >= MOVE_COMPLETIONS)
+            & (self.outbox.capacity() >= MOVE_OUTBOX)
+            & (self.sequence.nodes.capacity() >= MOVE_NODES)
+            & (self.minterp.pending_motions.capacity() >= MOVE_QUEUE)
+            & self
+                .table_manager
+                .as_ref()
+                .is_none_or(|tm| tm.pending.capacity() >= MOVE_QUEUE);
+        if !sized {
+            self.reserve_move_buffers_now();
+        }
+    }
+
+    /// [`PhysicsObj::reserve_move_buffers`] when a buffer is short.
+    #[cold]
+    #[inline(never)]
+    fn reserve_move_buffers_now(&mut self) {
         fn at_least<T>(v: &mut Vec<T>, n: usize) {
             if v.capacity() < n {
                 v.reserve_exact(n - v.len());
@@ -243,18 +274,13 @@ impl PhysicsObj {
                 v.reserve_exact(n - v.len());
             }
         }
-        // The sizes a chase reaches: a chase re-issued while a link animation plays
-        // queues two entries each time, so over thousands of ticks the queues reach
-        // 26 entries, the motion log 17 and the node list 8 (the `ac-chase`
-        // benchmark, object by object); smaller buffers kept growing long after the
-        // first ticks.
-        at_least(&mut self.motions_done, 32);
-        at_least(&mut self.move_completions, 4);
-        at_least(&mut self.outbox, 8);
-        at_least(&mut self.sequence.nodes, 8);
-        deque_at_least(&mut self.minterp.pending_motions, 32);
+        at_least(&mut self.motions_done, MOVE_LOG);
+        at_least(&mut self.move_completions, MOVE_COMPLETIONS);
+        at_least(&mut self.outbox, MOVE_OUTBOX);
+        at_least(&mut self.sequence.nodes, MOVE_NODES);
+        deque_at_least(&mut self.minterp.pending_motions, MOVE_QUEUE);
         if let Some(tm) = self.table_manager.as_mut() {
-            deque_at_least(&mut tm.pending, 32);
+            deque_at_least(&mut tm.pending, MOVE_QUEUE);
         }
     }
 
