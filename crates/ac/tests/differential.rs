@@ -508,10 +508,23 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     BEHIND_LINK.with(|t| t.set(0));
     ENDED_AT_ONCE.with(|t| t.set(0));
     IN_RANGE_AGAIN.with(|t| t.set(0));
-    // Four world sizes: the starts that end at once take most re-issues in range, so the
-    // stops behind a playing link need the fourth to reach their count.
-    for n in [2, 3, 4, 5] {
-        check(12, world_setup(n), chase_step(n), 200, &played).unwrap();
+    // The scenarios are drawn afresh each run (proptest's random seed), so how often each
+    // fast path is met varies from run to run: a run whose counts fall short of the
+    // minimums below plays another round of worlds, at most three, before it fails.
+    let enough = || {
+        TURNING.with(Cell::get) >= 100
+            && RESTING.with(Cell::get) >= 50
+            && BEHIND_LINK.with(Cell::get) >= 20
+            && ENDED_AT_ONCE.with(Cell::get) >= 20
+            && IN_RANGE_AGAIN.with(Cell::get) >= 10
+    };
+    for _round in 0..3 {
+        for n in [2, 3, 4, 5] {
+            check(12, world_setup(n), chase_step(n), 200, &played).unwrap();
+        }
+        if enough() {
+            break;
+        }
     }
     let turning = TURNING.with(Cell::get);
     let resting = RESTING.with(Cell::get);
