@@ -175,7 +175,7 @@ fn stop_twice(obj: &mut PhysicsObj) {
     });
     #[cfg(debug_assertions)]
     if let Some(o) = plain {
-        same_stop(&o, obj);
+        crate::physics_obj::debug_assert_same_stop(&o, obj, "chase in range");
     }
 }
 
@@ -227,7 +227,7 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     }
     #[cfg(debug_assertions)]
     if let Some(o) = plain {
-        same_stop(&o, obj);
+        crate::physics_obj::debug_assert_same_stop(&o, obj, "chase in range");
     }
     true
 }
@@ -273,43 +273,7 @@ fn same_mover(a: &PhysicsObj, b: &PhysicsObj) {
         "chase in range: last completion"
     );
     debug_assert_eq!(a.outbox, b.outbox, "chase in range: requests");
-    same_stop(a, b);
-}
-
-/// Debug builds: what a stop changes is the same in `a` and `b`.
-#[cfg(debug_assertions)]
-fn same_stop(a: &PhysicsObj, b: &PhysicsObj) {
-    debug_assert_eq!(a.minterp, b.minterp, "chase in range: interpreter");
-    debug_assert_eq!(a.is_animating, b.is_animating, "chase in range: animating");
-    debug_assert_eq!(a.motions_done, b.motions_done, "chase in range: log");
-    debug_assert_eq!(a.events, b.events, "chase in range: events");
-    debug_assert_eq!(a.active, b.active, "chase in range: active");
-    debug_assert_eq!(
-        a.update_time.to_bits(),
-        b.update_time.to_bits(),
-        "chase in range: update time"
-    );
-    debug_assert_eq!(
-        crate::sequence::physics_bits(&a.sequence),
-        crate::sequence::physics_bits(&b.sequence),
-        "chase in range: sequence"
-    );
-    let (ta, tb) = (a.table_manager.as_ref(), b.table_manager.as_ref());
-    debug_assert_eq!(
-        ta.map(|m| &m.state),
-        tb.map(|m| &m.state),
-        "chase in range: state"
-    );
-    debug_assert_eq!(
-        ta.map(|m| &m.pending),
-        tb.map(|m| &m.pending),
-        "chase in range: queue"
-    );
-    debug_assert_eq!(
-        ta.map(|m| m.animation_counter),
-        tb.map(|m| m.animation_counter),
-        "chase in range: counter"
-    );
+    crate::physics_obj::debug_assert_same_stop(a, b, "chase in range");
 }
 
 #[cfg(test)]

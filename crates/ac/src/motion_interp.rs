@@ -594,33 +594,7 @@ impl PhysicsObj {
         #[cfg(debug_assertions)]
         if let Some((o, r)) = plain {
             debug_assert_eq!(r, WeenieError::None, "rest stop: result");
-            debug_assert_eq!(o.minterp, self.minterp, "rest stop: interpreter");
-            debug_assert_eq!(o.is_animating, self.is_animating, "rest stop: animating");
-            debug_assert_eq!(o.motions_done, self.motions_done, "rest stop: log");
-            debug_assert_eq!(o.events, self.events, "rest stop: events");
-            debug_assert_eq!(o.active, self.active, "rest stop: active");
-            debug_assert_eq!(
-                o.update_time.to_bits(),
-                self.update_time.to_bits(),
-                "rest stop: update time"
-            );
-            let (a, b) = (o.table_manager.as_ref(), self.table_manager.as_ref());
-            debug_assert_eq!(a.map(|t| &t.state), b.map(|t| &t.state), "rest stop: state");
-            debug_assert_eq!(
-                a.map(|t| &t.pending),
-                b.map(|t| &t.pending),
-                "rest stop: queue"
-            );
-            debug_assert_eq!(
-                a.map(|t| t.animation_counter),
-                b.map(|t| t.animation_counter),
-                "rest stop: counter"
-            );
-            debug_assert_eq!(
-                crate::sequence::physics_bits(&o.sequence),
-                crate::sequence::physics_bits(&self.sequence),
-                "rest stop: sequence"
-            );
+            crate::physics_obj::debug_assert_same_stop(&o, self, "rest stop");
         }
         true
     }
@@ -676,40 +650,7 @@ impl PhysicsObj {
         #[cfg(debug_assertions)]
         if let Some((o, r)) = plain {
             debug_assert_eq!(r, WeenieError::None, "stop behind a link: result");
-            debug_assert_eq!(o.minterp, self.minterp, "stop behind a link: interpreter");
-            debug_assert_eq!(
-                o.is_animating, self.is_animating,
-                "stop behind a link: animating"
-            );
-            debug_assert_eq!(o.motions_done, self.motions_done, "stop behind a link: log");
-            debug_assert_eq!(o.events, self.events, "stop behind a link: events");
-            debug_assert_eq!(o.active, self.active, "stop behind a link: active");
-            debug_assert_eq!(
-                o.update_time.to_bits(),
-                self.update_time.to_bits(),
-                "stop behind a link: update time"
-            );
-            let (a, b) = (o.table_manager.as_ref(), self.table_manager.as_ref());
-            debug_assert_eq!(
-                a.map(|t| &t.state),
-                b.map(|t| &t.state),
-                "stop behind a link: state"
-            );
-            debug_assert_eq!(
-                a.map(|t| &t.pending),
-                b.map(|t| &t.pending),
-                "stop behind a link: queue"
-            );
-            debug_assert_eq!(
-                a.map(|t| t.animation_counter),
-                b.map(|t| t.animation_counter),
-                "stop behind a link: counter"
-            );
-            debug_assert_eq!(
-                crate::sequence::physics_bits(&o.sequence),
-                crate::sequence::physics_bits(&self.sequence),
-                "stop behind a link: sequence"
-            );
+            crate::physics_obj::debug_assert_same_stop(&o, self, "stop behind a link");
             debug_assert_eq!(
                 o.sequence.nodes().len(),
                 self.sequence.nodes().len(),

@@ -908,6 +908,43 @@ impl PhysicsObj {
     }
 }
 
+/// Debug builds: what a stop leaves on an object (the interpreter, the animating flag,
+/// the motion log, the events, activity, the update time, the sequence's physics and the
+/// table manager's state, queue and counter) is the same on `plain`, the plain path run
+/// on a clone, and on `fast`, the object a fast path changed. `what` names the fast path
+/// in the message.
+#[cfg(debug_assertions)]
+pub(crate) fn debug_assert_same_stop(plain: &PhysicsObj, fast: &PhysicsObj, what: &str) {
+    let (a, b) = (plain, fast);
+    debug_assert_eq!(a.minterp, b.minterp, "{what}: interpreter");
+    debug_assert_eq!(a.is_animating, b.is_animating, "{what}: animating");
+    debug_assert_eq!(a.motions_done, b.motions_done, "{what}: log");
+    debug_assert_eq!(a.events, b.events, "{what}: events");
+    debug_assert_eq!(a.active, b.active, "{what}: active");
+    debug_assert_eq!(
+        a.update_time.to_bits(),
+        b.update_time.to_bits(),
+        "{what}: update time"
+    );
+    debug_assert_eq!(
+        crate::sequence::physics_bits(&a.sequence),
+        crate::sequence::physics_bits(&b.sequence),
+        "{what}: sequence"
+    );
+    let (ta, tb) = (a.table_manager.as_ref(), b.table_manager.as_ref());
+    debug_assert_eq!(ta.map(|m| &m.state), tb.map(|m| &m.state), "{what}: state");
+    debug_assert_eq!(
+        ta.map(|m| &m.pending),
+        tb.map(|m| &m.pending),
+        "{what}: queue"
+    );
+    debug_assert_eq!(
+        ta.map(|m| m.animation_counter),
+        tb.map(|m| m.animation_counter),
+        "{what}: counter"
+    );
+}
+
 #[cfg(test)]
 mod layout {
     use super::*;

@@ -322,9 +322,6 @@ fn first_report_ends_move(
         let (a, b) = (&pair[1], w.at(v));
         debug_assert_eq!(a.moveto, b.moveto, "first report: move-to manager");
         debug_assert_eq!(a.target_manager, b.target_manager, "first report: target");
-        debug_assert_eq!(a.minterp, b.minterp, "first report: interpreter");
-        debug_assert_eq!(a.is_animating, b.is_animating, "first report: animating");
-        debug_assert_eq!(a.motions_done, b.motions_done, "first report: log");
         debug_assert_eq!(
             a.move_completions, b.move_completions,
             "first report: weenie"
@@ -333,25 +330,8 @@ fn first_report_ends_move(
             a.last_move_completion, b.last_move_completion,
             "first report: last completion"
         );
-        debug_assert_eq!(a.events, b.events, "first report: events");
         debug_assert_eq!(a.outbox, b.outbox, "first report: requests");
-        debug_assert_eq!(a.active, b.active, "first report: active");
-        debug_assert_eq!(
-            crate::sequence::physics_bits(&a.sequence),
-            crate::sequence::physics_bits(&b.sequence),
-            "first report: sequence"
-        );
-        let (ta, tb) = (a.table_manager.as_ref(), b.table_manager.as_ref());
-        debug_assert_eq!(
-            ta.map(|m| &m.state),
-            tb.map(|m| &m.state),
-            "first report: state"
-        );
-        debug_assert_eq!(
-            ta.map(|m| &m.pending),
-            tb.map(|m| &m.pending),
-            "first report: queue"
-        );
+        crate::physics_obj::debug_assert_same_stop(a, b, "first report");
         debug_assert_eq!(
             pair[0].target_manager,
             w.at(t).target_manager,
