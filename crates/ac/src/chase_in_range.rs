@@ -257,23 +257,12 @@ fn idle_in_cell(obj: &PhysicsObj) -> bool {
 /// Debug builds: the mover after the shortcut is the mover after the plain path.
 #[cfg(debug_assertions)]
 fn same_mover(a: &PhysicsObj, b: &PhysicsObj) {
-    debug_assert_eq!(a.moveto, b.moveto, "chase in range: move-to manager");
     debug_assert_eq!(
         a.moveto.is_boxed(),
         b.moveto.is_boxed(),
         "chase in range: box"
     );
-    debug_assert_eq!(a.target_manager, b.target_manager, "chase in range: target");
-    debug_assert_eq!(
-        a.move_completions, b.move_completions,
-        "chase in range: weenie"
-    );
-    debug_assert_eq!(
-        a.last_move_completion, b.last_move_completion,
-        "chase in range: last completion"
-    );
-    debug_assert_eq!(a.outbox, b.outbox, "chase in range: requests");
-    crate::physics_obj::debug_assert_same_stop(a, b, "chase in range");
+    crate::physics_obj::debug_assert_same_move_end(a, b, "chase in range");
 }
 
 #[cfg(test)]

@@ -303,6 +303,17 @@ fn distance_by_offset(
     ) as f32
 }
 
+/// A step without progress counts as a failure only when neither the position manager
+/// is interpolating the object nor an animation is moving it. (Takes the two fields, not
+/// the object: the step holds the move-to manager borrowed from it.)
+#[inline]
+fn neither_interpolating_nor_animating(
+    pm: Option<&crate::position_manager::PositionManager>,
+    is_animating: bool,
+) -> bool {
+    !pm.is_some_and(|p| p.is_interpolating()) && !is_animating
+}
+
 /// `CheckProgressMade(d)` at world time `now`: judged at most once per window of more
 /// than 1 s (Q71).
 #[inline]
@@ -712,11 +723,10 @@ impl PhysicsObj {
         );
         let now = self.now;
         if !check_progress_made(m, now, dist) {
-            let interpolating = self
-                .position_manager
-                .as_ref()
-                .is_some_and(|p| p.is_interpolating());
-            if !interpolating && !self.is_animating {
+            if neither_interpolating_nor_animating(
+                self.position_manager.as_deref(),
+                self.is_animating,
+            ) {
                 m.fail_progress_count += 1;
             }
         } else {
@@ -822,14 +832,11 @@ impl PhysicsObj {
         m.previous_heading = h;
         if d > EPSILON && d < 180.0 {
             m.fail_progress_count = 0;
-        } else {
-            let interpolating = self
-                .position_manager
-                .as_ref()
-                .is_some_and(|p| p.is_interpolating());
-            if !interpolating && !self.is_animating {
-                m.fail_progress_count += 1;
-            }
+        } else if neither_interpolating_nor_animating(
+            self.position_manager.as_deref(),
+            self.is_animating,
+        ) {
+            m.fail_progress_count += 1;
         }
     }
 

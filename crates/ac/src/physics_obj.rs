@@ -945,6 +945,23 @@ pub(crate) fn debug_assert_same_stop(plain: &PhysicsObj, fast: &PhysicsObj, what
     );
 }
 
+/// Debug builds: what the end of a move leaves on the mover (the move-to and target
+/// managers, the weenie's completions, the requests for others, and what its stop
+/// leaves: [`debug_assert_same_stop`]) is the same on `plain` and on `fast`.
+#[cfg(debug_assertions)]
+pub(crate) fn debug_assert_same_move_end(plain: &PhysicsObj, fast: &PhysicsObj, what: &str) {
+    let (a, b) = (plain, fast);
+    debug_assert_eq!(a.moveto, b.moveto, "{what}: move-to manager");
+    debug_assert_eq!(a.target_manager, b.target_manager, "{what}: target");
+    debug_assert_eq!(a.move_completions, b.move_completions, "{what}: weenie");
+    debug_assert_eq!(
+        a.last_move_completion, b.last_move_completion,
+        "{what}: last completion"
+    );
+    debug_assert_eq!(a.outbox, b.outbox, "{what}: requests");
+    debug_assert_same_stop(a, b, what);
+}
+
 #[cfg(test)]
 mod layout {
     use super::*;

@@ -320,18 +320,7 @@ fn first_report_ends_move(
     #[cfg(debug_assertions)]
     if let Some(pair) = plain {
         let (a, b) = (&pair[1], w.at(v));
-        debug_assert_eq!(a.moveto, b.moveto, "first report: move-to manager");
-        debug_assert_eq!(a.target_manager, b.target_manager, "first report: target");
-        debug_assert_eq!(
-            a.move_completions, b.move_completions,
-            "first report: weenie"
-        );
-        debug_assert_eq!(
-            a.last_move_completion, b.last_move_completion,
-            "first report: last completion"
-        );
-        debug_assert_eq!(a.outbox, b.outbox, "first report: requests");
-        crate::physics_obj::debug_assert_same_stop(a, b, "first report");
+        crate::physics_obj::debug_assert_same_move_end(a, b, "first report");
         debug_assert_eq!(
             pair[0].target_manager,
             w.at(t).target_manager,
