@@ -113,14 +113,7 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     stop_twice(obj);
     obj.on_move_complete(WeenieError::None);
     debug_assert!(obj.outbox.is_empty(), "an idle mover's stops queue nothing");
-    if let Some(table) = w
-        .at_mut(t)
-        .target_manager
-        .as_mut()
-        .and_then(|m| m.voyeurs.as_mut())
-    {
-        table.insert_and_remove();
-    }
+    crate::world::voyeur_entry_came_and_went(w, t);
     #[cfg(debug_assertions)]
     if let Some((pair, r)) = plain {
         debug_assert_eq!(r, WeenieError::None, "chase in range: result");

@@ -568,15 +568,7 @@ impl PhysicsObj {
             return false;
         }
         #[cfg(debug_assertions)]
-        let plain = crate::table_manager::clone_checks().then(|| {
-            let mut o = self.clone();
-            let r = o.perform_movement(
-                MovementType::StopCompletely,
-                0,
-                &MovementParameters::default(),
-            );
-            (o, r)
-        });
+        let plain = self.plain_stop_for_check();
         let Some(tm) = self.table_manager.as_mut() else {
             return false;
         };
@@ -597,6 +589,21 @@ impl PhysicsObj {
             crate::physics_obj::debug_assert_same_stop(&o, self, "rest stop");
         }
         true
+    }
+
+    /// Debug builds, when clone checks are on: the plain StopCompletely run on a clone,
+    /// for a stop fast path to compare its result with.
+    #[cfg(debug_assertions)]
+    fn plain_stop_for_check(&self) -> Option<(PhysicsObj, WeenieError)> {
+        crate::table_manager::clone_checks().then(|| {
+            let mut o = self.clone();
+            let r = o.perform_movement(
+                MovementType::StopCompletely,
+                0,
+                &MovementParameters::default(),
+            );
+            (o, r)
+        })
     }
 
     /// `PhysicsObj.StopCompletely` of an object resting in its style's default substate
@@ -627,15 +634,7 @@ impl PhysicsObj {
             return false;
         }
         #[cfg(debug_assertions)]
-        let plain = crate::table_manager::clone_checks().then(|| {
-            let mut o = self.clone();
-            let r = o.perform_movement(
-                MovementType::StopCompletely,
-                0,
-                &MovementParameters::default(),
-            );
-            (o, r)
-        });
+        let plain = self.plain_stop_for_check();
         let Some(tm) = self.table_manager.as_mut() else {
             return false;
         };

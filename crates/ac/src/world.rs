@@ -306,14 +306,7 @@ fn first_report_ends_move(
     let obj = w.at_mut(v);
     let start = obj.outbox.len();
     obj.end_move_on_first_report();
-    if let Some(table) = w
-        .at_mut(t)
-        .target_manager
-        .as_mut()
-        .and_then(|m| m.voyeurs.as_mut())
-    {
-        table.insert_and_remove();
-    }
+    voyeur_entry_came_and_went(w, t);
     if w.at(v).outbox.len() > start {
         flush_from(w, v, start);
     }
@@ -328,6 +321,22 @@ fn first_report_ends_move(
         );
     }
     true
+}
+
+/// The trace a voyeur entry inserted and removed at once leaves in object `t`'s table
+/// (`VoyeurTable::insert_and_remove`), for the shortcuts that skip the entry itself.
+// Always inline: left to the compiler, the chase's in-range start called it out of line
+// and ac-chase rose by 1.7 instructions per object-tick.
+#[inline(always)]
+pub(crate) fn voyeur_entry_came_and_went(w: &mut impl Registry, t: usize) {
+    if let Some(table) = w
+        .at_mut(t)
+        .target_manager
+        .as_mut()
+        .and_then(|m| m.voyeurs.as_mut())
+    {
+        table.insert_and_remove();
+    }
 }
 
 /// `SendVoyeurUpdate(voyeur, pos, status)` from object `t`. `gen` names the table entry
