@@ -131,8 +131,10 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
 /// ([`PhysicsObj::stop_completely_at_rest`]), so does the second, for certain: the rest
 /// stop leaves both queues empty and the move-to layer, the cell and the interpreter
 /// as they were, and its memo hits again
-/// ([`MotionTableManager::stop_at_rest_again`]); only the second stop's effects are
-/// made then. When the first takes the plain path, its at-rest test is not repeated.
+/// ([`MotionTableManager::stop_at_rest_again`]); only the second stop's effects that
+/// the first did not already make are made then: its arithmetic and its completion
+/// (the object is active, its interpreter at Ready and not animating already). When
+/// the first takes the plain path, its at-rest test is not repeated.
 ///
 /// [`MotionTableManager::stop_at_rest_again`]: crate::table_manager::MotionTableManager::stop_at_rest_again
 // Inline: its one caller's call and register saves cost more than the copy.
@@ -158,9 +160,6 @@ fn stop_twice(obj: &mut PhysicsObj) {
     if let Some(tm) = obj.table_manager.as_mut() {
         tm.stop_at_rest_again(&mut obj.sequence);
     }
-    obj.set_active(true);
-    obj.reset_to_ready();
-    obj.is_animating = false;
     obj.motions_done.push((READY, true));
     obj.raise(Event::MotionDone {
         motion: READY,
@@ -209,14 +208,17 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     if cut {
         obj.stop_completely();
     } else {
-        obj.set_active(true);
-        let jump = motion_allows_jump(obj.minterp.interpreted.forward_command);
-        obj.reset_to_ready();
+        // The first stop left the object active and its interpreter at Ready, which
+        // the second's reset writes again and whose jump answer it queues.
+        debug_assert_eq!(
+            motion_allows_jump(obj.minterp.interpreted.forward_command),
+            READY_JUMP
+        );
         if let Some(tm) = obj.table_manager.as_mut() {
             tm.stop_at_rest_again(&mut obj.sequence);
             tm.add_to_uncut_queue(READY, &obj.sequence);
         }
-        obj.mi_add_to_queue(0, READY, jump);
+        obj.mi_add_to_queue(0, READY, READY_JUMP);
     }
     #[cfg(debug_assertions)]
     if let Some(o) = plain {
@@ -224,6 +226,9 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     }
     true
 }
+
+/// `motion_allows_jump(READY)`: Ready is in none of the ranges that block a jump.
+const READY_JUMP: WeenieError = WeenieError::None;
 
 /// The mover's side of [`start_ending_at_once`]'s conditions.
 #[inline]
@@ -291,6 +296,17 @@ mod tests {
             w.tick(1.0 / 30.0);
         }
         w
+    }
+
+    #[test]
+    fn ready_blocks_no_jump() {
+        // Ready (0x41000003) lies outside every blocked range (the nearest, Crouch to
+        // Sleeping, starts at 0x41000012).
+        assert_eq!(
+            crate::motion_interp::motion_allows_jump(READY),
+            WeenieError::None
+        );
+        assert_eq!(super::READY_JUMP, WeenieError::None);
     }
 
     // Each re-issue below runs through `start_ending_at_once`, which debug builds (this
