@@ -198,6 +198,17 @@ impl MotionTableManager {
         false
     }
 
+    /// Two [`MotionTableManager::stop_at_rest`] calls in a row with nothing in between:
+    /// when the first hits, the second is [`MotionTableManager::stop_at_rest_again`].
+    #[inline]
+    pub(crate) fn stop_at_rest_twice(&mut self, seq: &mut Sequence, src: &dyn AnimSource) -> bool {
+        if !self.stop_at_rest(seq, src) {
+            return false;
+        }
+        self.stop_at_rest_again(seq);
+        true
+    }
+
     /// [`MotionTableManager::stop_at_rest`] again, right after it answered true with
     /// nothing in between that it reads: the memo hits again for certain (the stop kept
     /// the style, the substate, the empty modifier list and the sequence's animations,
