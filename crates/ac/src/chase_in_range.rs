@@ -127,49 +127,74 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     Start::Ended(WeenieError::None)
 }
 
-/// Two StopCompletely calls in a row. When the first takes the rest stop
-/// ([`PhysicsObj::stop_completely_at_rest`]), so does the second, for certain: the rest
-/// stop leaves both queues empty and the move-to layer, the cell and the interpreter
-/// as they were, and its memo hits again
-/// ([`MotionTableManager::stop_at_rest_again`]); only the second stop's effects are
-/// made then. When the first takes the plain path, its at-rest test is not repeated.
-///
-/// [`MotionTableManager::stop_at_rest_again`]: crate::table_manager::MotionTableManager::stop_at_rest_again
+/// Two StopCompletely calls in a row: two rest stops ([`stop_twice_at_rest`]), or two
+/// stops behind a playing link, or two plain stops.
 // Inline: its one caller's call and register saves cost more than the copy.
 #[inline(always)]
 fn stop_twice(obj: &mut PhysicsObj) {
-    if !obj.stop_completely_at_rest() {
-        if !stop_twice_while_a_link_plays(obj) {
-            obj.perform_movement(
-                MovementType::StopCompletely,
-                0,
-                &MovementParameters::default(),
-            );
-            obj.stop_completely();
-        }
-        return;
+    if !stop_twice_at_rest(obj) && !stop_twice_while_a_link_plays(obj) {
+        obj.perform_movement(
+            MovementType::StopCompletely,
+            0,
+            &MovementParameters::default(),
+        );
+        obj.stop_completely();
+    }
+}
+
+/// Two rest stops ([`PhysicsObj::stop_completely_at_rest`]) in a row of an object that
+/// [`start_ending_at_once`] found idle in its cell. When the first is made, so is the
+/// second, for certain: the rest stop leaves both queues empty and the move-to layer,
+/// the cell and the interpreter as they were, and its memo hits again
+/// ([`MotionTableManager::stop_at_rest_again`]); its writes of the object's fields are
+/// the first's again, so only its arithmetic and its completion are made. False,
+/// having changed nothing, when the rest stop does not apply.
+///
+/// [`MotionTableManager::stop_at_rest_again`]: crate::table_manager::MotionTableManager::stop_at_rest_again
+#[inline(always)]
+fn stop_twice_at_rest(obj: &mut PhysicsObj) -> bool {
+    // The rest stop's conditions but those `idle_in_cell` holds (the cell, the idle
+    // move-to layer, the table manager).
+    debug_assert!(idle_in_cell(obj));
+    if !obj.minterp.initted || !obj.minterp.pending_motions.is_empty() {
+        return false;
+    }
+    let Some(tm) = obj.table_manager.as_mut() else {
+        return false;
+    };
+    if !tm.pending.is_empty() {
+        return false;
     }
     #[cfg(debug_assertions)]
-    let plain = crate::table_manager::clone_checks().then(|| {
-        let mut o = obj.clone();
-        o.stop_completely();
+    let plain = obj.plain_stop_for_check().map(|(mut o, _)| {
+        o.perform_movement(
+            MovementType::StopCompletely,
+            0,
+            &MovementParameters::default(),
+        );
         o
     });
-    if let Some(tm) = obj.table_manager.as_mut() {
-        tm.stop_at_rest_again(&mut obj.sequence);
+    let Some(tm) = obj.table_manager.as_mut() else {
+        return false;
+    };
+    if !tm.stop_at_rest_twice(&mut obj.sequence, obj.anims.as_ref()) {
+        return false;
     }
     obj.set_active(true);
     obj.reset_to_ready();
     obj.is_animating = false;
-    obj.motions_done.push((READY, true));
-    obj.raise(Event::MotionDone {
-        motion: READY,
-        success: true,
-    });
+    for _ in 0..2 {
+        obj.motions_done.push((READY, true));
+        obj.raise(Event::MotionDone {
+            motion: READY,
+            success: true,
+        });
+    }
     #[cfg(debug_assertions)]
     if let Some(o) = plain {
-        crate::physics_obj::debug_assert_same_stop(&o, obj, "chase in range");
+        crate::physics_obj::debug_assert_same_stop(&o, obj, "chase in range: two rest stops");
     }
+    true
 }
 
 /// Two plain StopCompletely calls of an idle object in its cell whose completion
@@ -209,14 +234,17 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     if cut {
         obj.stop_completely();
     } else {
-        obj.set_active(true);
-        let jump = motion_allows_jump(obj.minterp.interpreted.forward_command);
-        obj.reset_to_ready();
+        // The first stop left the object active and its interpreter at Ready, which
+        // the second's reset writes again and whose jump answer it queues.
+        debug_assert_eq!(
+            motion_allows_jump(obj.minterp.interpreted.forward_command),
+            READY_JUMP
+        );
         if let Some(tm) = obj.table_manager.as_mut() {
             tm.stop_at_rest_again(&mut obj.sequence);
             tm.add_to_uncut_queue(READY, &obj.sequence);
         }
-        obj.mi_add_to_queue(0, READY, jump);
+        obj.mi_add_to_queue(0, READY, READY_JUMP);
     }
     #[cfg(debug_assertions)]
     if let Some(o) = plain {
@@ -224,6 +252,9 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     }
     true
 }
+
+/// `motion_allows_jump(READY)`: Ready is in none of the ranges that block a jump.
+const READY_JUMP: WeenieError = WeenieError::None;
 
 /// The mover's side of [`start_ending_at_once`]'s conditions.
 #[inline]
@@ -291,6 +322,17 @@ mod tests {
             w.tick(1.0 / 30.0);
         }
         w
+    }
+
+    #[test]
+    fn ready_blocks_no_jump() {
+        // Ready (0x41000003) lies outside every blocked range (the nearest, Crouch to
+        // Sleeping, starts at 0x41000012).
+        assert_eq!(
+            crate::motion_interp::motion_allows_jump(READY),
+            WeenieError::None
+        );
+        assert_eq!(super::READY_JUMP, WeenieError::None);
     }
 
     // Each re-issue below runs through `start_ending_at_once`, which debug builds (this

@@ -594,7 +594,7 @@ impl PhysicsObj {
     /// Debug builds, when clone checks are on: the plain StopCompletely run on a clone,
     /// for a stop fast path to compare its result with.
     #[cfg(debug_assertions)]
-    fn plain_stop_for_check(&self) -> Option<(PhysicsObj, WeenieError)> {
+    pub(crate) fn plain_stop_for_check(&self) -> Option<(PhysicsObj, WeenieError)> {
         crate::table_manager::clone_checks().then(|| {
             let mut o = self.clone();
             let r = o.perform_movement(

@@ -198,12 +198,25 @@ impl MotionTableManager {
         false
     }
 
+    /// Two [`MotionTableManager::stop_at_rest`] calls in a row with nothing in between:
+    /// when the first hits, the second is [`MotionTableManager::stop_at_rest_again`].
+    #[inline]
+    pub(crate) fn stop_at_rest_twice(&mut self, seq: &mut Sequence, src: &dyn AnimSource) -> bool {
+        if !self.stop_at_rest(seq, src) {
+            return false;
+        }
+        self.stop_at_rest_again(seq);
+        true
+    }
+
     /// [`MotionTableManager::stop_at_rest`] again, right after it answered true with
     /// nothing in between that it reads: the memo hits again for certain (the stop kept
     /// the style, the substate, the empty modifier list and the sequence's animations,
     /// and left the substate speed at 1), so only the stop's arithmetic remains: the
-    /// framerate ratio 1/1 and the cycle's velocity and omega out and in at speed 1,
-    /// which is not bitwise idempotent.
+    /// cycle's velocity and omega out and in at speed 1, which is not bitwise
+    /// idempotent (the framerate ratio 1/1 changes nothing, see `rest_apply`).
+    // Inline: a handful of additions, cheaper than the call.
+    #[inline]
     pub(crate) fn stop_at_rest_again(&mut self, seq: &mut Sequence) {
         debug_assert!(
             self.rest_hit(seq).is_some(),
@@ -218,10 +231,18 @@ impl MotionTableManager {
     }
 
     /// The rest stop's effect: the substate's cycle re-applied at speed 1.
+    ///
+    /// At speed 1 already (every rest stop but the first after a change of speed, and
+    /// the second of two in a row) the cycle's framerates are multiplied by 1/1, which
+    /// leaves each one as it is: every framerate in a sequence is a product (the
+    /// clip's framerate times the speed when it was appended, times each later rate)
+    /// or the literal 0, so none is a signalling NaN that a multiplication would quiet.
     #[inline]
     fn rest_apply(&mut self, seq: &mut Sequence, velocity: Vec3, omega: Vec3) {
         let sm = self.state.substate_mod;
-        change_cycle_speed(seq, sm, 1.0);
+        if sm != 1.0 {
+            change_cycle_speed(seq, sm, 1.0);
+        }
         seq.subtract_physics(velocity.scale(sm), omega.scale(sm));
         seq.combine_physics(velocity.scale(1.0), omega.scale(1.0));
         self.state.substate_mod = 1.0;
