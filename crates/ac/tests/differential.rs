@@ -306,6 +306,22 @@ thread_local! {
     static IN_RANGE_AGAIN: Cell<usize> = const { Cell::new(0) };
 }
 
+thread_local! {
+    /// Steps after which some object's table state had another style or substate: a
+    /// `GetObjectSequence` transition, whose link lookups go through the link index
+    /// (the debug build checks each against the nested lists), counted by [`play`] on
+    /// this thread.
+    static TRANSITIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Every object's table style and substate.
+fn table_states(sim: &AcSim) -> Vec<(u32, u32)> {
+    std::iter::once(&sim.obj)
+        .chain(sim.ext.iter().flat_map(|e| e.others.iter()))
+        .filter_map(|o| o.table_manager().map(|t| (t.state.style, t.state.substate)))
+        .collect()
+}
+
 /// Whether a `move_to_object` of `mover` to `target` can take the whole in-range
 /// shortcut: the mover has a target manager with no target, and the target a voyeur
 /// table.
@@ -404,7 +420,11 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
             .as_str()
             .map(|s| u32::from_str_radix(&s[2..], 16).unwrap());
         let again = v["op"] == "move_to_object" && watched_before(&fast, id, target);
+        let states_before = table_states(&fast);
         let a = fast.apply(i + 1, &step, &at);
+        if table_states(&fast) != states_before {
+            TRANSITIONS.with(|t| t.set(t.get() + 1));
+        }
         if v["op"] == "move_to_object"
             && object(&fast, id).is_some_and(|o| {
                 !o.moveto().is_moving_to() && Some(o.move_completions().len()) > done_before
@@ -508,6 +528,7 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     BEHIND_LINK.with(|t| t.set(0));
     ENDED_AT_ONCE.with(|t| t.set(0));
     IN_RANGE_AGAIN.with(|t| t.set(0));
+    TRANSITIONS.with(|t| t.set(0));
     // The scenarios are drawn afresh each run (proptest's random seed), so how often each
     // fast path is met varies from run to run: a run whose counts fall short of the
     // minimums below plays another round of worlds, at most three, before it fails.
@@ -517,6 +538,7 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
             && BEHIND_LINK.with(Cell::get) >= 20
             && ENDED_AT_ONCE.with(Cell::get) >= 20
             && IN_RANGE_AGAIN.with(Cell::get) >= 10
+            && TRANSITIONS.with(Cell::get) >= 500
     };
     for _round in 0..3 {
         for n in [2, 3, 4, 5] {
@@ -531,10 +553,12 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     let behind = BEHIND_LINK.with(Cell::get);
     let at_once = ENDED_AT_ONCE.with(Cell::get);
     let again = IN_RANGE_AGAIN.with(Cell::get);
+    let transitions = TRANSITIONS.with(Cell::get);
     println!(
         "chase worlds: {} steps, {turning} with a correction turn running, \
          {resting} moves and stops of a resting object, {behind} of an object whose stop \
-         link plays, {at_once} chases ended at once ({again} re-issued to a watched target)",
+         link plays, {at_once} chases ended at once ({again} re-issued to a watched target), \
+         {transitions} with a substate or style change",
         played.get()
     );
     assert!(played.get() >= 9_000, "{}", played.get());
@@ -553,6 +577,9 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     // start and end in one call (the debug build checks each against the plain start
     // and report on clones).
     assert!(again >= 10, "{again}");
+    // Motions changed substates (the debug build checks every link lookup of the
+    // link index against the nested lists).
+    assert!(transitions >= 500, "{transitions}");
 }
 
 /// The differential check catches a bug planted in the engine's position step (the
