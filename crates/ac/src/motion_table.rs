@@ -540,7 +540,17 @@ impl MotionTableData {
                     let mut via = None;
                     if link.is_none() || turns_back {
                         let d = sub;
-                        link = self.link(cs.style, || sd, cs.substate, cs.substate_mod, d, 1.0);
+                        // Without a turn back, a motion to `d` was just looked up with the
+                        // same keys, and in the same direction (a negative speed with a
+                        // non-negative substate speed turns back): nothing again.
+                        link = if motion == d && !turns_back {
+                            debug_assert!(self
+                                .get_link_plain(cs.style, cs.substate, cs.substate_mod, d, 1.0)
+                                .is_none());
+                            None
+                        } else {
+                            self.link(cs.style, || sd, cs.substate, cs.substate_mod, d, 1.0)
+                        };
                         via = self.link(cs.style, || sd, d, 1.0, motion, speed_mod);
                     }
                     seq.clear_physics();
