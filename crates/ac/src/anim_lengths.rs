@@ -43,7 +43,7 @@ pub fn cycle_length(
     motion: u32,
     speed: f32,
 ) -> f32 {
-    clips_play_time(table.cycles.get(&key(style, motion)), speed, anims)
+    clips_play_time(table.cycles().get(&key(style, motion)), speed, anims)
 }
 
 /// The link the table plays from substate `from` to `to` in `style` at `speed` (the
@@ -69,6 +69,6 @@ pub fn animation_length(
     motion: u32,
     speed: f32,
 ) -> f32 {
-    let from = table.style_defaults.get(&style).copied().unwrap_or(0);
+    let from = table.sd(style);
     link_length(table, anims, style, from, motion, speed)
 }

@@ -14,6 +14,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// A `HashMap` keyed by a `u32` id with [`IdHasher`].
 pub type IdMap<V> = HashMap<u32, V, BuildHasherDefault<IdHasher>>;
 
+/// A `HashMap` keyed by two `u32` ids packed in a `u64`, with [`IdHasher`].
+pub type IdPairMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+
 /// Multiplicative hashing of one `u32`: the key times a 64-bit odd constant (the
 /// golden ratio's), with the high half folded into the low one, so both the bucket
 /// index (low bits) and the control byte (high bits) depend on every key bit.
@@ -24,6 +27,15 @@ impl Hasher for IdHasher {
     #[inline]
     fn write_u32(&mut self, k: u32) {
         let h = (self.0 ^ u64::from(k)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 32);
+    }
+
+    /// A pair of ids as one `u64` (the link index's keys), by the same multiply and
+    /// fold: the fold brings the product's high half, which depends on all 64 key bits,
+    /// into the bucket index.
+    #[inline]
+    fn write_u64(&mut self, k: u64) {
+        let h = (self.0 ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         self.0 = h ^ (h >> 32);
     }
 

@@ -64,7 +64,7 @@ pub struct MotionSet {
 impl MotionSet {
     /// The motion table's id (`0x09……`).
     pub fn table_id(&self) -> u32 {
-        self.table.id
+        self.table.id()
     }
 
     /// How many distinct animations were loaded.

@@ -263,7 +263,23 @@ impl Default for MotionInterp {
 }
 
 /// `motion_allows_jump`.
+///
+/// Every command it blocks has an index (low 16 bits) of at least Crouch's, 0x12, and
+/// each of its ranges lies within one class prefix, so a command with a lower index
+/// (Ready, the walks, the run, the turns and sidesteps, which every move issues) is
+/// allowed without the range tests. Debug builds check each such answer against
+/// [`motion_allows_jump_plain`].
+#[inline]
 pub fn motion_allows_jump(substate: u32) -> WeenieError {
+    if substate & 0xFFFF < 0x12 {
+        debug_assert_eq!(motion_allows_jump_plain(substate), WeenieError::None);
+        return WeenieError::None;
+    }
+    motion_allows_jump_plain(substate)
+}
+
+/// `motion_allows_jump` as ACE makes it: the blocked ranges one by one.
+pub fn motion_allows_jump_plain(substate: u32) -> WeenieError {
     let blocked = (RELOAD..=PICKUP).contains(&substate)
         || (TRIPLE_THRUST_LOW..=MAGIC_POWER_UP_07_PURPLE).contains(&substate)
         || (MAGIC_POWER_UP_01..=MAGIC_POWER_UP_10).contains(&substate)
@@ -981,4 +997,31 @@ pub fn mi_motion_done(mi: &mut MotionInterp, is_animating: &mut bool) -> bool {
         *is_animating = !mi.pending_motions.is_empty();
     }
     was_action
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_low_index_test_answers_as_the_blocked_ranges() {
+        // Every command of each class prefix that has a blocked range, and of the
+        // prefixes of the move commands, with the ranges' ends by hand.
+        for prefix in [0x1000u32, 0x4000, 0x4100, 0x4400, 0x4500, 0x6500, 0x8000, 0] {
+            for index in 0..=0xFFFFu32 {
+                let m = (prefix << 16) | index;
+                assert_eq!(motion_allows_jump(m), motion_allows_jump_plain(m), "{m:x}");
+            }
+        }
+        let blocked = WeenieError::YouCantJumpFromThisPosition;
+        assert_eq!(motion_allows_jump(0x4100_0012), blocked);
+        assert_eq!(motion_allows_jump(0x4100_0011), WeenieError::None);
+        assert_eq!(motion_allows_jump(0x4000_0015), blocked);
+        assert_eq!(motion_allows_jump(0x4000_0039), blocked);
+        assert_eq!(motion_allows_jump(0x4000_003A), WeenieError::None);
+        assert_eq!(motion_allows_jump(0x1000_006F), blocked);
+        assert_eq!(motion_allows_jump(0x1000_0131), blocked);
+        assert_eq!(motion_allows_jump(0x4100_0003), WeenieError::None);
+        assert_eq!(motion_allows_jump(0x6500_000D), WeenieError::None);
+    }
 }

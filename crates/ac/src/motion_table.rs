@@ -3,7 +3,7 @@
 
 use crate::cold_box::ColdQueue;
 use crate::commands::*;
-use crate::key_hash::IdMap;
+use crate::key_hash::{IdMap, IdPairMap};
 use crate::math::EPSILON;
 use crate::records::{MotionData, MotionTable};
 use crate::sequence::{AnimData, AnimSource, Sequence};
@@ -92,29 +92,83 @@ thread_local! {
 }
 
 /// The runtime motion table: the DAT maps indexed for lookup.
+///
+/// Read-only once made (the fields are reached through accessors), so the link index
+/// made with the link lists always answers as they do.
 #[derive(Clone, Debug, Default)]
 pub struct MotionTableData {
-    pub id: u32,
-    pub default_style: u32,
-    pub style_defaults: IdMap<u32>,
-    pub cycles: IdMap<MotionData>,
-    pub modifiers: IdMap<MotionData>,
-    pub links: IdMap<IdMap<MotionData>>,
+    id: u32,
+    default_style: u32,
+    style_defaults: IdMap<u32>,
+    cycles: IdMap<MotionData>,
+    modifiers: IdMap<MotionData>,
+    links: IdMap<IdMap<MotionData>>,
+    link_index: LinkIndex,
+}
+
+/// The link lists as one map keyed by (list key, motion): what `get_link` finds with
+/// two lookups (the list, then the motion in it) in one, and a missing list answers as
+/// a list without the motion, which is what `get_link` makes of it in every branch.
+#[derive(Clone, Debug, Default)]
+struct LinkIndex {
+    links: IdPairMap<MotionData>,
+    /// Bit `k` set when some list key `s << 16` (a style-wide list, the forward
+    /// lookup's fallback) has `s % 64 == k`: with the bit clear there is no such list
+    /// and the fallback finds nothing.
+    style_wide: u64,
+}
+
+/// The link index's key of `motion` in the list `list`.
+#[inline]
+fn pair(list: u32, motion: u32) -> u64 {
+    (u64::from(list) << 32) | u64::from(motion)
+}
+
+impl LinkIndex {
+    fn new(links: &IdMap<IdMap<MotionData>>) -> LinkIndex {
+        let mut index = LinkIndex::default();
+        for (&list, inner) in links {
+            if list & 0xFFFF == 0 {
+                index.style_wide |= 1 << ((list >> 16) % 64);
+            }
+            for (&motion, md) in inner {
+                index.links.insert(pair(list, motion), md.clone());
+            }
+        }
+        index
+    }
+
+    /// `Links[list][motion]`, none when either is missing.
+    #[inline]
+    fn get(&self, list: u32, motion: u32) -> Option<&MotionData> {
+        self.links.get(&pair(list, motion))
+    }
+
+    /// `Links[style << 16][motion]`, the forward lookup's fallback.
+    #[inline]
+    fn style_wide(&self, style: u32, motion: u32) -> Option<&MotionData> {
+        if self.style_wide & (1 << (style % 64)) == 0 {
+            return None;
+        }
+        self.get(style << 16, motion)
+    }
 }
 
 impl From<&MotionTable> for MotionTableData {
     fn from(t: &MotionTable) -> Self {
+        let links = t
+            .links
+            .iter()
+            .map(|(k, inner)| (*k, inner.iter().cloned().collect()))
+            .collect();
         MotionTableData {
             id: t.id,
             default_style: t.default_style,
             style_defaults: t.style_defaults.iter().copied().collect(),
             cycles: t.cycles.iter().cloned().collect(),
             modifiers: t.modifiers.iter().cloned().collect(),
-            links: t
-                .links
-                .iter()
-                .map(|(k, inner)| (*k, inner.iter().cloned().collect()))
-                .collect(),
+            link_index: LinkIndex::new(&links),
+            links,
         }
     }
 }
@@ -161,6 +215,32 @@ pub fn change_cycle_speed(seq: &mut Sequence, substate_mod: f32, speed_mod: f32)
 }
 
 impl MotionTableData {
+    /// The table's id (`0x09……`).
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+    /// `DefaultStyle`.
+    pub fn default_style(&self) -> u32 {
+        self.default_style
+    }
+    /// `StyleDefaults`: each style's default substate.
+    pub fn style_defaults(&self) -> &IdMap<u32> {
+        &self.style_defaults
+    }
+    /// `Cycles`, keyed by [`key`]`(style, substate)`.
+    pub fn cycles(&self) -> &IdMap<MotionData> {
+        &self.cycles
+    }
+    /// `Modifiers`, keyed by [`key`]`(style, motion)` or by the bare motion id.
+    pub fn modifiers(&self) -> &IdMap<MotionData> {
+        &self.modifiers
+    }
+    /// `Links`: the link lists keyed by [`key`]`(style, substate)`, each keyed by the
+    /// motion it leads to.
+    pub fn links(&self) -> &IdMap<IdMap<MotionData>> {
+        &self.links
+    }
+
     /// `SD(s)`: the style's default substate, 0 when absent.
     pub fn sd(&self, style: u32) -> u32 {
         self.style_defaults.get(&style).copied().unwrap_or(0)
@@ -209,6 +289,58 @@ impl MotionTableData {
 
     /// `get_link`: forward lookup, or the reverse one when either speed is negative (Q14).
     pub fn get_link(
+        &self,
+        style: u32,
+        substate: u32,
+        substate_speed: f32,
+        motion: u32,
+        speed: f32,
+    ) -> Option<&MotionData> {
+        self.link(
+            style,
+            || self.style_defaults.get(&style).copied(),
+            substate,
+            substate_speed,
+            motion,
+            speed,
+        )
+    }
+
+    /// [`MotionTableData::get_link`] through the link index, with `style_default` the
+    /// style's entry in `style_defaults` (asked for by the reverse lookup's fallback
+    /// only; a caller may have read it already). Debug builds check every answer
+    /// against the plain lookup.
+    #[inline]
+    fn link(
+        &self,
+        style: u32,
+        style_default: impl FnOnce() -> Option<u32>,
+        substate: u32,
+        substate_speed: f32,
+        motion: u32,
+        speed: f32,
+    ) -> Option<&MotionData> {
+        let index = &self.link_index;
+        let found = if speed < 0.0 || substate_speed < 0.0 {
+            index
+                .get(key(style, motion), substate)
+                .or_else(|| style_default().and_then(|d| index.get(key(style, substate), d)))
+        } else {
+            index
+                .get(key(style, substate), motion)
+                .or_else(|| index.style_wide(style, motion))
+        };
+        debug_assert_eq!(
+            found,
+            self.get_link_plain(style, substate, substate_speed, motion, speed),
+            "link index"
+        );
+        found
+    }
+
+    /// `get_link` as ACE makes it, on the nested link lists: the twin the link index is
+    /// checked against.
+    pub fn get_link_plain(
         &self,
         style: u32,
         substate: u32,
@@ -283,10 +415,10 @@ impl MotionTableData {
         if cs.style == 0 || cs.substate == 0 {
             return false;
         }
-        let sub = self.sd(cs.style);
+        let sd = self.style_defaults.get(&cs.style).copied();
         self.get_object_sequence_from(
             motion,
-            sub,
+            sd,
             cs,
             seq,
             speed_mod,
@@ -296,13 +428,13 @@ impl MotionTableData {
         )
     }
 
-    /// [`MotionTableData::get_object_sequence`] past its first test, with `sub` the
-    /// style's default substate (`sd(cs.style)`), which a caller may have read already.
+    /// [`MotionTableData::get_object_sequence`] past its first test, with `sd` the
+    /// style's entry in `style_defaults`, which a caller may have read already.
     #[allow(clippy::too_many_arguments)]
     fn get_object_sequence_from(
         &self,
         motion: u32,
-        sub: u32,
+        sd: Option<u32>,
         cs: &mut MotionState,
         seq: &mut Sequence,
         speed_mod: f32,
@@ -310,6 +442,9 @@ impl MotionTableData {
         stop_modifiers: bool,
         src: &dyn AnimSource,
     ) -> bool {
+        // `SD(style)`; the links below from and to the current style read the entry
+        // itself.
+        let sub = sd.unwrap_or(0);
         if motion == sub && !stop_modifiers && cs.substate & MODIFIER != 0 {
             return true;
         }
@@ -319,7 +454,14 @@ impl MotionTableData {
                 return true;
             }
             let to_default = if sub != cs.substate {
-                self.get_link(cs.style, cs.substate, cs.substate_mod, sub, speed_mod)
+                self.link(
+                    cs.style,
+                    || sd,
+                    cs.substate,
+                    cs.substate_mod,
+                    sub,
+                    speed_mod,
+                )
             } else {
                 None
             };
@@ -328,10 +470,11 @@ impl MotionTableData {
                     if cyc.bitfield & 1 != 0 {
                         cs.modifiers.clear();
                     }
-                    let mut link = self.get_link(cs.style, sub, cs.substate_mod, motion, speed_mod);
+                    let mut link =
+                        self.link(cs.style, || sd, sub, cs.substate_mod, motion, speed_mod);
                     let mut via = None;
                     if link.is_none() {
-                        link = self.get_link(cs.style, sub, 1.0, self.default_style, 1.0);
+                        link = self.link(cs.style, || sd, sub, 1.0, self.default_style, 1.0);
                         via = self.get_link(
                             self.default_style,
                             self.sd(self.default_style),
@@ -385,13 +528,30 @@ impl MotionTableData {
                     let mut link = if turns_back {
                         None
                     } else {
-                        self.get_link(cs.style, cs.substate, cs.substate_mod, motion, speed_mod)
+                        self.link(
+                            cs.style,
+                            || sd,
+                            cs.substate,
+                            cs.substate_mod,
+                            motion,
+                            speed_mod,
+                        )
                     };
                     let mut via = None;
                     if link.is_none() || turns_back {
                         let d = sub;
-                        link = self.get_link(cs.style, cs.substate, cs.substate_mod, d, 1.0);
-                        via = self.get_link(cs.style, d, 1.0, motion, speed_mod);
+                        // Without a turn back, a motion to `d` was just looked up with the
+                        // same keys, and in the same direction (a negative speed with a
+                        // non-negative substate speed turns back): nothing again.
+                        link = if motion == d && !turns_back {
+                            debug_assert!(self
+                                .get_link_plain(cs.style, cs.substate, cs.substate_mod, d, 1.0)
+                                .is_none());
+                            None
+                        } else {
+                            self.link(cs.style, || sd, cs.substate, cs.substate_mod, d, 1.0)
+                        };
+                        via = self.link(cs.style, || sd, d, 1.0, motion, speed_mod);
                     }
                     seq.clear_physics();
                     seq.remove_cyclic_anims();
@@ -422,7 +582,14 @@ impl MotionTableData {
         if motion & ACTION != 0 {
             let ck = key(cs.style, cs.substate);
             if let Some(cur) = self.cycle(ck) {
-                let link = self.get_link(cs.style, cs.substate, cs.substate_mod, motion, speed_mod);
+                let link = self.link(
+                    cs.style,
+                    || sd,
+                    cs.substate,
+                    cs.substate_mod,
+                    motion,
+                    speed_mod,
+                );
                 if link.is_some() {
                     cs.add_action(motion, speed_mod);
                     seq.clear_physics();
@@ -434,11 +601,11 @@ impl MotionTableData {
                     return true;
                 }
                 let d = sub;
-                let to_idle = self.get_link(cs.style, cs.substate, cs.substate_mod, d, 1.0);
+                let to_idle = self.link(cs.style, || sd, cs.substate, cs.substate_mod, d, 1.0);
                 if to_idle.is_some() {
-                    let act = self.get_link(cs.style, d, 1.0, motion, speed_mod);
+                    let act = self.link(cs.style, || sd, d, 1.0, motion, speed_mod);
                     if act.is_some() {
-                        let back = self.get_link(cs.style, d, 1.0, cs.substate, cs.substate_mod);
+                        let back = self.link(cs.style, || sd, d, 1.0, cs.substate, cs.substate_mod);
                         cs.add_action(motion, speed_mod);
                         seq.clear_physics();
                         seq.remove_cyclic_anims();
@@ -521,11 +688,12 @@ impl MotionTableData {
     ) -> bool {
         *num_anims = 0;
         if motion & SUBSTATE != 0 && state.substate == motion {
-            let d = self.sd(state.style);
+            let sd = self.style_defaults.get(&state.style).copied();
             // `get_object_sequence`'s first test: the substate equals `motion`, which
             // has the substate bit, so it is not 0.
             if state.style != 0 {
-                self.get_object_sequence_from(d, d, state, seq, 1.0, num_anims, true, src);
+                let d = sd.unwrap_or(0);
+                self.get_object_sequence_from(d, sd, state, seq, 1.0, num_anims, true, src);
             }
             return true;
         }
@@ -614,5 +782,113 @@ impl MotionTableData {
         seq.clear_animations();
         add_motion(seq, Some(md), 1.0, src);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::AnimRef;
+
+    const NC: u32 = 0x8000_003D;
+
+    /// A link whose only clip names it.
+    fn link(anim_id: u32) -> MotionData {
+        MotionData {
+            anims: vec![AnimRef {
+                anim_id,
+                low_frame: 0,
+                high_frame: -1,
+                framerate: 30.0,
+            }],
+            ..MotionData::default()
+        }
+    }
+
+    #[test]
+    fn the_link_index_answers_as_the_nested_lists_on_colliding_keys() {
+        // Lists of Ready and Walk in NonCombat, a style-wide one, and the list of a
+        // substate with bits 16–23 set, whose key is also NonCombat's neighbour style
+        // 0x8000_003F's key for substate 0x4000_0005.
+        let odd = 0x4012_0005u32;
+        let table = MotionTable {
+            default_style: NC,
+            style_defaults: vec![(NC, READY), (0x8000_003F, WALK_FORWARD)],
+            links: vec![
+                (
+                    key(NC, READY),
+                    vec![(WALK_FORWARD, link(1)), (RUN_FORWARD, link(2))],
+                ),
+                (key(NC, WALK_FORWARD), vec![(READY, link(3))]),
+                (NC << 16, vec![(TURN_RIGHT, link(4)), (READY, link(5))]),
+                (key(NC, odd), vec![(READY, link(6)), (0, link(7))]),
+                (key(NC, TURN_RIGHT), vec![(WALK_FORWARD, link(8))]),
+            ],
+            ..MotionTable::default()
+        };
+        let t = MotionTableData::from(&table);
+        // 0x8000_007D shares NonCombat's style-wide bit and has no list of its own.
+        let styles = [NC, 0x8000_003F, 0x8000_007D, 0x0001_003D, 0];
+        let ids = [
+            READY,
+            WALK_FORWARD,
+            RUN_FORWARD,
+            TURN_RIGHT,
+            odd,
+            0x4000_0005,
+            0,
+        ];
+        let speeds = [1.0f32, -1.0, 0.0, -0.0, f32::NAN];
+        let mut found = 0;
+        for &style in &styles {
+            for &substate in &ids {
+                for &motion in &ids {
+                    for &ss in &speeds {
+                        for &sp in &speeds {
+                            let fast = t.get_link(style, substate, ss, motion, sp);
+                            let plain = t.get_link_plain(style, substate, ss, motion, sp);
+                            assert_eq!(fast, plain, "{style:x} {substate:x} {motion:x} {ss} {sp}");
+                            found += usize::from(fast.is_some());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 100, "{found}");
+        // The lookups through each list, by hand: forward, the style-wide fallback, a
+        // style whose high bits fall off the key, a style sharing the style-wide bit
+        // without a list, the reverse lookup and its fallback to the style's default
+        // substate, the colliding key.
+        let anim = |md: Option<&MotionData>| md.map(|m| m.anims[0].anim_id);
+        assert_eq!(anim(t.get_link(NC, READY, 1.0, WALK_FORWARD, 1.0)), Some(1));
+        assert_eq!(
+            anim(t.get_link(NC, WALK_FORWARD, 1.0, TURN_RIGHT, 1.0)),
+            Some(4)
+        );
+        assert_eq!(
+            anim(t.get_link(0x0001_003D, WALK_FORWARD, 1.0, READY, 1.0)),
+            Some(3)
+        );
+        assert_eq!(
+            anim(t.get_link(0x8000_007D, READY, 1.0, TURN_RIGHT, 1.0)),
+            None
+        );
+        assert_eq!(
+            anim(t.get_link(NC, WALK_FORWARD, 1.0, TURN_RIGHT, -1.0)),
+            Some(8)
+        );
+        assert_eq!(
+            anim(t.get_link(NC, WALK_FORWARD, -1.0, RUN_FORWARD, 1.0)),
+            Some(3)
+        );
+        assert_eq!(
+            anim(t.get_link(0x8000_003F, 0x4000_0005, 1.0, READY, 1.0)),
+            Some(6)
+        );
+        assert_eq!(
+            anim(t.get_link(0x8000_003F, 0x4000_0005, -1.0, 0, 1.0)),
+            None
+        );
+        assert_eq!(anim(t.get_link(NC, odd, -1.0, 9, 1.0)), Some(6));
     }
 }

@@ -205,9 +205,9 @@ impl PhysicsObj {
     /// `SetMotionTableID` (PhysicsObj + PartArray): keeps a manager with the same table
     /// id, always rebuilds the movement manager (Q49, reproduced).
     pub fn set_motion_table(&mut self, table: Option<Arc<MotionTableData>>) {
-        let id = table.as_ref().map_or(0, |t| t.id);
+        let id = table.as_ref().map_or(0, |t| t.id());
         match (&self.table_manager, table) {
-            (Some(tm), Some(_)) if tm.table.id == id => {}
+            (Some(tm), Some(_)) if tm.table.id() == id => {}
             (_, Some(t)) => self.table_manager = Some(MotionTableManager::new(t)),
             (_, None) => self.table_manager = None,
         }

@@ -53,13 +53,23 @@ pub trait AnimSource {
 #[derive(Clone, Debug)]
 pub struct AnimMap {
     map: IdMap<NodeAnimation>,
+    /// The records with an id `ANIM_ID_BASE + k`, `k < DENSE_SLOTS`, again at slot `k`
+    /// (the slots run to the highest such id stored; None where no record is): an
+    /// append finds its record by indexing instead of hashing. `map` is the plain twin.
+    dense: Vec<Option<NodeAnimation>>,
     empty: NodeAnimation,
 }
+
+/// The DAT id prefix of animation records.
+const ANIM_ID_BASE: u32 = 0x0300_0000;
+/// The ids past the prefix kept in [`AnimMap::dense`] (at most 256 KiB of slots).
+const DENSE_SLOTS: usize = 1 << 14;
 
 impl Default for AnimMap {
     fn default() -> Self {
         AnimMap {
             map: IdMap::default(),
+            dense: Vec::new(),
             empty: NodeAnimation::new(Arc::default()),
         }
     }
@@ -70,11 +80,19 @@ impl AnimMap {
         AnimMap::default()
     }
     pub fn insert(&mut self, anim: Animation) {
-        self.map.insert(anim.id, NodeAnimation::new(Arc::new(anim)));
+        self.insert_as(anim.id, Arc::new(anim));
     }
     /// Store `anim` under `id` (an empty stand-in for a missing record has id 0).
     pub fn insert_as(&mut self, id: u32, anim: Arc<Animation>) {
-        self.map.insert(id, NodeAnimation::new(anim));
+        let node = NodeAnimation::new(anim);
+        let k = id.wrapping_sub(ANIM_ID_BASE) as usize;
+        if k < DENSE_SLOTS {
+            if self.dense.len() <= k {
+                self.dense.resize(k + 1, None);
+            }
+            self.dense[k] = Some(node.clone());
+        }
+        self.map.insert(id, node);
     }
     pub fn contains(&self, id: u32) -> bool {
         self.map.contains_key(&id)
@@ -85,6 +103,22 @@ impl AnimMap {
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
+
+    /// The stored record of `id` (the empty one when none is): from its slot when the
+    /// id has one, else from the map.
+    #[inline]
+    fn find(&self, id: u32) -> &NodeAnimation {
+        let k = id.wrapping_sub(ANIM_ID_BASE) as usize;
+        let found = match self.dense.get(k) {
+            Some(slot) => slot.as_ref().unwrap_or(&self.empty),
+            None => self.map.get(&id).unwrap_or(&self.empty),
+        };
+        debug_assert!(
+            Arc::ptr_eq(&found.anim, &self.map.get(&id).unwrap_or(&self.empty).anim),
+            "dense animation slots"
+        );
+        found
+    }
 }
 
 impl AnimSource for AnimMap {
@@ -93,7 +127,7 @@ impl AnimSource for AnimMap {
     }
 
     fn node_animation(&self, id: u32) -> NodeAnimation {
-        let node = self.map.get(&id).unwrap_or(&self.empty).clone();
+        let node = self.find(id).clone();
         debug_assert_eq!(
             node.hooks_at,
             NodeAnimation::new(node.anim.clone()).hooks_at,
@@ -999,6 +1033,51 @@ mod tests {
         }));
         for i in [0, 1, 63, 64, 69, -1, i32::MIN, i32::MAX] {
             assert!(!b.may_have_hooks(i), "{i}");
+        }
+    }
+
+    #[test]
+    fn anim_map_finds_through_its_slots_what_its_map_holds() {
+        let record = |id: u32, num_frames: u32| {
+            Arc::new(Animation {
+                id,
+                num_frames,
+                ..Animation::default()
+            })
+        };
+        let mut map = AnimMap::new();
+        // In the slots' range (its first and last id), replaced, past it, below the
+        // prefix, and an id whose offset wraps around.
+        for (id, frames) in [
+            (0x0300_0101u32, 1u32),
+            (0x0300_0000, 2),
+            (0x0300_3FFF, 3),
+            (0x0300_0101, 4),
+            (0x0300_4000, 5),
+            (0x0200_0001, 6),
+            (5, 7),
+        ] {
+            map.insert_as(id, record(id, frames));
+        }
+        assert_eq!(map.dense.len(), 0x4000);
+        let frames = |id: u32| map.node_animation(id).num_frames;
+        assert_eq!(frames(0x0300_0101), 4);
+        assert_eq!(frames(0x0300_0000), 2);
+        assert_eq!(frames(0x0300_3FFF), 3);
+        assert_eq!(frames(0x0300_4000), 5);
+        assert_eq!(frames(0x0200_0001), 6);
+        assert_eq!(frames(5), 7);
+        // Missing ids, with and without a slot, read as the empty record.
+        for id in [0x0300_0102, 0x0300_4001, 0x0400_0000, 6] {
+            assert!(Arc::ptr_eq(map.node_animation(id).arc(), map.empty.arc()));
+        }
+        // Every id in and around the slots: the map's record.
+        for id in (0x02FF_FFF0..0x0300_4010).chain(0..16) {
+            let plain = map.map.get(&id).unwrap_or(&map.empty);
+            assert!(
+                Arc::ptr_eq(map.node_animation(id).arc(), plain.arc()),
+                "{id:x}"
+            );
         }
     }
 

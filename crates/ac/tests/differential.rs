@@ -324,6 +324,19 @@ thread_local! {
     /// this thread.
     static IN_RANGE_AT_REST: Cell<usize> = const { Cell::new(0) };
     static IN_RANGE_BEHIND_LINK: Cell<usize> = const { Cell::new(0) };
+    /// Steps after which some object's table state had another style or substate: a
+    /// `GetObjectSequence` transition, whose link lookups go through the link index
+    /// (the debug build checks each against the nested lists), counted by [`play`] on
+    /// this thread.
+    static TRANSITIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Every object's table style and substate.
+fn table_states(sim: &AcSim) -> Vec<(u32, u32)> {
+    std::iter::once(&sim.obj)
+        .chain(sim.ext.iter().flat_map(|e| e.others.iter()))
+        .filter_map(|o| o.table_manager().map(|t| (t.state.style, t.state.substate)))
+        .collect()
 }
 
 /// Whether a `move_to_object` of `mover` to `target` can take the whole in-range
@@ -428,7 +441,11 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
             object(&fast, id).is_some_and(resting),
             object(&fast, id).is_some_and(behind_link),
         );
+        let states_before = table_states(&fast);
         let a = fast.apply(i + 1, &step, &at);
+        if table_states(&fast) != states_before {
+            TRANSITIONS.with(|t| t.set(t.get() + 1));
+        }
         if v["op"] == "move_to_object"
             && object(&fast, id).is_some_and(|o| {
                 !o.moveto().is_moving_to() && Some(o.move_completions().len()) > done_before
@@ -540,6 +557,7 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     IN_RANGE_AGAIN.with(|t| t.set(0));
     IN_RANGE_AT_REST.with(|t| t.set(0));
     IN_RANGE_BEHIND_LINK.with(|t| t.set(0));
+    TRANSITIONS.with(|t| t.set(0));
     // The scenarios are drawn afresh each run (proptest's random seed), so how often each
     // fast path is met varies from run to run: a run whose counts fall short of the
     // minimums below plays another round of worlds, at most three, before it fails.
@@ -550,6 +568,7 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
             && ENDED_AT_ONCE.with(Cell::get) >= 20
             && IN_RANGE_AGAIN.with(Cell::get) >= 10
             && IN_RANGE_AT_REST.with(Cell::get) >= MIN_AT_REST
+            && TRANSITIONS.with(Cell::get) >= 500
     };
     for _round in 0..3 {
         for n in [2, 3, 4, 5] {
@@ -569,11 +588,13 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     let again = IN_RANGE_AGAIN.with(Cell::get);
     let again_at_rest = IN_RANGE_AT_REST.with(Cell::get);
     let again_behind = IN_RANGE_BEHIND_LINK.with(Cell::get);
+    let transitions = TRANSITIONS.with(Cell::get);
     println!(
         "chase worlds: {} steps, {turning} with a correction turn running, \
          {resting} moves and stops of a resting object, {behind} of an object whose stop \
          link plays, {at_once} chases ended at once ({again} re-issued to a watched target: \
-         {again_at_rest} by a mover at rest, {again_behind} while its stop link played)",
+         {again_at_rest} by a mover at rest, {again_behind} while its stop link played), \
+         {transitions} with a substate or style change",
         played.get()
     );
     assert!(played.get() >= 9_000, "{}", played.get());
@@ -598,6 +619,9 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     // `a_chase_re_issued_in_range_while_a_link_plays_queues_ready_twice_behind_it` plays
     // one.
     assert!(again_at_rest >= MIN_AT_REST, "{again_at_rest}");
+    // Motions changed substates (the debug build checks every link lookup of the
+    // link index against the nested lists).
+    assert!(transitions >= 500, "{transitions}");
 }
 
 /// The chase worlds' minimum of chases re-issued in range by a mover at rest (a round

@@ -169,7 +169,7 @@ fn q55_missing_records_strict_error_or_ace_empty_object() {
     // Cached like ReadFromDat: later strict reads now find the empty object.
     assert_eq!(store.animation(0x0300_0002).unwrap().num_frames, 0);
     // An empty table cannot enter a default state (no StyleDefaults entry for style 0).
-    assert!(MotionTableData::from(&*t).style_defaults.is_empty());
+    assert!(MotionTableData::from(&*t).style_defaults().is_empty());
 }
 
 #[test]

@@ -113,7 +113,7 @@ fn q06_first_cyclic_is_the_last_appended_clip() {
     let m = anim_map();
     let mut s = Sequence::new();
     // The Sleeping cycle has two clips: 0x03000104 then 0x03000101.
-    let md = t.cycles.get(&key(NC, SLEEPING)).unwrap();
+    let md = t.cycles().get(&key(NC, SLEEPING)).unwrap();
     add_motion(&mut s, Some(md), 1.0, &m);
     assert_eq!(s.first_cyclic(), Some(1));
     let mut hooks = Vec::new();
