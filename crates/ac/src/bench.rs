@@ -341,10 +341,16 @@ impl BenchWorld for ChaseBench {
             o.move_completions.clear();
         }
         world::tick(&mut self.objects, &mut self.clock, QUANTUM);
-        for i in 0..self.objects.0.len() {
-            if !self.objects.0[i].moveto.is_moving_to() {
-                self.next_move(i);
-            }
+        // Each object is tested after the moves given to the objects before it, as an
+        // indexed loop would; scanning a slice up to the next idle object costs less per
+        // object than indexing the vector again after every call that may change it.
+        let mut i = 0;
+        while let Some(k) = self.objects.0[i..]
+            .iter()
+            .position(|o| !o.moveto.is_moving_to())
+        {
+            self.next_move(i + k);
+            i += k + 1;
         }
     }
 

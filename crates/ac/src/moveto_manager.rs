@@ -8,6 +8,10 @@
 //! on the object. Effects on *other* objects (voyeur tables) are queued in the object's
 //! outbox and carried out by the world right after the call returns (see
 //! [`crate::world`]).
+//!
+//! The manager lives in a [`crate::cold_box::ColdBox`]; a method that touches several
+//! of its fields takes it out once (`let m: &mut MoveToManager = &mut self.moveto`),
+//! since a binding of the box itself tests the box again at every field it reaches.
 
 use crate::commands::*;
 use crate::interpolation::Position;
@@ -414,7 +418,7 @@ impl PhysicsObj {
         // Q59: always stops, whatever params.stop_completely says.
         self.mt_stop_completely();
         let pos = self.position();
-        let m = &mut self.moveto;
+        let m: &mut MoveToManager = &mut self.moveto;
         m.starting_position = Some(pos);
         m.sought_object_id = object_id;
         m.sought_object_radius = radius;
@@ -440,7 +444,7 @@ impl PhysicsObj {
         let distance = self.mt_get_current_distance();
         let here = self.position();
         let cmd = get_command(params, distance);
-        let m = &mut self.moveto;
+        let m: &mut MoveToManager = &mut self.moveto;
         if cmd.motion != 0 {
             // The bearing is read only here: a move that starts in range skips it.
             m.pending_actions.push_back(MovementNode {
@@ -476,7 +480,7 @@ impl PhysicsObj {
         if params.stop_completely {
             self.mt_stop_completely();
         }
-        let m = &mut self.moveto;
+        let m: &mut MoveToManager = &mut self.moveto;
         m.movement_type = MovementType::TurnToObject;
         m.sought_object_id = object_id;
         // Q63: written where TurnToObject_Internal overwrites it before reading.
@@ -498,7 +502,7 @@ impl PhysicsObj {
         if params.stop_completely {
             self.mt_stop_completely();
         }
-        let m = &mut self.moveto;
+        let m: &mut MoveToManager = &mut self.moveto;
         m.movement_params = *params;
         m.movement_params.sticky = false;
         m.sought_position.frame.set_heading(params.desired_heading);
@@ -512,11 +516,12 @@ impl PhysicsObj {
 
     /// `MoveToObject_Internal(targetPos, interpPos)`: the first report builds the nodes.
     fn mt_move_to_object_internal(&mut self, target: Position, interp: Position) {
-        self.moveto.sought_position = interp;
-        self.moveto.current_target_position = target;
+        let m: &mut MoveToManager = &mut self.moveto;
+        m.sought_position = interp;
+        m.current_target_position = target;
         let here = self.position();
         let dist = self.mt_get_current_distance();
-        let m = &mut self.moveto;
+        let m: &mut MoveToManager = &mut self.moveto;
         let cmd = get_command(&m.movement_params, dist);
         // `heading` is pure: a move that starts in range without a final turn (the
         // common re-issued chase) has no node to aim and skips the arctangent.
@@ -555,7 +560,7 @@ impl PhysicsObj {
         self.moveto.current_target_position = target;
         let here = self.position();
         let th = heading(&here, &target);
-        let m = &mut self.moveto;
+        let m: &mut MoveToManager = &mut self.moveto;
         let sh = m.sought_position.frame.get_heading();
         let h = rem360(th + sh);
         m.sought_position.frame.set_heading(h);
@@ -572,7 +577,7 @@ impl PhysicsObj {
         let now = self.now;
         let here = self.position();
         let id = self.id;
-        let m = &mut self.moveto;
+        let m: &mut MoveToManager = &mut self.moveto;
         if m.top_level_object_id != info.object_id {
             return;
         }
@@ -611,7 +616,7 @@ impl PhysicsObj {
 
     /// `BeginNextNode`.
     fn mt_begin_next_node(&mut self) {
-        let m = &mut self.moveto;
+        let m: &mut MoveToManager = &mut self.moveto;
         if let Some(node) = m.pending_actions.front() {
             match node.kind {
                 MovementType::MoveToPosition => self.mt_begin_move_forward(),
@@ -633,7 +638,7 @@ impl PhysicsObj {
     /// `BeginMoveForward`: walk or run is decided here, once per leg (Q68).
     fn mt_begin_move_forward(&mut self) {
         let dist = self.mt_get_current_distance();
-        let m = &self.moveto;
+        let m: &MoveToManager = &self.moveto;
         let cmd = get_command(&m.movement_params, dist);
         if cmd.motion == 0 {
             self.moveto.pending_actions.pop_front();
@@ -647,7 +652,7 @@ impl PhysicsObj {
             return;
         }
         let now = self.now;
-        let m = &mut self.moveto;
+        let m: &mut MoveToManager = &mut self.moveto;
         m.current_command = cmd.motion;
         m.moving_away = cmd.moving_away;
         m.movement_params.hold_key_to_apply = cmd.hold_key;
@@ -802,9 +807,10 @@ impl PhysicsObj {
             self.mt_cancel_move_to(r);
             return;
         }
-        self.moveto.current_command = turn;
+        let m: &mut MoveToManager = &mut self.moveto;
+        m.current_command = turn;
         // Q66: a difference, later compared as if it were a heading.
-        self.moveto.previous_heading = hd;
+        m.previous_heading = hd;
     }
 
     /// `HandleTurnToHeading`: overshoot, then snap to the node's heading (Q67).
@@ -1002,20 +1008,22 @@ impl PhysicsObj {
 
     /// `CleanUp`: stop the move's motions, drop the target; the node list stays.
     fn mt_clean_up(&mut self) {
+        let m: &MoveToManager = &self.moveto;
+        let cc = m.current_command;
         let mut mp = MovementParameters {
-            hold_key_to_apply: self.moveto.movement_params.hold_key_to_apply,
+            hold_key_to_apply: m.movement_params.hold_key_to_apply,
             cancel_moveto: false,
             ..MovementParameters::default()
         };
-        let cc = self.moveto.current_command;
         if cc != 0 {
             self.mt_stop_motion(cc, &mut mp);
         }
+        // Read after the first stop, which may have changed it.
         let aux = self.moveto.aux_command;
         if aux != 0 {
             self.mt_stop_motion(aux, &mut mp);
         }
-        let m = &self.moveto;
+        let m: &MoveToManager = &self.moveto;
         if m.top_level_object_id != 0 && m.movement_type != MovementType::Invalid {
             self.clear_target();
         }
