@@ -207,14 +207,14 @@ fn stop_twice_at_rest(obj: &mut PhysicsObj) -> bool {
 /// same queue with one more entry without animations, cuts nothing either, so it is
 /// not made. False, having changed nothing, when the object is not in that state.
 fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
-    let plays = obj.minterp.initted
-        && obj.table_manager.as_ref().is_some_and(|tm| {
-            tm.pending.front().is_some_and(|n| n.num_anims != 0)
-                && tm.rest_hit(&obj.sequence).is_some()
-        });
-    if !plays {
+    let rest = obj
+        .table_manager
+        .as_ref()
+        .filter(|tm| obj.minterp.initted && tm.pending.front().is_some_and(|n| n.num_anims != 0))
+        .and_then(|tm| tm.rest_hit(&obj.sequence));
+    let Some((velocity, omega)) = rest else {
         return false;
-    }
+    };
     #[cfg(debug_assertions)]
     let plain = crate::table_manager::clone_checks().then(|| {
         let mut o = obj.clone();
@@ -225,9 +225,10 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     obj.set_active(true);
     let jump = motion_allows_jump(obj.minterp.interpreted.forward_command);
     obj.reset_to_ready();
+    // The first stop's rest stop, with the memo's answer above (the writes since
+    // changed nothing it reads).
     let cut = obj.table_manager.as_mut().is_some_and(|tm| {
-        let rested = tm.stop_at_rest(&mut obj.sequence, obj.anims.as_ref());
-        debug_assert!(rested, "a link plays: the rest memo answered");
+        tm.stop_at_rest_hit(&mut obj.sequence, velocity, omega, obj.anims.as_ref());
         tm.add_to_queue_cut(READY, 0, &mut obj.sequence)
     });
     obj.mi_add_to_queue(0, READY, jump);

@@ -171,31 +171,47 @@ impl MotionTableManager {
     /// The [`RestMemo`]'s StopObjectCompletely: on a hit the stop is done (it queues no
     /// animation); on a miss nothing changed and the plain path must run.
     pub(crate) fn stop_at_rest(&mut self, seq: &mut Sequence, src: &dyn AnimSource) -> bool {
-        if let Some((velocity, omega)) = self.rest_hit(seq) {
-            #[cfg(debug_assertions)]
-            let plain = CLONE_CHECKS.load(Ordering::Relaxed).then(|| {
-                let (mut state, mut seq) = (self.state.clone(), seq.clone());
-                let mut n = 0u32;
-                self.table
-                    .stop_object_completely(&mut state, &mut seq, &mut n, src);
-                (state, seq, n)
-            });
-            self.rest_apply(seq, velocity, omega);
-            #[cfg(debug_assertions)]
-            if let Some((state, pseq, n)) = plain {
-                debug_assert_eq!(n, 0, "rest memo: animations");
-                debug_assert_eq!(state, self.state, "rest memo: state");
-                debug_assert_eq!(
-                    crate::sequence::physics_bits(&pseq),
-                    crate::sequence::physics_bits(seq),
-                    "rest memo: sequence"
-                );
+        match self.rest_hit(seq) {
+            Some((velocity, omega)) => {
+                self.stop_at_rest_hit(seq, velocity, omega, src);
+                true
             }
-            return true;
+            None => false,
+        }
+    }
+
+    /// [`MotionTableManager::stop_at_rest`] when [`MotionTableManager::rest_hit`] has
+    /// just answered `velocity` and `omega` for the state and sequence now.
+    #[inline(always)]
+    pub(crate) fn stop_at_rest_hit(
+        &mut self,
+        seq: &mut Sequence,
+        velocity: Vec3,
+        omega: Vec3,
+        src: &dyn AnimSource,
+    ) {
+        debug_assert!(self.rest_hit(seq).is_some(), "rest memo: no hit");
+        #[cfg(debug_assertions)]
+        let plain = CLONE_CHECKS.load(Ordering::Relaxed).then(|| {
+            let (mut state, mut seq) = (self.state.clone(), seq.clone());
+            let mut n = 0u32;
+            self.table
+                .stop_object_completely(&mut state, &mut seq, &mut n, src);
+            (state, seq, n)
+        });
+        self.rest_apply(seq, velocity, omega);
+        #[cfg(debug_assertions)]
+        if let Some((state, pseq, n)) = plain {
+            debug_assert_eq!(n, 0, "rest memo: animations");
+            debug_assert_eq!(state, self.state, "rest memo: state");
+            debug_assert_eq!(
+                crate::sequence::physics_bits(&pseq),
+                crate::sequence::physics_bits(seq),
+                "rest memo: sequence"
+            );
         }
         #[cfg(not(debug_assertions))]
         let _ = src;
-        false
     }
 
     /// Two [`MotionTableManager::stop_at_rest`] calls in a row with nothing in between:

@@ -97,7 +97,7 @@ pub struct Voyeur {
 
 /// The voyeur table with .NET `Dictionary` enumeration order: insertion order, except
 /// that an insertion reuses the most recently freed slot.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VoyeurTable {
     slots: Vec<Option<(u64, Voyeur)>>,
     /// Per slot, what a lookup by id compares: [`slot_key`] of the entry's id, or 0 for a
@@ -107,8 +107,24 @@ pub struct VoyeurTable {
     /// a lookup whose bit is clear finds nothing without reading the keys. Chases that
     /// start ask their target for an entry it does not have, most often.
     present: u64,
+    /// Per bit of `present`, how many entries' ids have it: a removal clears the bit
+    /// when the count falls to 0, without reading the other keys.
+    present_count: [u32; 64],
     free: Vec<usize>,
     next_gen: u64,
+}
+
+impl Default for VoyeurTable {
+    fn default() -> VoyeurTable {
+        VoyeurTable {
+            slots: Vec::new(),
+            keys: Vec::new(),
+            present: 0,
+            present_count: [0; 64],
+            free: Vec::new(),
+            next_gen: 0,
+        }
+    }
 }
 
 /// The lookup key of an entry for `id`: never 0, the key of a free slot.
@@ -189,6 +205,7 @@ impl VoyeurTable {
         self.next_gen += 1;
         let key = slot_key(v.object_id);
         self.present |= id_bit(v.object_id);
+        self.present_count[(v.object_id & 63) as usize] += 1;
         match self.free.pop() {
             Some(slot) => {
                 self.slots[slot] = Some((gen, v));
@@ -221,16 +238,29 @@ impl VoyeurTable {
                 self.slots[i] = None;
                 self.keys[i] = 0;
                 self.free.push(i);
-                // A free slot's key is 0, whose low word is no entry's id.
-                self.present = self
-                    .keys
-                    .iter()
-                    .filter(|&&k| k != 0)
-                    .fold(0, |bits, &k| bits | id_bit(k as u32));
+                let count = &mut self.present_count[(id & 63) as usize];
+                *count -= 1;
+                if *count == 0 {
+                    self.present &= !id_bit(id);
+                }
+                debug_assert_eq!(
+                    self.present,
+                    self.present_of_keys(),
+                    "voyeur table: present"
+                );
                 true
             }
             None => false,
         }
+    }
+
+    /// [`VoyeurTable::present`] recomputed from the keys: the OR of their ids' bits (a
+    /// free slot's key 0 has no id).
+    fn present_of_keys(&self) -> u64 {
+        self.keys
+            .iter()
+            .filter(|&&k| k != 0)
+            .fold(0, |bits, &k| bits | id_bit(k as u32))
     }
 
     /// The entries in enumeration order, with their generation.
