@@ -100,6 +100,11 @@ pub struct MotionTableData {
     id: u32,
     default_style: u32,
     style_defaults: IdMap<u32>,
+    /// `style_defaults` again for the styles `STYLE | k`, `k < STYLE_SLOTS`, at slot
+    /// `k` (the slots run to the highest such style; None where the style has no
+    /// entry): a motion reads its style's default substate by indexing instead of
+    /// hashing. The map is the plain twin.
+    style_slots: Vec<Option<u32>>,
     cycles: IdMap<MotionData>,
     modifiers: IdMap<MotionData>,
     links: IdMap<IdMap<MotionData>>,
@@ -116,6 +121,24 @@ struct LinkIndex {
     /// lookup's fallback) has `s % 64 == k`: with the bit clear there is no such list
     /// and the fallback finds nothing.
     style_wide: u64,
+}
+
+/// The style commands past the style bit kept in [`MotionTableData::style_slots`].
+const STYLE_SLOTS: usize = 1 << 10;
+
+/// The slots of [`MotionTableData::style_slots`] for these style defaults.
+fn style_slots(style_defaults: &IdMap<u32>) -> Vec<Option<u32>> {
+    let mut slots = Vec::new();
+    for (&style, &d) in style_defaults {
+        let k = style.wrapping_sub(STYLE) as usize;
+        if k < STYLE_SLOTS {
+            if slots.len() <= k {
+                slots.resize(k + 1, None);
+            }
+            slots[k] = Some(d);
+        }
+    }
+    slots
 }
 
 /// The link index's key of `motion` in the list `list`.
@@ -161,10 +184,12 @@ impl From<&MotionTable> for MotionTableData {
             .iter()
             .map(|(k, inner)| (*k, inner.iter().cloned().collect()))
             .collect();
+        let style_defaults = t.style_defaults.iter().copied().collect();
         MotionTableData {
             id: t.id,
             default_style: t.default_style,
-            style_defaults: t.style_defaults.iter().copied().collect(),
+            style_slots: style_slots(&style_defaults),
+            style_defaults,
             cycles: t.cycles.iter().cloned().collect(),
             modifiers: t.modifiers.iter().cloned().collect(),
             link_index: LinkIndex::new(&links),
@@ -243,7 +268,24 @@ impl MotionTableData {
 
     /// `SD(s)`: the style's default substate, 0 when absent.
     pub fn sd(&self, style: u32) -> u32 {
-        self.style_defaults.get(&style).copied().unwrap_or(0)
+        self.style_default(style).unwrap_or(0)
+    }
+
+    /// The style's entry in `style_defaults`: from its slot when the style has one,
+    /// else from the map. Debug builds check every answer against the map.
+    #[inline]
+    fn style_default(&self, style: u32) -> Option<u32> {
+        let k = style.wrapping_sub(STYLE) as usize;
+        let found = match self.style_slots.get(k) {
+            Some(&d) => d,
+            None => self.style_defaults.get(&style).copied(),
+        };
+        debug_assert_eq!(
+            found,
+            self.style_defaults.get(&style).copied(),
+            "style slots"
+        );
+        found
     }
     fn cycle(&self, k: u32) -> Option<&MotionData> {
         self.cycles.get(&k)
@@ -298,7 +340,7 @@ impl MotionTableData {
     ) -> Option<&MotionData> {
         self.link(
             style,
-            || self.style_defaults.get(&style).copied(),
+            || self.style_default(style),
             substate,
             substate_speed,
             motion,
@@ -415,7 +457,7 @@ impl MotionTableData {
         if cs.style == 0 || cs.substate == 0 {
             return false;
         }
-        let sd = self.style_defaults.get(&cs.style).copied();
+        let sd = self.style_default(cs.style);
         self.get_object_sequence_from(
             motion,
             sd,
@@ -688,7 +730,7 @@ impl MotionTableData {
     ) -> bool {
         *num_anims = 0;
         if motion & SUBSTATE != 0 && state.substate == motion {
-            let sd = self.style_defaults.get(&state.style).copied();
+            let sd = self.style_default(state.style);
             // `get_object_sequence`'s first test: the substate equals `motion`, which
             // has the substate bit, so it is not 0.
             if state.style != 0 {
@@ -802,6 +844,40 @@ mod tests {
                 framerate: 30.0,
             }],
             ..MotionData::default()
+        }
+    }
+
+    #[test]
+    fn style_slots_answer_as_the_style_defaults() {
+        // Styles at the slots' first and last index, past them, without the style
+        // bit, and one whose offset wraps around.
+        let table = MotionTable {
+            style_defaults: vec![
+                (STYLE, READY),
+                (NC, WALK_FORWARD),
+                (STYLE | 0x3FF, RUN_FORWARD),
+                (STYLE | 0x400, TURN_RIGHT),
+                (0x003D, 7),
+                (0x7FFF_FFFF, 8),
+            ],
+            ..MotionTable::default()
+        };
+        let t = MotionTableData::from(&table);
+        assert_eq!(t.style_slots.len(), 0x400);
+        assert_eq!(t.sd(STYLE), READY);
+        assert_eq!(t.sd(NC), WALK_FORWARD);
+        assert_eq!(t.sd(STYLE | 0x3FF), RUN_FORWARD);
+        assert_eq!(t.sd(STYLE | 0x400), TURN_RIGHT);
+        assert_eq!(t.sd(0x003D), 7);
+        assert_eq!(t.sd(0x7FFF_FFFF), 8);
+        assert_eq!(t.style_default(0x8000_003E), None);
+        assert_eq!(t.style_default(0x8000_0500), None);
+        for style in (0x7FFF_FFF0..=0x8000_0410u32).chain(0..0x50) {
+            assert_eq!(
+                t.style_default(style),
+                t.style_defaults().get(&style).copied(),
+                "{style:x}"
+            );
         }
     }
 
