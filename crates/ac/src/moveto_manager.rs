@@ -227,13 +227,17 @@ fn motion_params(speed: f32, hold_key: HoldKey) -> MovementParameters {
     }
 }
 
-/// The parameter set a step's motion calls share, built by the first of them.
-fn shared_params(
-    mp: &mut Option<MovementParameters>,
-    speed: f32,
-    hold_key: HoldKey,
-) -> &mut MovementParameters {
-    mp.get_or_insert_with(|| motion_params(speed, hold_key))
+/// The parameter set a step's motion calls share, built by the first of them from the
+/// manager's speed and hold key. ACE builds it when the step begins; built at the first
+/// motion call instead, it reads the same two fields, as nothing the step does before
+/// that call (the steering, `set_heading`) changes the manager.
+fn shared_params<'a>(
+    mp: &'a mut Option<MovementParameters>,
+    m: &MoveToManager,
+) -> &'a mut MovementParameters {
+    mp.get_or_insert_with(|| {
+        motion_params(m.movement_params.speed, m.movement_params.hold_key_to_apply)
+    })
 }
 
 /// The steering decision of `HandleMoveToPosition` for a mover at `cur` and the heading
@@ -672,7 +676,6 @@ impl PhysicsObj {
         let mut m: &mut MoveToManager = &mut self.moveto;
         // ACE builds one parameter set per call, which every motion call of the step
         // shares (and adjusts); most steps issue none, so it is built at its first use.
-        let (speed, hold) = (m.movement_params.speed, m.movement_params.hold_key_to_apply);
         let mut mp = None;
         // The offset from the mover to its target as the steering formed it, while no
         // call has run since: the distance below reads the same offset.
@@ -689,7 +692,8 @@ impl PhysicsObj {
                         TURN_RIGHT
                     };
                     if turn != m.aux_command {
-                        self.mt_do_motion(turn, shared_params(&mut mp, speed, hold));
+                        let p = shared_params(&mut mp, m);
+                        self.mt_do_motion(turn, p);
                         m = &mut self.moveto;
                         m.aux_command = turn;
                         offset = None;
@@ -698,15 +702,17 @@ impl PhysicsObj {
                 Steer::Hold => {
                     if m.aux_command != 0 {
                         // A Hold with a correction turn running always carries `h`.
+                        let p = shared_params(&mut mp, m);
                         self.set_heading(h.unwrap_or_default());
-                        self.mt_stop_aux_command(shared_params(&mut mp, speed, hold));
+                        self.mt_stop_aux_command(p);
                         m = &mut self.moveto;
                         offset = None;
                     }
                 }
             }
         } else if m.aux_command != 0 {
-            self.mt_stop_aux_command(shared_params(&mut mp, speed, hold));
+            let p = shared_params(&mut mp, m);
+            self.mt_stop_aux_command(p);
             m = &mut self.moveto;
         }
         // `self.position()`, read field by field while the manager is held.
@@ -750,9 +756,10 @@ impl PhysicsObj {
             {
                 m.pending_actions.pop_front();
                 let cmd = m.current_command;
-                self.mt_stop_motion(cmd, shared_params(&mut mp, speed, hold));
+                let p = shared_params(&mut mp, m);
+                self.mt_stop_motion(cmd, p);
                 self.moveto.current_command = 0;
-                self.mt_stop_aux_command(shared_params(&mut mp, speed, hold));
+                self.mt_stop_aux_command(shared_params(&mut mp, &self.moveto));
                 self.mt_begin_next_node();
                 m = &mut self.moveto;
             } else {
