@@ -352,15 +352,31 @@ impl MotionTableManager {
             num_anims: 0,
         });
         #[cfg(debug_assertions)]
-        if CLONE_CHECKS.load(Ordering::Relaxed) {
-            let (mut m, mut s) = (self.clone(), seq.clone());
-            debug_assert!(
-                !m.remove_redundant_links_plain(&mut s),
-                "uncut queue: the scan cuts"
-            );
-        }
+        self.debug_assert_plain_scan_cuts_nothing(seq, "uncut queue");
         #[cfg(not(debug_assertions))]
         let _ = seq;
+    }
+
+    /// Debug builds, with clone checks on: the plain `remove_redundant_links` run on
+    /// clones of this manager and `seq` cuts nothing and leaves the queue and the
+    /// sequence as they are here, which is what a caller that skips the scan relies on.
+    #[cfg(debug_assertions)]
+    fn debug_assert_plain_scan_cuts_nothing(&self, seq: &Sequence, what: &str) {
+        if !CLONE_CHECKS.load(Ordering::Relaxed) {
+            return;
+        }
+        let (mut plain, mut pseq) = (self.clone(), seq.clone());
+        debug_assert!(
+            !plain.remove_redundant_links_plain(&mut pseq),
+            "{what}: the plain scan cuts"
+        );
+        debug_assert_eq!(plain.pending, self.pending, "{what}: queue");
+        debug_assert_eq!(
+            crate::sequence::physics_bits(&pseq),
+            crate::sequence::physics_bits(seq),
+            "{what}: sequence"
+        );
+        debug_assert_eq!(pseq.nodes().len(), seq.nodes().len(), "{what}: nodes");
     }
 
     /// `remove_redundant_links` (Q29).
@@ -376,20 +392,7 @@ impl MotionTableManager {
     fn cut_redundant_links(&mut self, seq: &mut Sequence) -> bool {
         if self.only_first_owes() && !self.takes_plain_stops() {
             #[cfg(debug_assertions)]
-            if CLONE_CHECKS.load(Ordering::Relaxed) {
-                let (mut plain, mut pseq) = (self.clone(), seq.clone());
-                debug_assert!(
-                    !plain.remove_redundant_links_plain(&mut pseq),
-                    "redundant links: the plain scan cuts"
-                );
-                debug_assert_eq!(plain.pending, self.pending, "redundant links: queue");
-                debug_assert_eq!(
-                    crate::sequence::physics_bits(&pseq),
-                    crate::sequence::physics_bits(seq),
-                    "redundant links: sequence"
-                );
-                debug_assert_eq!(pseq.nodes().len(), seq.nodes().len());
-            }
+            self.debug_assert_plain_scan_cuts_nothing(seq, "redundant links");
             return false;
         }
         self.remove_redundant_links_plain(seq)
