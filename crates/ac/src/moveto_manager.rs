@@ -112,10 +112,11 @@ impl TurnMemo {
     /// The direction of compass heading `t`, for `t` in [0, 360); None otherwise.
     #[inline]
     fn direction(&mut self, t: f32) -> Option<(f64, f64)> {
-        if !(0.0..360.0).contains(&t) {
-            return None;
-        }
+        // Only headings in range are kept, so a hit needs no range test.
         if self.key != t.to_bits() {
+            if !(0.0..360.0).contains(&t) {
+                return None;
+            }
             (self.sin, self.cos) = f64::from(t).to_radians().sin_cos();
             self.key = t.to_bits();
         }
@@ -900,7 +901,8 @@ impl PhysicsObj {
                 self.mt_begin_next_node();
                 m = &mut self.moveto;
             } else {
-                let start = m.starting_position.unwrap_or(FRESH);
+                // Read in place: the start is not copied out of the manager.
+                let start = m.starting_position.as_ref().unwrap_or(&FRESH);
                 // Q92: straight-line from the start, only on progress ticks.
                 if start.distance(&here) > m.movement_params.fail_distance {
                     self.mt_cancel_move_to(WeenieError::YouChargedTooFar);
