@@ -47,6 +47,10 @@ pub(crate) enum Start {
 /// for the mover (so `AddVoyeur` reports at once); no final heading, no stick; and
 /// `get_command` at the distance the first report would measure answering no motion.
 /// Debug builds check every use against the plain path run on clones.
+// A hint, with `world::perform_movement`'s: without them, small changes elsewhere in
+// the move-to code tip the inliner into calling one of the two out of line from the
+// bench's re-issue loop (about 5 instructions per object-tick in `ac-chase`).
+#[inline]
 pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -> Start {
     let top = mvs.top_level_id;
     let p = &mvs.params;

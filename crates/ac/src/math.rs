@@ -842,6 +842,15 @@ fn atan2_estimate(y: f64, x: f64) -> Option<f32> {
     ((a - ATAN2_MARGIN) as f32 == f && (a + ATAN2_MARGIN) as f32 == f).then_some(f)
 }
 
+/// [`AFrame::get_heading`] of an orientation whose matrix elements `M21`, `M22` (see
+/// [`Quat::matrix_elements`]) are `m21`, `m22`: a caller that keeps the two elements
+/// instead of the heading gets the heading's bits back whenever it asks.
+#[inline(always)]
+pub fn heading_of_facing(m21: f32, m22: f32) -> f32 {
+    let h = atan2_f32(m22 as f64, m21 as f64);
+    rem360(450.0 - to_degrees(h))
+}
+
 /// `x % 360` in f32 (C#'s `%`, the C `fmodf`), without the library call for the values
 /// the heading formulas produce. `fmodf(x, 360)` is `x` itself while `|x| < 360`, and
 /// `|x| − 360` with `x`'s sign while `|x| < 720`: that subtraction is exact (both
@@ -1008,8 +1017,7 @@ impl AFrame {
     #[inline(always)]
     pub fn get_heading(&self) -> f32 {
         let (_, m21, m22, _) = self.orientation.matrix_elements();
-        let h = atan2_f32(m22 as f64, m21 as f64);
-        rem360(450.0 - to_degrees(h))
+        heading_of_facing(m21, m22)
     }
 
     /// `AFrame.set_heading(deg)`.

@@ -16,10 +16,13 @@
 use crate::commands::*;
 use crate::interpolation::Position;
 use crate::math::Vec3;
-use crate::math::{rem360, AFrame, EPSILON};
+use crate::math::{heading_of_facing, rem360, AFrame, EPSILON};
 use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
-use crate::position_helpers::{cylinder_distance_by_offset, heading, norm, steer_estimate, Steer};
+use crate::position_helpers::{
+    cylinder_distance_by_offset, heading, norm, steer_estimate, turn_progress_estimate,
+    turn_reached_estimate, Steer,
+};
 use crate::target_manager::{TargetInfo, TargetStatus};
 use std::collections::VecDeque;
 
@@ -62,6 +65,71 @@ impl MovementStruct {
 /// A fresh `Position()`: cell 0, identity frame.
 pub const FRESH: Position = Position::new(0, AFrame::IDENTITY);
 
+/// `previous_heading` as the manager keeps it: the number, or the facing of the turning
+/// step that read it (the two matrix elements `AFrame.get_heading` takes its arctangent
+/// of), whose heading is worked out only when asked for. Two are equal when their
+/// headings have the same bits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PreviousHeading {
+    Value(f32),
+    Facing(f32, f32),
+}
+
+impl PreviousHeading {
+    /// The heading.
+    pub(crate) fn get(self) -> f32 {
+        match self {
+            PreviousHeading::Value(h) => h,
+            PreviousHeading::Facing(m21, m22) => heading_of_facing(m21, m22),
+        }
+    }
+}
+
+impl PartialEq for PreviousHeading {
+    fn eq(&self, other: &Self) -> bool {
+        self.get().to_bits() == other.get().to_bits()
+    }
+}
+
+/// The direction (sine, cosine) of the heading a turn aims at, kept for the heading
+/// (`key`, its bits) it was computed from: a turn's steps share one node heading. A
+/// memo, no state of the manager: any two are equal.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TurnMemo {
+    key: u32,
+    sin: f64,
+    cos: f64,
+}
+
+impl TurnMemo {
+    /// No heading yet (NaN's bits: a heading the memo is asked for is never NaN).
+    const EMPTY: TurnMemo = TurnMemo {
+        key: u32::MAX,
+        sin: 0.0,
+        cos: 1.0,
+    };
+
+    /// The direction of compass heading `t`, for `t` in [0, 360); None otherwise.
+    #[inline]
+    fn direction(&mut self, t: f32) -> Option<(f64, f64)> {
+        // Only headings in range are kept, so a hit needs no range test.
+        if self.key != t.to_bits() {
+            if !(0.0..360.0).contains(&t) {
+                return None;
+            }
+            (self.sin, self.cos) = f64::from(t).to_radians().sin_cos();
+            self.key = t.to_bits();
+        }
+        Some((self.sin, self.cos))
+    }
+}
+
+impl PartialEq for TurnMemo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
 /// The manager's fields (ACE's names in snake case).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveToManager {
@@ -70,7 +138,7 @@ pub struct MoveToManager {
     pub current_target_position: Position,
     pub starting_position: Option<Position>,
     pub movement_params: MovementParameters,
-    pub previous_heading: f32,
+    pub(crate) previous_heading: PreviousHeading,
     pub previous_distance: f32,
     pub previous_distance_time: f64,
     pub original_distance: f32,
@@ -85,6 +153,7 @@ pub struct MoveToManager {
     pub moving_away: bool,
     pub initialized: bool,
     pub pending_actions: VecDeque<MovementNode>,
+    pub(crate) turn_memo: TurnMemo,
 }
 
 impl MoveToManager {
@@ -96,7 +165,7 @@ impl MoveToManager {
             current_target_position: FRESH,
             starting_position: None,
             movement_params: MovementParameters::default(),
-            previous_heading: 0.0,
+            previous_heading: PreviousHeading::Value(0.0),
             previous_distance: 0.0,
             previous_distance_time: now,
             original_distance: 0.0,
@@ -111,6 +180,7 @@ impl MoveToManager {
             moving_away: false,
             initialized: false,
             pending_actions: VecDeque::with_capacity(4),
+            turn_memo: TurnMemo::EMPTY,
         };
         m.initialize_local_vars(now);
         m
@@ -121,7 +191,7 @@ impl MoveToManager {
         self.movement_type = MovementType::Invalid;
         self.movement_params.distance_to_object = 0.0;
         self.movement_params.context_id = 0;
-        self.previous_heading = 0.0;
+        self.previous_heading = PreviousHeading::Value(0.0);
         self.previous_distance_time = now;
         self.original_distance_time = now;
         self.fail_progress_count = 0;
@@ -140,6 +210,19 @@ impl MoveToManager {
     /// `is_moving_to`.
     pub fn is_moving_to(&self) -> bool {
         self.movement_type != MovementType::Invalid
+    }
+
+    /// `previous_heading`.
+    pub fn previous_heading(&self) -> f32 {
+        self.previous_heading.get()
+    }
+
+    /// Whether `previous_heading` is kept as the facing a turning step on the fast path
+    /// read (which the next step's turn estimate reads), for tests that count the
+    /// estimate's uses.
+    #[doc(hidden)]
+    pub fn previous_heading_is_facing(&self) -> bool {
+        matches!(self.previous_heading, PreviousHeading::Facing(..))
     }
 }
 
@@ -348,6 +431,61 @@ fn check_progress_made(m: &mut MoveToManager, now: f64, d: f32) -> bool {
         }
     }
     true
+}
+
+/// What a step of `HandleTurnToHeading` decides for a mover still turning (`TurnRight`
+/// or `TurnLeft` running).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TurnStep {
+    /// The heading reached or passed the node's (`heading_greater`): snap and stop.
+    Reached,
+    /// Not yet: whether the step made progress (`heading_diff` from the previous heading
+    /// in (EPSILON, 180)), and the heading to keep as the previous one.
+    Turning {
+        progress: bool,
+        heading: PreviousHeading,
+    },
+}
+
+/// The plain decision of a turning step: the frame heading `h` of the facing
+/// `(m21, m22)`, `heading_greater(h, target, turn)`, then `heading_diff(h, previous,
+/// turn)`.
+fn turn_plain(previous: f32, (m21, m22): (f32, f32), target: f32, turn: u32) -> TurnStep {
+    let h = heading_of_facing(m21, m22);
+    if heading_greater(h, target, turn) {
+        return TurnStep::Reached;
+    }
+    let d = heading_diff(h, previous, turn);
+    TurnStep::Turning {
+        progress: d > EPSILON && d < 180.0,
+        heading: PreviousHeading::Value(h),
+    }
+}
+
+/// [`turn_plain`] decided from the facings (`turn_reached_estimate`,
+/// `turn_progress_estimate`) when certain, the previous heading kept as this step's
+/// facing; None when not certain, or when the previous heading is a number (the first
+/// step of a turn, after `BeginTurnToHeading` stored a difference, Q66).
+#[inline]
+fn turn_estimate(
+    m: &mut MoveToManager,
+    (m21, m22): (f32, f32),
+    target: f32,
+    turn: u32,
+) -> Option<TurnStep> {
+    let right = turn == TURN_RIGHT;
+    let (sin_t, cos_t) = m.turn_memo.direction(target)?;
+    if turn_reached_estimate(m21, m22, sin_t, cos_t, right)? {
+        return Some(TurnStep::Reached);
+    }
+    let PreviousHeading::Facing(p21, p22) = m.previous_heading else {
+        return None;
+    };
+    let progress = turn_progress_estimate(m21, m22, p21, p22, right)?;
+    Some(TurnStep::Turning {
+        progress,
+        heading: PreviousHeading::Facing(m21, m22),
+    })
 }
 
 impl PhysicsObj {
@@ -763,7 +901,8 @@ impl PhysicsObj {
                 self.mt_begin_next_node();
                 m = &mut self.moveto;
             } else {
-                let start = m.starting_position.unwrap_or(FRESH);
+                // Read in place: the start is not copied out of the manager.
+                let start = m.starting_position.as_ref().unwrap_or(&FRESH);
                 // Q92: straight-line from the start, only on progress ticks.
                 if start.distance(&here) > m.movement_params.fail_distance {
                     self.mt_cancel_move_to(WeenieError::YouChargedTooFar);
@@ -817,12 +956,16 @@ impl PhysicsObj {
         let m: &mut MoveToManager = &mut self.moveto;
         m.current_command = turn;
         // Q66: a difference, later compared as if it were a heading.
-        m.previous_heading = hd;
+        m.previous_heading = PreviousHeading::Value(hd);
     }
 
     /// `HandleTurnToHeading`: overshoot, then snap to the node's heading (Q67).
-    /// `node` is the first pending node, as the caller read it.
-    fn mt_handle_turn_to_heading(&mut self, node: MovementNode) {
+    /// `node` is the first pending node, as the caller read it. With `FAST` the step is
+    /// first decided by [`turn_estimate`], without the frame heading's arctangent.
+    // Out of line, as the forward step is: the node dispatch that calls both stays
+    // inlined in the world's loop.
+    #[inline(never)]
+    fn mt_handle_turn_to_heading<const FAST: bool>(&mut self, node: MovementNode) {
         // Taken from its box once (see `mt_handle_move_to_position`).
         let m: &mut MoveToManager = &mut self.moveto;
         let cc = m.current_command;
@@ -830,8 +973,32 @@ impl PhysicsObj {
             self.mt_begin_turn_to_heading();
             return;
         }
-        let h = self.frame.get_heading();
-        if heading_greater(h, node.heading, cc) {
+        let (_, m21, m22, _) = self.frame.orientation.matrix_elements();
+        let estimate = if FAST {
+            turn_estimate(m, (m21, m22), node.heading, cc)
+        } else {
+            None
+        };
+        let step = match estimate {
+            Some(s) => {
+                debug_assert_eq!(
+                    s,
+                    turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc),
+                    "turn estimate"
+                );
+                s
+            }
+            None => match turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc) {
+                // Kept as the facing (the same heading), which the next step's estimate
+                // reads.
+                TurnStep::Turning { progress, .. } if FAST => TurnStep::Turning {
+                    progress,
+                    heading: PreviousHeading::Facing(m21, m22),
+                },
+                s => s,
+            },
+        };
+        let TurnStep::Turning { progress, heading } = step else {
             self.moveto.fail_progress_count = 0;
             self.set_heading(node.heading);
             self.moveto.pending_actions.pop_front();
@@ -840,10 +1007,9 @@ impl PhysicsObj {
             self.moveto.current_command = 0;
             self.mt_begin_next_node();
             return;
-        }
-        let d = heading_diff(h, m.previous_heading, cc);
-        m.previous_heading = h;
-        if d > EPSILON && d < 180.0 {
+        };
+        m.previous_heading = heading;
+        if progress {
             m.fail_progress_count = 0;
         } else if neither_interpolating_nor_animating(
             self.position_manager.as_deref(),
@@ -891,7 +1057,7 @@ impl PhysicsObj {
         };
         match node.kind {
             MovementType::MoveToPosition => self.mt_handle_move_to_position::<FAST>(),
-            MovementType::TurnToHeading => self.mt_handle_turn_to_heading(node),
+            MovementType::TurnToHeading => self.mt_handle_turn_to_heading::<FAST>(node),
             _ => {}
         }
     }

@@ -166,6 +166,63 @@ pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Optio
     None
 }
 
+/// Which side of the line through `b` the direction `a` lies on, given `s` and `c`, the
+/// sine and cosine of the angle from `b` to `a` times any one positive factor: `Some(true)`
+/// for an angle in (0°, 180°) clockwise, `Some(false)` for one in (180°, 360°), `None`
+/// within 0.01° of 0° or 180°, and for NaN.
+///
+/// The facings the turn tests pass are f32 pairs: every product of two of them, or of
+/// one and a sine or cosine, is formed in f64 with no overflow or underflow, and within
+/// 2⁻⁵² of the facing's length of its true value, far inside the margin. A zero facing
+/// (`s` and `c` both 0), an infinite one (`c` infinite or NaN) and a NaN one all fail
+/// the test, so no guard on the facing's length is needed.
+#[inline(always)]
+fn side(s: f64, c: f64) -> Option<bool> {
+    (s.abs() * COS_MARGIN > c.abs() * SIN_MARGIN).then_some(s > 0.0)
+}
+
+/// `heading_greater(h, target, turn)` for the frame heading `h` of the facing `(m21, m22)`
+/// (`Quat::matrix_elements`, what `AFrame.get_heading` takes its arctangent of), decided
+/// without the arctangent when certain; `None` when not. `(sin_t, cos_t)` is the
+/// direction of `target` (compass degrees in [0, 360)), `right` says the turn is
+/// TurnRight.
+///
+/// With `h` and `target` both in [0, 360), `heading_greater` for TurnRight is true
+/// exactly when `h − target` is in (0°, 180°) modulo 360 (the two edges aside), and
+/// TurnLeft is its negation. The f32 heading lies within 1e-4° of the facing's true
+/// angle (an f32 arctangent, degrees and `450 − x` each rounded once), so an angle more
+/// than 0.01° from both edges has the plain path's answer.
+#[inline]
+pub fn turn_reached_estimate(
+    m21: f32,
+    m22: f32,
+    sin_t: f64,
+    cos_t: f64,
+    right: bool,
+) -> Option<bool> {
+    // The facing is (sin h, cos h) · |facing| in compass terms (x east, y north).
+    let (x, y) = (f64::from(m21), f64::from(m22));
+    let clockwise = side(x * cos_t - y * sin_t, x * sin_t + y * cos_t)?;
+    Some(clockwise == right)
+}
+
+/// `d = heading_diff(h, previous, turn); d > EPSILON && d < 180` (the progress test of
+/// `HandleTurnToHeading`) for the headings `h` and `previous` of the facings `(m21, m22)`
+/// and `(p21, p22)`, decided without either arctangent when certain; `None` when not.
+///
+/// For TurnRight the test holds exactly when `h − previous` is in (EPSILON, 180°) modulo
+/// 360, for TurnLeft when it is in (180°, 360° − EPSILON) (`norm`'s snapping and its
+/// `+ 360` aside). Each heading lies within 1e-4° of its facing's angle and the f32
+/// subtraction and `+ 360` move the difference by less than 1e-4° more, so an angle
+/// more than 0.01° from 0° and 180° (EPSILON is 0.0002°) has the plain path's answer.
+#[inline]
+pub fn turn_progress_estimate(m21: f32, m22: f32, p21: f32, p22: f32, right: bool) -> Option<bool> {
+    let (x, y) = (f64::from(m21), f64::from(m22));
+    let (px, py) = (f64::from(p21), f64::from(p22));
+    let clockwise = side(x * py - y * px, x * px + y * py)?;
+    Some(clockwise == right)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,5 +318,111 @@ mod tests {
             }
         }
         assert_eq!(decided, total);
+    }
+
+    /// The plain turn tests of `HandleTurnToHeading` for the facings `f` (now) and `p`
+    /// (the previous step) and the node heading `t`: `heading_greater`, and the progress
+    /// test on `heading_diff`.
+    fn turn_plain(f: Quat, p: Quat, t: f32, right: bool) -> (bool, bool) {
+        use crate::commands::{TURN_LEFT, TURN_RIGHT};
+        use crate::moveto_manager::{heading_diff, heading_greater};
+        let turn = if right { TURN_RIGHT } else { TURN_LEFT };
+        let h = AFrame::new(Vec3::ZERO, f).get_heading();
+        let d = heading_diff(h, AFrame::new(Vec3::ZERO, p).get_heading(), turn);
+        (heading_greater(h, t, turn), d > EPSILON && d < 180.0)
+    }
+
+    #[test]
+    fn turn_cases_are_decided_by_hand() {
+        // Facing north (heading 0): a right turn towards east (90) has not reached it, a
+        // left turn has (heading_greater(0, 90, TurnLeft) is true); towards 350 a right
+        // turn has (350 lies behind, 10° anticlockwise), a left turn has not.
+        assert_eq!(turn_reached_estimate(0.0, 1.0, 1.0, 0.0, true), Some(false));
+        assert_eq!(turn_reached_estimate(0.0, 1.0, 1.0, 0.0, false), Some(true));
+        let (s350, c350) = (-0.173_648_177_666_930_4, 0.984_807_753_012_208);
+        assert_eq!(
+            turn_reached_estimate(0.0, 1.0, s350, c350, true),
+            Some(true)
+        );
+        assert_eq!(
+            turn_reached_estimate(0.0, 1.0, s350, c350, false),
+            Some(false)
+        );
+        // The node heading itself and the heading opposite it are left to the plain path.
+        assert_eq!(turn_reached_estimate(0.0, 1.0, 0.0, 1.0, true), None);
+        assert_eq!(turn_reached_estimate(0.0, 1.0, 0.0, -1.0, false), None);
+        // From north to 10°: 10° clockwise is progress turning right (heading_diff 10),
+        // none turning left (heading_diff 350).
+        let (s10, c10) = (0.173_648_18, 0.984_807_7);
+        assert_eq!(turn_progress_estimate(s10, c10, 0.0, 1.0, true), Some(true));
+        assert_eq!(
+            turn_progress_estimate(s10, c10, 0.0, 1.0, false),
+            Some(false)
+        );
+        // No turn, or half a turn: the plain path.
+        assert_eq!(turn_progress_estimate(0.0, 1.0, 0.0, 1.0, true), None);
+        assert_eq!(turn_progress_estimate(0.0, -1.0, 0.0, 1.0, false), None);
+        // A zero or NaN facing: the plain path.
+        assert_eq!(turn_reached_estimate(0.0, 0.0, 1.0, 0.0, true), None);
+        assert_eq!(turn_progress_estimate(f32::NAN, 1.0, 0.0, 1.0, true), None);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        /// Whenever a turn estimate answers, it is the plain test's answer, also a hair's
+        /// breadth from 0°, EPSILON and 180° and across 0/360.
+        #[test]
+        fn the_turn_estimates_agree_with_the_plain_tests(
+            heading_deg in 0u32..36_000,
+            edge in prop::sample::select(vec![0.0f32, 180.0, -180.0, 0.0002, -0.0002, 90.0, -90.0, 3.0]),
+            off in prop_oneof![
+                3 => -0.002f32..0.002,
+                1 => -0.05f32..0.05,
+                2 => -180.0f32..180.0,
+            ],
+            tilt in prop_oneof![3 => Just(0.0f32), 1 => -0.5f32..0.5],
+            right in any::<bool>(),
+        ) {
+            let h = heading_deg as f32 / 100.0;
+            let f = facing(h, tilt);
+            // The node heading and the previous facing `edge + off` degrees from `h`.
+            let mut t = (h + edge + off).rem_euclid(360.0);
+            if t >= 360.0 {
+                t = 0.0;
+            }
+            let p = facing(t, tilt);
+            let (plain_reached, plain_progress) = turn_plain(f, p, t, right);
+            let (_, m21, m22, _) = f.matrix_elements();
+            let (_, p21, p22, _) = p.matrix_elements();
+            let (sin_t, cos_t) = f64::from(t).to_radians().sin_cos();
+            if let Some(r) = turn_reached_estimate(m21, m22, sin_t, cos_t, right) {
+                prop_assert_eq!(r, plain_reached);
+            }
+            if let Some(g) = turn_progress_estimate(m21, m22, p21, p22, right) {
+                prop_assert_eq!(g, plain_progress);
+            }
+        }
+    }
+
+    #[test]
+    fn the_turn_estimates_answer_away_from_the_edges() {
+        // Node headings and previous facings a whole degree or more from the edges: the
+        // estimates decide them all.
+        for h in (0..360).step_by(7) {
+            let f = facing(h as f32, 0.0);
+            let (_, m21, m22, _) = f.matrix_elements();
+            for d in (0..360).filter(|d| ![359, 0, 1, 179, 180, 181].contains(d)) {
+                let t = ((h + d) % 360) as f32;
+                let p = facing(t, 0.0);
+                let (_, p21, p22, _) = p.matrix_elements();
+                let (sin_t, cos_t) = f64::from(t).to_radians().sin_cos();
+                for right in [true, false] {
+                    let plain = turn_plain(f, p, t, right);
+                    let r = turn_reached_estimate(m21, m22, sin_t, cos_t, right);
+                    let g = turn_progress_estimate(m21, m22, p21, p22, right);
+                    assert_eq!((r, g), (Some(plain.0), Some(plain.1)), "{h} {t} {right}");
+                }
+            }
+        }
     }
 }

@@ -626,7 +626,7 @@ fn mgr_json(obj: &PhysicsObj) -> Value {
         "aux_command": Id(m.aux_command),
         "moving_away": m.moving_away,
         "pending": pending,
-        "previous_heading": F(m.previous_heading),
+        "previous_heading": F(m.previous_heading()),
         "previous_distance": F(m.previous_distance),
         "previous_distance_time": m.previous_distance_time,
         "original_distance": F(m.original_distance),

@@ -583,6 +583,8 @@ fn update_all(w: &mut impl Registry, dt: f64) {
 /// Object `i` performs a movement (any `MovementType`), then its requests run. A chase
 /// re-issued in range, which its first report would end at once, is started and ended
 /// in one call (`chase_in_range`).
+// A hint, with `chase_in_range::start_ending_at_once`'s (see there).
+#[inline]
 pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -> WeenieError {
     use crate::chase_in_range::{start_ending_at_once, Start};
     let start = start_ending_at_once(w, i, mvs);

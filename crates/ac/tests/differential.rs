@@ -290,6 +290,14 @@ thread_local! {
 }
 
 thread_local! {
+    /// Steps in which some object of the engine's world made a turning step from a
+    /// previous heading kept as a facing (`HandleTurnToHeading` on the fast path, which
+    /// the turn estimate decides from the two facings), counted by [`play`] on this
+    /// thread.
+    static TURNING_TO_HEADING: Cell<usize> = const { Cell::new(0) };
+}
+
+thread_local! {
     /// Move and stop steps addressed to an object at rest (the stop of the rest stop,
     /// `PhysicsObj::stop_completely_at_rest`, can take its fast path), counted by
     /// [`play`] on this thread.
@@ -385,6 +393,16 @@ fn turning(sim: &AcSim) -> bool {
         .any(|o| o.moveto().aux_command != 0)
 }
 
+/// The objects of `sim` that keep their previous heading as a turning step's facing,
+/// with its bits.
+fn kept_facings(sim: &AcSim) -> Vec<(u32, u32)> {
+    std::iter::once(&sim.obj)
+        .chain(sim.ext.iter().flat_map(|e| e.others.iter()))
+        .filter(|o| o.moveto().previous_heading_is_facing())
+        .map(|o| (o.id(), o.moveto().previous_heading().to_bits()))
+        .collect()
+}
+
 /// Every object's state words.
 fn words(sim: &AcSim) -> Vec<u32> {
     let mut out = Vec::new();
@@ -442,6 +460,7 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
             object(&fast, id).is_some_and(behind_link),
         );
         let states_before = table_states(&fast);
+        let facings_before = kept_facings(&fast);
         let a = fast.apply(i + 1, &step, &at);
         if table_states(&fast) != states_before {
             TRANSITIONS.with(|t| t.set(t.get() + 1));
@@ -479,6 +498,13 @@ fn play(doc: &Value, steps: &[Value]) -> Result<usize, (usize, String)> {
         }
         if turning(&fast) {
             TURNING.with(|t| t.set(t.get() + 1));
+        }
+        // A kept facing replaced by another: a turning step that read the first.
+        if kept_facings(&fast)
+            .iter()
+            .any(|a| facings_before.iter().any(|b| b.0 == a.0 && b.1 != a.1))
+        {
+            TURNING_TO_HEADING.with(|t| t.set(t.get() + 1));
         }
         if words(&fast) != words(plain.sim()) {
             return Err((
@@ -551,6 +577,7 @@ fn the_several_object_world_ticks_bit_for_bit_as_the_reference() {
 fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     let played = Cell::new(0);
     TURNING.with(|t| t.set(0));
+    TURNING_TO_HEADING.with(|t| t.set(0));
     RESTING.with(|t| t.set(0));
     BEHIND_LINK.with(|t| t.set(0));
     ENDED_AT_ONCE.with(|t| t.set(0));
@@ -563,6 +590,7 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     // minimums below plays another round of worlds, at most three, before it fails.
     let enough = || {
         TURNING.with(Cell::get) >= 100
+            && TURNING_TO_HEADING.with(Cell::get) >= MIN_TURNING_TO_HEADING
             && RESTING.with(Cell::get) >= 50
             && BEHIND_LINK.with(Cell::get) >= 20
             && ENDED_AT_ONCE.with(Cell::get) >= 20
@@ -582,6 +610,7 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
         }
     }
     let turning = TURNING.with(Cell::get);
+    let to_heading = TURNING_TO_HEADING.with(Cell::get);
     let resting = RESTING.with(Cell::get);
     let behind = BEHIND_LINK.with(Cell::get);
     let at_once = ENDED_AT_ONCE.with(Cell::get);
@@ -591,6 +620,7 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     let transitions = TRANSITIONS.with(Cell::get);
     println!(
         "chase worlds: {} steps, {turning} with a correction turn running, \
+         {to_heading} with a turn to a heading on the fast path, \
          {resting} moves and stops of a resting object, {behind} of an object whose stop \
          link plays, {at_once} chases ended at once ({again} re-issued to a watched target: \
          {again_at_rest} by a mover at rest, {again_behind} while its stop link played), \
@@ -600,6 +630,9 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     assert!(played.get() >= 9_000, "{}", played.get());
     // The steering decisions were exercised, turns included (not only holds).
     assert!(turning >= 100, "{turning}");
+    // Turns to a heading ran on the fast path, their steps decided by the turn estimate
+    // (the debug build checks each decision against the plain tests).
+    assert!(to_heading >= MIN_TURNING_TO_HEADING, "{to_heading}");
     // Moves re-issued at rest start with the rest stop (the debug build checks each
     // one against the plain stop).
     assert!(resting >= 50, "{resting}");
@@ -623,6 +656,10 @@ fn chase_worlds_tick_bit_for_bit_as_the_reference() {
     // link index against the nested lists).
     assert!(transitions >= 500, "{transitions}");
 }
+
+/// The chase worlds' minimum of steps with a turn to a heading on the fast path (a
+/// round meets about five thousand).
+const MIN_TURNING_TO_HEADING: usize = 1_000;
 
 /// The chase worlds' minimum of chases re-issued in range by a mover at rest (a round
 /// meets twenty to sixty).
