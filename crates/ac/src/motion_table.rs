@@ -505,7 +505,10 @@ impl MotionTableData {
 
     /// `GetObjectSequence`: the branches in ACE's order (style, substate, action,
     /// modifier); a command with several class bits can fall through (Q19).
+    // Inline: past its first test it only reads the style's default and calls on; a
+    // motion command pays no call for it.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub fn get_object_sequence(
         &self,
         motion: u32,
@@ -812,7 +815,12 @@ impl MotionTableData {
             let Some(md) = md else { return false };
             let speed = state.modifiers[i].speed_mod;
             subtract_motion(seq, Some(md), speed);
-            state.modifiers.remove(i);
+            // The newest modifier (most often the only one) is the ring's head.
+            if i == 0 {
+                state.modifiers.pop_front();
+            } else {
+                state.modifiers.remove(i);
+            }
             return true;
         }
         false

@@ -482,6 +482,9 @@ impl MotionTableManager {
     }
 
     /// `CheckForCompletedMotions`: pop leading zero-count entries.
+    // Inline: its one caller in the tick (`PhysicsObj::complete_motions`) is already
+    // out of line.
+    #[inline]
     pub fn check_for_completed_motions<S: MotionDoneSink + ?Sized>(&mut self, sink: &mut S) {
         while let Some(&node) = self.pending.front() {
             if node.num_anims != 0 {
