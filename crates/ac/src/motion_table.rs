@@ -3,7 +3,7 @@
 
 use crate::cold_box::ColdQueue;
 use crate::commands::*;
-use crate::key_hash::{IdMap, IdPairMap};
+use crate::key_hash::{FlatIdMap, IdMap};
 use crate::math::EPSILON;
 use crate::records::{MotionData, MotionTable};
 use crate::sequence::{AnimData, AnimSource, Sequence};
@@ -109,6 +109,10 @@ pub struct MotionTableData {
     modifiers: IdMap<MotionData>,
     links: IdMap<IdMap<MotionData>>,
     link_index: LinkIndex,
+    /// `cycles` and `modifiers` again as flat maps, looked up in fewer instructions;
+    /// the maps are the plain twins.
+    cycle_index: FlatIdMap<MotionData>,
+    modifier_index: FlatIdMap<MotionData>,
 }
 
 /// The link lists as one map keyed by (list key, motion): what `get_link` finds with
@@ -116,11 +120,33 @@ pub struct MotionTableData {
 /// a list without the motion, which is what `get_link` makes of it in every branch.
 #[derive(Clone, Debug, Default)]
 struct LinkIndex {
-    links: IdPairMap<MotionData>,
+    links: FlatIdMap<MotionData>,
     /// Bit `k` set when some list key `s << 16` (a style-wide list, the forward
     /// lookup's fallback) has `s % 64 == k`: with the bit clear there is no such list
     /// and the fallback finds nothing.
     style_wide: u64,
+}
+
+/// Whether two lookups found records with the same bits: not `==`, under which a NaN
+/// framerate (which a record may hold until the load refuses it) differs from itself.
+#[cfg(debug_assertions)]
+fn same_record(a: Option<&MotionData>, b: Option<&MotionData>) -> bool {
+    let vec = |v: crate::math::Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => {
+            a.bitfield == b.bitfield
+                && a.flags == b.flags
+                && vec(a.velocity) == vec(b.velocity)
+                && vec(a.omega) == vec(b.omega)
+                && a.anims.len() == b.anims.len()
+                && a.anims.iter().zip(&b.anims).all(|(x, y)| {
+                    (x.anim_id, x.low_frame, x.high_frame, x.framerate.to_bits())
+                        == (y.anim_id, y.low_frame, y.high_frame, y.framerate.to_bits())
+                })
+        }
+        _ => false,
+    }
 }
 
 /// The style commands past the style bit kept in [`MotionTableData::style_slots`].
@@ -149,22 +175,27 @@ fn pair(list: u32, motion: u32) -> u64 {
 
 impl LinkIndex {
     fn new(links: &IdMap<IdMap<MotionData>>) -> LinkIndex {
-        let mut index = LinkIndex::default();
-        for (&list, inner) in links {
+        let mut style_wide = 0u64;
+        for &list in links.keys() {
             if list & 0xFFFF == 0 {
-                index.style_wide |= 1 << ((list >> 16) % 64);
-            }
-            for (&motion, md) in inner {
-                index.links.insert(pair(list, motion), md.clone());
+                style_wide |= 1 << ((list >> 16) % 64);
             }
         }
-        index
+        let entries = links.iter().flat_map(|(&list, inner)| {
+            inner
+                .iter()
+                .map(move |(&motion, md)| (pair(list, motion), md.clone()))
+        });
+        LinkIndex {
+            links: FlatIdMap::from_entries(entries),
+            style_wide,
+        }
     }
 
     /// `Links[list][motion]`, none when either is missing.
     #[inline]
     fn get(&self, list: u32, motion: u32) -> Option<&MotionData> {
-        self.links.get(&pair(list, motion))
+        self.links.get(pair(list, motion))
     }
 
     /// `Links[style << 16][motion]`, the forward lookup's fallback.
@@ -185,13 +216,21 @@ impl From<&MotionTable> for MotionTableData {
             .map(|(k, inner)| (*k, inner.iter().cloned().collect()))
             .collect();
         let style_defaults = t.style_defaults.iter().copied().collect();
+        // Made from the maps, where a key the record lists twice has its last value.
+        let cycles: IdMap<MotionData> = t.cycles.iter().cloned().collect();
+        let modifiers: IdMap<MotionData> = t.modifiers.iter().cloned().collect();
+        let flat = |m: &IdMap<MotionData>| {
+            FlatIdMap::from_entries(m.iter().map(|(&k, md)| (u64::from(k), md.clone())))
+        };
         MotionTableData {
             id: t.id,
             default_style: t.default_style,
             style_slots: style_slots(&style_defaults),
             style_defaults,
-            cycles: t.cycles.iter().cloned().collect(),
-            modifiers: t.modifiers.iter().cloned().collect(),
+            cycle_index: flat(&cycles),
+            modifier_index: flat(&modifiers),
+            cycles,
+            modifiers,
             link_index: LinkIndex::new(&links),
             links,
         }
@@ -287,11 +326,35 @@ impl MotionTableData {
         );
         found
     }
+    /// `Cycles[k]` through the flat index; debug builds check every answer against the
+    /// map.
+    #[inline]
     fn cycle(&self, k: u32) -> Option<&MotionData> {
-        self.cycles.get(&k)
+        let found = self.cycle_index.get(u64::from(k));
+        #[cfg(debug_assertions)]
+        {
+            let plain = self.cycles.get(&k);
+            debug_assert!(
+                same_record(found, plain),
+                "cycle index: {found:?}, {plain:?}"
+            );
+        }
+        found
     }
+    /// `Modifiers[k]` through the flat index; debug builds check every answer against
+    /// the map.
+    #[inline]
     fn modifier(&self, k: u32) -> Option<&MotionData> {
-        self.modifiers.get(&k)
+        let found = self.modifier_index.get(u64::from(k));
+        #[cfg(debug_assertions)]
+        {
+            let plain = self.modifiers.get(&k);
+            debug_assert!(
+                same_record(found, plain),
+                "modifier index: {found:?}, {plain:?}"
+            );
+        }
+        found
     }
 
     /// `MotionTable.GetAnimationLength(tableId, stance, motion, speed)` (ACE's static
@@ -442,7 +505,10 @@ impl MotionTableData {
 
     /// `GetObjectSequence`: the branches in ACE's order (style, substate, action,
     /// modifier); a command with several class bits can fall through (Q19).
+    // Inline: past its first test it only reads the style's default and calls on; a
+    // motion command pays no call for it.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub fn get_object_sequence(
         &self,
         motion: u32,
@@ -749,7 +815,12 @@ impl MotionTableData {
             let Some(md) = md else { return false };
             let speed = state.modifiers[i].speed_mod;
             subtract_motion(seq, Some(md), speed);
-            state.modifiers.remove(i);
+            // The newest modifier (most often the only one) is the ring's head.
+            if i == 0 {
+                state.modifiers.pop_front();
+            } else {
+                state.modifiers.remove(i);
+            }
             return true;
         }
         false

@@ -19,12 +19,16 @@ pub(crate) struct ObjSink<'a> {
     unstick: &'a mut bool,
 }
 
+// Inline: the table manager's completion loops are generic over their sink, so with
+// these bodies inlined an entry completes without two indirect calls.
 impl MotionDoneSink for ObjSink<'_> {
+    #[inline]
     fn motion_done(&mut self, _motion: u32, _success: bool) {
         if self.has_movement_manager && mi_motion_done(self.minterp, self.is_animating) {
             *self.unstick = true;
         }
     }
+    #[inline]
     fn on_motion_done(&mut self, motion: u32, success: bool) {
         self.log.push((motion, success));
         if let Some(e) = self.events.as_deref_mut() {
@@ -37,7 +41,7 @@ impl PhysicsObj {
     /// Split borrow: the table manager, the sequence and a completion sink.
     fn with_manager<R>(
         &mut self,
-        f: impl FnOnce(&mut MotionTableManager, &mut Sequence, &mut dyn MotionDoneSink) -> R,
+        f: impl FnOnce(&mut MotionTableManager, &mut Sequence, &mut ObjSink<'_>) -> R,
     ) -> Option<R> {
         let tm = self.table_manager.as_mut()?;
         let mut sink = ObjSink {

@@ -64,6 +64,10 @@ fn redundant_link(before: &[AnimNode], motion: u32, style_mode: bool) -> Scan {
 
 /// What a completed entry calls back into: `PhysicsObj.MotionDone` (which pops the
 /// interpreter's queue) and the weenie's `OnMotionDone`.
+///
+/// The manager's completion loops take the sink as a type parameter rather than a
+/// `dyn` reference: the object's sink is then known where the loop is compiled and its
+/// two callbacks are inlined into it (a `dyn` sink still works, as `S = dyn ...`).
 pub trait MotionDoneSink {
     fn motion_done(&mut self, motion: u32, success: bool);
     fn on_motion_done(&mut self, motion: u32, success: bool);
@@ -455,7 +459,7 @@ impl MotionTableManager {
     }
 
     /// `AnimationDone(success)` (Q28).
-    pub fn animation_done(&mut self, success: bool, sink: &mut dyn MotionDoneSink) {
+    pub fn animation_done<S: MotionDoneSink + ?Sized>(&mut self, success: bool, sink: &mut S) {
         if self.pending.is_empty() {
             return;
         }
@@ -478,7 +482,10 @@ impl MotionTableManager {
     }
 
     /// `CheckForCompletedMotions`: pop leading zero-count entries.
-    pub fn check_for_completed_motions(&mut self, sink: &mut dyn MotionDoneSink) {
+    // Inline: its one caller in the tick (`PhysicsObj::complete_motions`) is already
+    // out of line.
+    #[inline]
+    pub fn check_for_completed_motions<S: MotionDoneSink + ?Sized>(&mut self, sink: &mut S) {
         while let Some(&node) = self.pending.front() {
             if node.num_anims != 0 {
                 break;
@@ -501,7 +508,11 @@ impl MotionTableManager {
     }
 
     /// `HandleEnterWorld`: strip links, then drain the queue as failed.
-    pub fn handle_enter_world(&mut self, seq: &mut Sequence, sink: &mut dyn MotionDoneSink) {
+    pub fn handle_enter_world<S: MotionDoneSink + ?Sized>(
+        &mut self,
+        seq: &mut Sequence,
+        sink: &mut S,
+    ) {
         seq.remove_all_link_animations();
         self.handle_exit_world(sink);
     }
@@ -509,7 +520,7 @@ impl MotionTableManager {
     /// `HandleExitWorld`: drain the queue as failed. Each call adds one to the counter,
     /// so at most `count + sum(num_anims)` calls are needed; a u32::MAX count would take
     /// 2³² calls, so entries still blocked after the bound are drained directly.
-    pub fn handle_exit_world(&mut self, sink: &mut dyn MotionDoneSink) {
+    pub fn handle_exit_world<S: MotionDoneSink + ?Sized>(&mut self, sink: &mut S) {
         let mut guard = 0u32;
         while !self.pending.is_empty() {
             if guard >= 4096 {
