@@ -16,10 +16,11 @@
 
 use crate::commands::{MovementParameters, MovementType, WeenieError, READY};
 use crate::events::Event;
+use crate::interpolation::block_offset;
 use crate::motion_interp::motion_allows_jump;
 use crate::moveto_manager::{command_motion, MovementStruct};
 use crate::physics_obj::PhysicsObj;
-use crate::position_helpers::cylinder_distance;
+use crate::position_helpers::cylinder_distance_by_offset;
 use crate::world::Registry;
 
 /// What [`start_ending_at_once`] did.
@@ -70,23 +71,43 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     if !unwatched || target.id != top || w.find(me) != Some(i) {
         return Start::Plain;
     }
-    let there = target.position();
     let obj = w.at(i);
     // `GetCurrentDistance` as the first report measures it, with the fields the start
-    // sets.
-    let here = obj.position();
+    // sets: `position().get_offset(&target.position())`, formed from the two objects'
+    // cells and origins rather than from copies of their positions.
+    let off = block_offset(obj.cell, target.cell)
+        .add(target.frame.origin)
+        .sub(obj.frame.origin);
     let d = if !p.use_spheres {
-        here.distance(&there)
+        off.length()
     } else {
-        cylinder_distance(
+        cylinder_distance_by_offset(
+            off,
             obj.get_radius(),
             obj.get_height(),
-            &here,
+            obj.frame.origin.z,
             mvs.radius,
             mvs.height,
-            &there,
+            target.frame.origin.z,
         ) as f32
     };
+    #[cfg(debug_assertions)]
+    {
+        let (here, there) = (obj.position(), target.position());
+        let plain = if !p.use_spheres {
+            here.distance(&there)
+        } else {
+            crate::position_helpers::cylinder_distance(
+                obj.get_radius(),
+                obj.get_height(),
+                &here,
+                mvs.radius,
+                mvs.height,
+                &there,
+            ) as f32
+        };
+        debug_assert_eq!(plain.to_bits(), d.to_bits(), "chase in range: distance");
+    }
     if command_motion(p, d).0 != 0 {
         return Start::OutOfRange;
     }
