@@ -201,7 +201,11 @@ fn stop_twice_at_rest(obj: &mut PhysicsObj) -> bool {
     if !tm.stop_at_rest_twice(&mut obj.sequence, obj.anims.as_ref()) {
         return false;
     }
-    obj.set_active(true);
+    // The stops' `set_active(true)`: the start made the object active just before.
+    debug_assert!(
+        obj.active,
+        "two rest stops: the start left the object inactive"
+    );
     obj.reset_to_ready();
     obj.is_animating = false;
     // Each stop's completion, appended together (one capacity check, one test of the
@@ -247,7 +251,11 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
         o.stop_completely();
         o
     });
-    obj.set_active(true);
+    // The stops' `set_active(true)`: the start made the object active just before.
+    debug_assert!(
+        obj.active,
+        "stops behind a link: the start left the object inactive"
+    );
     let jump = motion_allows_jump(obj.minterp.interpreted.forward_command);
     obj.reset_to_ready();
     // The first stop's rest stop, with the memo's answer above (the writes since
@@ -256,7 +264,7 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
         tm.stop_at_rest_hit(&mut obj.sequence, velocity, omega, obj.anims.as_ref());
         tm.add_to_queue_cut(READY, 0, &mut obj.sequence)
     });
-    obj.mi_add_to_queue(0, READY, jump);
+    obj.mi_queue(0, READY, jump);
     if cut {
         obj.stop_completely();
     } else {
@@ -270,7 +278,7 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
             tm.stop_at_rest_again(&mut obj.sequence);
             tm.add_to_uncut_queue(READY, &obj.sequence);
         }
-        obj.mi_add_to_queue(0, READY, READY_JUMP);
+        obj.mi_queue(0, READY, READY_JUMP);
     }
     #[cfg(debug_assertions)]
     if let Some(o) = plain {
