@@ -197,6 +197,20 @@ pub struct ChaseBench {
     clock: f64,
     /// Per target: how many wander legs it has started (its next point's seed).
     legs: Vec<u32>,
+    /// Every chaser's move but its target's id, which [`ChaseBench::next_move`] sets:
+    /// built once rather than on every re-issue.
+    chase: MovementStruct,
+}
+
+/// A chaser's `MoveToObject` to `target` (`target` 0: the template of
+/// [`ChaseBench::chase`]).
+fn chase_move(target: u32) -> MovementStruct {
+    let mut mvs = MovementStruct::new(MovementType::MoveToObject, MovementParameters::default());
+    mvs.object_id = target;
+    mvs.top_level_id = target;
+    mvs.radius = 0.5;
+    mvs.height = 1.8;
+    mvs
 }
 
 /// A walking move to a point (targets never run, so chasers catch up).
@@ -263,6 +277,7 @@ impl ChaseBench {
             chasers: n,
             clock,
             legs: vec![0; targets],
+            chase: chase_move(0),
         };
         for i in 0..n + targets {
             b.next_move(i);
@@ -289,6 +304,7 @@ impl ChaseBench {
             chasers: 0,
             clock: 0.0,
             legs: Vec::new(),
+            chase: chase_move(0),
         })
     }
 
@@ -304,27 +320,23 @@ impl ChaseBench {
     /// Object `i`'s next move: a chaser runs to its target, a target walks on.
     fn next_move(&mut self, i: usize) {
         let n = self.chasers;
-        let mvs = if i < n {
+        if i < n {
             let target = (n + i / CHASERS_PER_TARGET) as u32 + 1;
-            let mut mvs =
-                MovementStruct::new(MovementType::MoveToObject, MovementParameters::default());
-            mvs.object_id = target;
-            mvs.top_level_id = target;
-            mvs.radius = 0.5;
-            mvs.height = 1.8;
-            mvs
-        } else {
-            let t = i - n;
-            let leg = self.legs[t];
-            self.legs[t] = leg.wrapping_add(1);
-            let home = grid(t * CHASERS_PER_TARGET).add(Vec3::new(1.0, 1.0, 0.0));
-            let obj = self.objects.at(i);
-            let mut frame = obj.frame;
-            frame.origin = wander_point(home, t, leg);
-            let mut mvs = MovementStruct::new(MovementType::MoveToPosition, wander_params());
-            mvs.position = Position::new(obj.cell, frame);
-            mvs
-        };
+            self.chase.object_id = target;
+            self.chase.top_level_id = target;
+            debug_assert!(self.chase == chase_move(target));
+            world::perform_movement(&mut self.objects, i, &self.chase);
+            return;
+        }
+        let t = i - n;
+        let leg = self.legs[t];
+        self.legs[t] = leg.wrapping_add(1);
+        let home = grid(t * CHASERS_PER_TARGET).add(Vec3::new(1.0, 1.0, 0.0));
+        let obj = self.objects.at(i);
+        let mut frame = obj.frame;
+        frame.origin = wander_point(home, t, leg);
+        let mut mvs = MovementStruct::new(MovementType::MoveToPosition, wander_params());
+        mvs.position = Position::new(obj.cell, frame);
         world::perform_movement(&mut self.objects, i, &mvs);
     }
 }

@@ -16,10 +16,11 @@
 
 use crate::commands::{MovementParameters, MovementType, WeenieError, READY};
 use crate::events::Event;
+use crate::interpolation::block_offset;
 use crate::motion_interp::motion_allows_jump;
 use crate::moveto_manager::{command_motion, MovementStruct};
 use crate::physics_obj::PhysicsObj;
-use crate::position_helpers::cylinder_distance;
+use crate::position_helpers::cylinder_distance_by_offset;
 use crate::world::Registry;
 
 /// What [`start_ending_at_once`] did.
@@ -74,23 +75,43 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     if !unwatched || target.id != top || w.find(me) != Some(i) {
         return Start::Plain;
     }
-    let there = target.position();
     let obj = w.at(i);
     // `GetCurrentDistance` as the first report measures it, with the fields the start
-    // sets.
-    let here = obj.position();
+    // sets: `position().get_offset(&target.position())`, formed from the two objects'
+    // cells and origins rather than from copies of their positions.
+    let off = block_offset(obj.cell, target.cell)
+        .add(target.frame.origin)
+        .sub(obj.frame.origin);
     let d = if !p.use_spheres {
-        here.distance(&there)
+        off.length()
     } else {
-        cylinder_distance(
+        cylinder_distance_by_offset(
+            off,
             obj.get_radius(),
             obj.get_height(),
-            &here,
+            obj.frame.origin.z,
             mvs.radius,
             mvs.height,
-            &there,
+            target.frame.origin.z,
         ) as f32
     };
+    #[cfg(debug_assertions)]
+    {
+        let (here, there) = (obj.position(), target.position());
+        let plain = if !p.use_spheres {
+            here.distance(&there)
+        } else {
+            crate::position_helpers::cylinder_distance(
+                obj.get_radius(),
+                obj.get_height(),
+                &here,
+                mvs.radius,
+                mvs.height,
+                &there,
+            ) as f32
+        };
+        debug_assert_eq!(plain.to_bits(), d.to_bits(), "chase in range: distance");
+    }
     if command_motion(p, d).0 != 0 {
         return Start::OutOfRange;
     }
@@ -184,15 +205,23 @@ fn stop_twice_at_rest(obj: &mut PhysicsObj) -> bool {
     if !tm.stop_at_rest_twice(&mut obj.sequence, obj.anims.as_ref()) {
         return false;
     }
-    obj.set_active(true);
+    // The stops' `set_active(true)`: the start made the object active just before.
+    debug_assert!(
+        obj.active,
+        "two rest stops: the start left the object inactive"
+    );
     obj.reset_to_ready();
     obj.is_animating = false;
-    for _ in 0..2 {
-        obj.motions_done.push((READY, true));
-        obj.raise(Event::MotionDone {
-            motion: READY,
-            success: true,
-        });
+    // Each stop's completion, appended together (one capacity check, one test of the
+    // event log).
+    obj.motions_done.extend_from_slice(&[(READY, true); 2]);
+    if obj.events_enabled() {
+        for _ in 0..2 {
+            obj.raise(Event::MotionDone {
+                motion: READY,
+                success: true,
+            });
+        }
     }
     #[cfg(debug_assertions)]
     if let Some(o) = plain {
@@ -226,7 +255,11 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
         o.stop_completely();
         o
     });
-    obj.set_active(true);
+    // The stops' `set_active(true)`: the start made the object active just before.
+    debug_assert!(
+        obj.active,
+        "stops behind a link: the start left the object inactive"
+    );
     let jump = motion_allows_jump(obj.minterp.interpreted.forward_command);
     obj.reset_to_ready();
     // The first stop's rest stop, with the memo's answer above (the writes since
@@ -235,7 +268,7 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
         tm.stop_at_rest_hit(&mut obj.sequence, velocity, omega, obj.anims.as_ref());
         tm.add_to_queue_cut(READY, 0, &mut obj.sequence)
     });
-    obj.mi_add_to_queue(0, READY, jump);
+    obj.mi_queue(0, READY, jump);
     if cut {
         obj.stop_completely();
     } else {
@@ -249,7 +282,7 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
             tm.stop_at_rest_again(&mut obj.sequence);
             tm.add_to_uncut_queue(READY, &obj.sequence);
         }
-        obj.mi_add_to_queue(0, READY, READY_JUMP);
+        obj.mi_queue(0, READY, READY_JUMP);
     }
     #[cfg(debug_assertions)]
     if let Some(o) = plain {

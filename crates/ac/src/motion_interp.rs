@@ -390,6 +390,13 @@ impl PhysicsObj {
 
     /// `MotionInterp.add_to_queue`.
     pub fn mi_add_to_queue(&mut self, context_id: i32, motion: u32, jump_error_code: WeenieError) {
+        self.mi_queue(context_id, motion, jump_error_code);
+    }
+
+    /// [`PhysicsObj::mi_add_to_queue`] inlined, for the chase-in-range stops (its other
+    /// callers keep the call).
+    #[inline(always)]
+    pub(crate) fn mi_queue(&mut self, context_id: i32, motion: u32, jump_error_code: WeenieError) {
         self.minterp.pending_motions.push_back(MotionNode {
             context_id,
             motion,

@@ -1221,6 +1221,9 @@ impl PhysicsObj {
     }
 
     /// The harness weenie's `OnMoveComplete(status)`.
+    // Inline (`always`: the hint was not taken): a push and two stores, fewer
+    // instructions than the call and its saves.
+    #[inline(always)]
     pub(crate) fn on_move_complete(&mut self, status: WeenieError) {
         self.move_completions.push(status);
         self.last_move_completion = Some(status);

@@ -243,8 +243,9 @@ impl PhysicsObj {
     /// completions and reports to its voyeurs, so its buffers are sized once for that
     /// here rather than grown by doubling during its ticks.
     // Inline: from the second move on every buffer is large enough, which one branch
-    // over the capacities tells without the call and its register saves.
-    #[inline]
+    // over the capacities tells without the call and its register saves (`always`: the
+    // compiler kept the call otherwise).
+    #[inline(always)]
     pub(crate) fn reserve_move_buffers(&mut self) {
         let sized = (self.motions_done.capacity() >= MOVE_LOG)
             & (self.move_completions.capacity() >= MOVE_COMPLETIONS)

@@ -174,6 +174,9 @@ impl MotionTableManager {
 
     /// The [`RestMemo`]'s StopObjectCompletely: on a hit the stop is done (it queues no
     /// animation); on a miss nothing changed and the plain path must run.
+    // Out of line: with the plain stop its only caller, the compiler inlined it into
+    // every `perform_movement`, where most calls do not stop completely.
+    #[inline(never)]
     pub(crate) fn stop_at_rest(&mut self, seq: &mut Sequence, src: &dyn AnimSource) -> bool {
         match self.rest_hit(seq) {
             Some((velocity, omega)) => {
@@ -219,13 +222,22 @@ impl MotionTableManager {
     }
 
     /// Two [`MotionTableManager::stop_at_rest`] calls in a row with nothing in between:
-    /// when the first hits, the second is [`MotionTableManager::stop_at_rest_again`].
+    /// when the first hits, the second is [`MotionTableManager::stop_at_rest_again`],
+    /// made here with the cycle the first one's memo answered (the memo is not read
+    /// again) and the speed the first one left, 1.
     #[inline]
     pub(crate) fn stop_at_rest_twice(&mut self, seq: &mut Sequence, src: &dyn AnimSource) -> bool {
-        if !self.stop_at_rest(seq, src) {
+        let Some((velocity, omega)) = self.rest_hit(seq) else {
             return false;
-        }
-        self.stop_at_rest_again(seq);
+        };
+        self.stop_at_rest_hit(seq, velocity, omega, src);
+        debug_assert!(
+            self.rest_hit(seq).is_some(),
+            "rest memo: the second stop misses"
+        );
+        debug_assert!(self.state.substate_mod == 1.0, "rest memo: speed");
+        seq.subtract_physics(velocity.scale(1.0), omega.scale(1.0));
+        seq.combine_physics(velocity.scale(1.0), omega.scale(1.0));
         true
     }
 
@@ -257,7 +269,9 @@ impl MotionTableManager {
     /// leaves each one as it is: every framerate in a sequence is a product (the
     /// clip's framerate times the speed when it was appended, times each later rate)
     /// or the literal 0, so none is a signalling NaN that a multiplication would quiet.
-    #[inline]
+    // `always`: a handful of additions in each caller, which the compiler otherwise
+    // made one out-of-line copy of.
+    #[inline(always)]
     fn rest_apply(&mut self, seq: &mut Sequence, velocity: Vec3, omega: Vec3) {
         let sm = self.state.substate_mod;
         if sm != 1.0 {

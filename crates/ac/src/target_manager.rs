@@ -191,6 +191,7 @@ impl VoyeurTable {
         self.slots.get_mut(i)?.as_mut().map(|(_, v)| v)
     }
 
+    #[inline]
     pub fn contains(&self, id: u32) -> bool {
         self.slot_of(id).is_some()
     }
