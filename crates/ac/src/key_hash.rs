@@ -55,7 +55,7 @@ impl Hasher for IdHasher {
 
 /// A read-only map from `u64` ids (a `u32` id widened, or two packed as in
 /// [`IdPairMap`]), made once from another map's entries: open addressing with linear
-/// probing in a power-of-two table at most half full, each slot one word of key and
+/// probing in a power-of-two table at most a quarter full, each slot one word of key and
 /// the place of its value.
 ///
 /// A lookup is a multiply, a shift and a key compare per slot probed, where the

@@ -326,6 +326,7 @@ impl MotionTableData {
         );
         found
     }
+
     /// `Cycles[k]` through the flat index; debug builds check every answer against the
     /// map.
     #[inline]
@@ -341,6 +342,7 @@ impl MotionTableData {
         }
         found
     }
+
     /// `Modifiers[k]` through the flat index; debug builds check every answer against
     /// the map.
     #[inline]
