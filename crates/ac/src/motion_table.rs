@@ -149,6 +149,25 @@ fn same_record(a: Option<&MotionData>, b: Option<&MotionData>) -> bool {
     }
 }
 
+/// `map[k]` through its flat copy `index`; debug builds check the answer against the map
+/// (`what` names the index in the message).
+#[inline(always)]
+fn checked_lookup<'a>(
+    index: &'a FlatIdMap<MotionData>,
+    map: &IdMap<MotionData>,
+    k: u32,
+    what: &str,
+) -> Option<&'a MotionData> {
+    let found = index.get(u64::from(k));
+    #[cfg(debug_assertions)]
+    {
+        let plain = map.get(&k);
+        debug_assert!(same_record(found, plain), "{what}: {found:?}, {plain:?}");
+    }
+    let _ = (map, what);
+    found
+}
+
 /// The style commands past the style bit kept in [`MotionTableData::style_slots`].
 const STYLE_SLOTS: usize = 1 << 10;
 
@@ -331,32 +350,14 @@ impl MotionTableData {
     /// map.
     #[inline]
     fn cycle(&self, k: u32) -> Option<&MotionData> {
-        let found = self.cycle_index.get(u64::from(k));
-        #[cfg(debug_assertions)]
-        {
-            let plain = self.cycles.get(&k);
-            debug_assert!(
-                same_record(found, plain),
-                "cycle index: {found:?}, {plain:?}"
-            );
-        }
-        found
+        checked_lookup(&self.cycle_index, &self.cycles, k, "cycle index")
     }
 
     /// `Modifiers[k]` through the flat index; debug builds check every answer against
     /// the map.
     #[inline]
     fn modifier(&self, k: u32) -> Option<&MotionData> {
-        let found = self.modifier_index.get(u64::from(k));
-        #[cfg(debug_assertions)]
-        {
-            let plain = self.modifiers.get(&k);
-            debug_assert!(
-                same_record(found, plain),
-                "modifier index: {found:?}, {plain:?}"
-            );
-        }
-        found
+        checked_lookup(&self.modifier_index, &self.modifiers, k, "modifier index")
     }
 
     /// `MotionTable.GetAnimationLength(tableId, stance, motion, speed)` (ACE's static
