@@ -224,7 +224,7 @@ impl MotionTableManager {
     /// Two [`MotionTableManager::stop_at_rest`] calls in a row with nothing in between:
     /// when the first hits, the second is [`MotionTableManager::stop_at_rest_again`],
     /// made here with the cycle the first one's memo answered (the memo is not read
-    /// again) and the speed the first one left, 1.
+    /// again).
     #[inline]
     pub(crate) fn stop_at_rest_twice(&mut self, seq: &mut Sequence, src: &dyn AnimSource) -> bool {
         let Some((velocity, omega)) = self.rest_hit(seq) else {
@@ -235,9 +235,7 @@ impl MotionTableManager {
             self.rest_hit(seq).is_some(),
             "rest memo: the second stop misses"
         );
-        debug_assert!(self.state.substate_mod == 1.0, "rest memo: speed");
-        seq.subtract_physics(velocity.scale(1.0), omega.scale(1.0));
-        seq.combine_physics(velocity.scale(1.0), omega.scale(1.0));
+        self.rest_apply(seq, velocity, omega);
         true
     }
 
