@@ -480,15 +480,13 @@ impl CombineMemo {
         self.apply(a, b)
     }
 
-    /// Makes the entry the one of `a` and `b`; true when it had to be refilled.
+    /// Makes the entry the one of `a` and `b`.
     #[inline(always)]
-    fn refresh(&mut self, a: &AFrame, b: &AFrame) -> bool {
+    fn refresh(&mut self, a: &AFrame, b: &AFrame) {
         let key = combine_key(a, b);
-        if same_key(&key, &self.key) {
-            return false;
+        if !same_key(&key, &self.key) {
+            self.fill(a, b, key);
         }
-        self.fill(a, b, key);
-        true
     }
 
     /// The entry of `a` and `b`, whose key is `key`.
@@ -563,12 +561,21 @@ impl OffsetMemo {
     // after the hooks, so it is not carried through the update in a returned frame.
     #[inline(always)]
     pub fn combine_origin(&mut self, a: &AFrame, b: &AFrame) -> Vec3 {
-        if self.combine.refresh(a, b) {
-            // The remembered step from the new product (debug builds check the result
-            // in `step_combined`).
-            self.stepped = Quat::mul(self.combine.product, self.rotation).normalize();
+        if !same_key(&combine_key(a, b), &self.combine.key) {
+            self.refill(a, b);
         }
         self.combine.apply(a, b).origin
+    }
+
+    /// A miss of the combine: its entry for `a` and `b`, then the remembered step from
+    /// the new product (debug builds check the result in `step_combined`). Out of line,
+    /// as the other memos' misses: the rows, the product and the normalisation would
+    /// otherwise give the tick's loop register saves on every path.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self, a: &AFrame, b: &AFrame) {
+        self.combine.fill(a, b, combine_key(a, b));
+        self.stepped = step_product(self.combine.product, self.rotation);
     }
 
     /// The orientation [`AFrame::grotate`]`(omega · q)` gives a frame whose orientation
@@ -616,6 +623,43 @@ impl OffsetMemo {
         self.stepped = Quat::mul(self.combine.product, self.rotation).normalize();
         self.step_key = step_inputs_key(omega, q);
     }
+}
+
+/// `normalize(p ⊗ r)`: [`OffsetMemo`]'s step of the product `p` by the rotation `r`.
+///
+/// A physics step without spin (`omega` zero, as for every object that is not set
+/// spinning) rotates by `CreateFromYawPitchRoll(+0, +0, +0)`, the identity with +0
+/// parts, and for a `p` that is finite and has no negative zero, `p ⊗ identity` is `p`
+/// itself: each part is the part of `p` times 1 plus products with +0, which are zeros,
+/// and a zero added to (or subtracted from) a nonzero part leaves it, while `+0 ± 0` is
+/// `+0` (`product_with_the_identity_keeps_a_quaternion_without_negative_zeros`). So the
+/// product is skipped there: a turning object, whose orientation moves every tick, makes
+/// this step on every tick. Any other `p` or `r` takes the product.
+#[inline(always)]
+fn step_product(p: Quat, r: Quat) -> Quat {
+    let product = if same_key(&quat_bits(r), &quat_bits(Quat::IDENTITY)) && is_plain(p) {
+        p
+    } else {
+        Quat::mul(p, r)
+    };
+    let stepped = product.normalize();
+    debug_assert_eq!(
+        quat_bits(stepped),
+        quat_bits(Quat::mul(p, r).normalize()),
+        "step_product differs from normalize(p ⊗ r)"
+    );
+    stepped
+}
+
+/// Whether every part of `q` is finite and none is a negative zero (the parts a product
+/// with the identity leaves as they are).
+#[inline(always)]
+fn is_plain(q: Quat) -> bool {
+    let mut odd = false;
+    for b in quat_bits(q) {
+        odd |= (b == 0x8000_0000) | (b & 0x7f80_0000 == 0x7f80_0000);
+    }
+    !odd
 }
 
 /// The key of [`OffsetMemo`]'s step: the bits of `omega` and `q`.
@@ -1353,6 +1397,43 @@ mod tests {
                 got.subtract_identity();
                 want.subtract(&AFrame::IDENTITY);
                 assert_eq!(bits(&got), bits(&want));
+            }
+        }
+    }
+
+    #[test]
+    fn product_with_the_identity_keeps_a_quaternion_without_negative_zeros() {
+        // By hand: a yaw of (0.6, +0, +0, 0.8) times the identity. Every `·0` term is +0
+        // (all parts are non-negative), 0.6 and 0.8 absorb zeros, +0 + +0 = +0.
+        let p = Quat::new(0.6, 0.0, 0.0, 0.8);
+        assert_eq!(
+            quat_bits(Quat::mul(p, Quat::IDENTITY)),
+            [0x3f19_999a, 0, 0, 0x3f4c_cccd]
+        );
+        // A negative z: its `·0` terms are −0, and +0 − (−0) = +0, +0 + −0 = +0.
+        let n = Quat::new(0.6, 0.0, 0.0, -0.8);
+        assert_eq!(
+            quat_bits(Quat::mul(n, Quat::IDENTITY)),
+            [0x3f19_999a, 0, 0, 0xbf4c_cccd]
+        );
+        // A negative zero is not kept: x = (−0 + +0) + (+0 − +0) = +0.
+        let z = Quat::new(0.6, -0.0, 0.0, 0.8);
+        assert_eq!(quat_bits(Quat::mul(z, Quat::IDENTITY))[1], 0);
+        assert!(is_plain(p) && is_plain(n) && !is_plain(z));
+        // Whatever the shortcut takes or leaves, the step is the formula's.
+        let turned = Quat::from_ypr(0.0, 0.0, 0.05);
+        let mut cases = vec![p, n, z, turned, Quat::IDENTITY, ZERO_QUAT];
+        for odd in [-0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN] {
+            cases.push(Quat::new(odd, 0.0, 0.0, 0.8));
+            cases.push(Quat::new(0.6, 0.0, odd, 0.8));
+        }
+        for q in cases {
+            for r in [Quat::IDENTITY, turned, Quat::new(1.0, -0.0, 0.0, 0.0)] {
+                assert_eq!(
+                    quat_bits(step_product(q, r)),
+                    quat_bits(Quat::mul(q, r).normalize()),
+                    "{q:?} {r:?}"
+                );
             }
         }
     }
