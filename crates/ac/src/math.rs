@@ -497,6 +497,15 @@ impl CombineMemo {
         self.key = key;
     }
 
+    /// [`CombineMemo::fill`] from the two orientations alone (the entry reads nothing
+    /// else of the frames).
+    #[inline(always)]
+    fn fill_orientations(&mut self, a: Quat, b: Quat, key: [u32; 8]) {
+        self.rows = Quat::rotation_rows(a);
+        self.product = Quat::mul(a, b);
+        self.key = key;
+    }
+
     /// `AFrame.Combine(a, b)` from the entry, which must be `a` and `b`'s.
     #[inline(always)]
     fn apply(&self, a: &AFrame, b: &AFrame) -> AFrame {
@@ -574,7 +583,11 @@ impl OffsetMemo {
     #[cold]
     #[inline(never)]
     fn refill(&mut self, a: &AFrame, b: &AFrame) {
-        self.combine.fill(a, b, combine_key(a, b));
+        let key = combine_key(a, b);
+        match (yaw_only(a.orientation), yaw_only(b.orientation)) {
+            (Some(p), Some(q)) => self.combine.fill_orientations(p, q, key),
+            _ => self.combine.fill(a, b, key),
+        }
         self.stepped = step_product(self.combine.product, self.rotation);
     }
 
@@ -649,6 +662,22 @@ fn step_product(p: Quat, r: Quat) -> Quat {
         "step_product differs from normalize(p ⊗ r)"
     );
     stepped
+}
+
+/// `q` rebuilt with the literal `+0.0` in its x and y parts, when those parts are +0 (a
+/// turn about the vertical axis alone, as every heading the motion code sets): the same
+/// bits, so the same rows and products, but the formulas then multiply and add those
+/// parts as constants, and the compiler folds what is exact (`+0 · +0`, `1 − +0`) and
+/// keeps every operation on `w` and `z` (`w · +0` is not folded: its sign and a NaN
+/// depend on `w`). Any other `q` is None.
+#[inline(always)]
+fn yaw_only(q: Quat) -> Option<Quat> {
+    ((q.x.to_bits() | q.y.to_bits()) == 0).then_some(Quat {
+        w: q.w,
+        x: 0.0,
+        y: 0.0,
+        z: q.z,
+    })
 }
 
 /// Whether every part of `q` is finite and none is a negative zero (the parts a product
@@ -1434,6 +1463,47 @@ mod tests {
                     quat_bits(Quat::mul(q, r).normalize()),
                     "{q:?} {r:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn a_turn_about_the_vertical_axis_fills_the_same_entry() {
+        // By hand: half a turn, (w, x, y, z) = (+0, +0, +0, 1). z2 = 2, zz2 = 2, every
+        // product with w or x or y is +0, so the rows are diag(−1, −1, 1) with +0 off
+        // the diagonal, and the product with itself is (−1, +0, +0, +0).
+        let half = Quat::new(0.0, 0.0, 0.0, 1.0);
+        let p = yaw_only(half).unwrap();
+        let mut memo = CombineMemo::default();
+        memo.fill_orientations(p, p, [0; 8]);
+        let m1 = (-1.0f32).to_bits();
+        let one = 1.0f32.to_bits();
+        assert_eq!(
+            memo.rows.0.map(f32::to_bits),
+            [m1, 0, 0, 0, m1, 0, 0, 0, one]
+        );
+        assert_eq!(quat_bits(memo.product), [m1, 0, 0, 0]);
+        // Negative zeros in x or y are not the constant's: no shortcut.
+        assert!(yaw_only(Quat::new(0.6, -0.0, 0.0, 0.8)).is_none());
+        assert!(yaw_only(Quat::new(0.6, 0.0, -0.0, 0.8)).is_none());
+        assert!(yaw_only(Quat::from_ypr(0.3, 0.2, 0.1)).is_none());
+        // Whatever w and z hold, the entry is the frames' own.
+        let parts = [0.0, -0.0, 0.6, -0.8, 1.0, f32::INFINITY, f32::NAN];
+        for w in parts {
+            for z in parts {
+                let a = AFrame::new(Vec3::new(1.0, 2.0, 0.0), Quat::new(w, 0.0, 0.0, z));
+                let b = AFrame::new(Vec3::new(0.0, 0.5, 0.0), Quat::new(z, 0.0, 0.0, w));
+                let mut plain = CombineMemo::default();
+                plain.fill(&a, &b, [1; 8]);
+                let mut yaw = CombineMemo::default();
+                let (p, q) = (yaw_only(a.orientation), yaw_only(b.orientation));
+                yaw.fill_orientations(p.unwrap(), q.unwrap(), [1; 8]);
+                assert_eq!(plain.rows.0.map(f32::to_bits), yaw.rows.0.map(f32::to_bits));
+                assert_eq!(quat_bits(plain.product), quat_bits(yaw.product));
+                let mut offset = OffsetMemo::default();
+                let got = offset_then_grotate(&mut offset, &a, &b, Vec3::ZERO);
+                let want = plain_offset_then_grotate(&a, &b, Vec3::ZERO);
+                assert_eq!(bits(&got), bits(&want));
             }
         }
     }
