@@ -270,8 +270,18 @@ const ZERO_QUAT: Quat = Quat {
 
 /// `AFrame.Rotate(Vector3)`'s new orientation: the vector taken in local axes, then
 /// `GRotate`: `o ⊗ CreateFromYawPitchRoll(g)`, normalised.
+// A turn about the vertical axis alone takes the formulas with its x and y as the +0
+// constants (`yaw_only`, the same bits), which the compiler folds where exact.
 #[inline]
 fn rotate_vec_step(o: Quat, w: Vec3) -> Quat {
+    match yaw_only(o) {
+        Some(p) => rotate_vec_step_from(p, w),
+        None => rotate_vec_step_from(o, w),
+    }
+}
+
+#[inline(always)]
+fn rotate_vec_step_from(o: Quat, w: Vec3) -> Quat {
     let g = Quat::rotate(o, w);
     Quat::mul(o, Quat::from_ypr(g.x, g.y, g.z)).normalize()
 }
@@ -1504,6 +1514,45 @@ mod tests {
                 let got = offset_then_grotate(&mut offset, &a, &b, Vec3::ZERO);
                 let want = plain_offset_then_grotate(&a, &b, Vec3::ZERO);
                 assert_eq!(bits(&got), bits(&want));
+            }
+        }
+    }
+
+    #[test]
+    fn a_turn_about_the_vertical_axis_rotates_as_the_formulas() {
+        // By hand: half a turn stepped by the zero vector. Its rows are diag(−1, −1, 1)
+        // with +0 elsewhere, so the step vector is +0 throughout (−0 + +0 = +0), its
+        // rotation the identity, the product half a turn again, of length exactly 1.
+        let half = Quat::new(0.0, 0.0, 0.0, 1.0);
+        assert_eq!(
+            quat_bits(rotate_vec_step(half, Vec3::ZERO)),
+            [0, 0, 0, 0x3f80_0000]
+        );
+        // Turns about the vertical axis and others, stepped by vertical and other
+        // vectors, with signed zeros: the memo's step is `AFrame.Rotate`'s.
+        let orientations = [
+            half,
+            Quat::from_ypr(0.0, 0.0, 0.7),
+            Quat::new(0.6, 0.0, 0.0, -0.8),
+            Quat::new(-0.0, 0.0, 0.0, 1.0),
+            Quat::new(0.6, -0.0, 0.0, 0.8),
+            Quat::from_ypr(0.3, 0.2, 0.1),
+        ];
+        let steps = [
+            Vec3::ZERO,
+            Vec3::new(0.0, 0.0, -0.05),
+            Vec3::new(-0.0, 0.0, 0.05),
+            Vec3::new(0.01, 0.02, 0.03),
+        ];
+        for o in orientations {
+            for w in steps {
+                let mut plain = AFrame::new(Vec3::ZERO, o);
+                plain.rotate_vec(w);
+                assert_eq!(
+                    quat_bits(rotate_vec_step(o, w)),
+                    quat_bits(plain.orientation),
+                    "{o:?} {w:?}"
+                );
             }
         }
     }
