@@ -270,8 +270,18 @@ const ZERO_QUAT: Quat = Quat {
 
 /// `AFrame.Rotate(Vector3)`'s new orientation: the vector taken in local axes, then
 /// `GRotate`: `o ⊗ CreateFromYawPitchRoll(g)`, normalised.
+// A turn about the vertical axis alone takes the formulas with its x and y as the +0
+// constants (`yaw_only`, the same bits), which the compiler folds where exact.
 #[inline]
 fn rotate_vec_step(o: Quat, w: Vec3) -> Quat {
+    match yaw_only(o) {
+        Some(p) => rotate_vec_step_from(p, w),
+        None => rotate_vec_step_from(o, w),
+    }
+}
+
+#[inline(always)]
+fn rotate_vec_step_from(o: Quat, w: Vec3) -> Quat {
     let g = Quat::rotate(o, w);
     Quat::mul(o, Quat::from_ypr(g.x, g.y, g.z)).normalize()
 }
@@ -480,15 +490,13 @@ impl CombineMemo {
         self.apply(a, b)
     }
 
-    /// Makes the entry the one of `a` and `b`; true when it had to be refilled.
+    /// Makes the entry the one of `a` and `b`.
     #[inline(always)]
-    fn refresh(&mut self, a: &AFrame, b: &AFrame) -> bool {
+    fn refresh(&mut self, a: &AFrame, b: &AFrame) {
         let key = combine_key(a, b);
-        if same_key(&key, &self.key) {
-            return false;
+        if !same_key(&key, &self.key) {
+            self.fill(a, b, key);
         }
-        self.fill(a, b, key);
-        true
     }
 
     /// The entry of `a` and `b`, whose key is `key`.
@@ -496,6 +504,15 @@ impl CombineMemo {
     fn fill(&mut self, a: &AFrame, b: &AFrame, key: [u32; 8]) {
         self.rows = Quat::rotation_rows(a.orientation);
         self.product = Quat::mul(a.orientation, b.orientation);
+        self.key = key;
+    }
+
+    /// [`CombineMemo::fill`] from the two orientations alone (the entry reads nothing
+    /// else of the frames).
+    #[inline(always)]
+    fn fill_orientations(&mut self, a: Quat, b: Quat, key: [u32; 8]) {
+        self.rows = Quat::rotation_rows(a);
+        self.product = Quat::mul(a, b);
         self.key = key;
     }
 
@@ -563,12 +580,25 @@ impl OffsetMemo {
     // after the hooks, so it is not carried through the update in a returned frame.
     #[inline(always)]
     pub fn combine_origin(&mut self, a: &AFrame, b: &AFrame) -> Vec3 {
-        if self.combine.refresh(a, b) {
-            // The remembered step from the new product (debug builds check the result
-            // in `step_combined`).
-            self.stepped = Quat::mul(self.combine.product, self.rotation).normalize();
+        if !same_key(&combine_key(a, b), &self.combine.key) {
+            self.refill(a, b);
         }
         self.combine.apply(a, b).origin
+    }
+
+    /// A miss of the combine: its entry for `a` and `b`, then the remembered step from
+    /// the new product (debug builds check the result in `step_combined`). Out of line,
+    /// as the other memos' misses: the rows, the product and the normalisation would
+    /// otherwise give the tick's loop register saves on every path.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self, a: &AFrame, b: &AFrame) {
+        let key = combine_key(a, b);
+        match (yaw_only(a.orientation), yaw_only(b.orientation)) {
+            (Some(p), Some(q)) => self.combine.fill_orientations(p, q, key),
+            _ => self.combine.fill(a, b, key),
+        }
+        self.stepped = step_product(self.combine.product, self.rotation);
     }
 
     /// The orientation [`AFrame::grotate`]`(omega · q)` gives a frame whose orientation
@@ -616,6 +646,59 @@ impl OffsetMemo {
         self.stepped = Quat::mul(self.combine.product, self.rotation).normalize();
         self.step_key = step_inputs_key(omega, q);
     }
+}
+
+/// `normalize(p ⊗ r)`: [`OffsetMemo`]'s step of the product `p` by the rotation `r`.
+///
+/// A physics step without spin (`omega` zero, as for every object that is not set
+/// spinning) rotates by `CreateFromYawPitchRoll(+0, +0, +0)`, the identity with +0
+/// parts, and for a `p` that is finite and has no negative zero, `p ⊗ identity` is `p`
+/// itself: each part is the part of `p` times 1 plus products with +0, which are zeros,
+/// and a zero added to (or subtracted from) a nonzero part leaves it, while `+0 ± 0` is
+/// `+0` (`product_with_the_identity_keeps_a_quaternion_without_negative_zeros`). So the
+/// product is skipped there: a turning object, whose orientation moves every tick, makes
+/// this step on every tick. Any other `p` or `r` takes the product.
+#[inline(always)]
+fn step_product(p: Quat, r: Quat) -> Quat {
+    let product = if same_key(&quat_bits(r), &quat_bits(Quat::IDENTITY)) && is_plain(p) {
+        p
+    } else {
+        Quat::mul(p, r)
+    };
+    let stepped = product.normalize();
+    debug_assert_eq!(
+        quat_bits(stepped),
+        quat_bits(Quat::mul(p, r).normalize()),
+        "step_product differs from normalize(p ⊗ r)"
+    );
+    stepped
+}
+
+/// `q` rebuilt with the literal `+0.0` in its x and y parts, when those parts are +0 (a
+/// turn about the vertical axis alone, as every heading the motion code sets): the same
+/// bits, so the same rows and products, but the formulas then multiply and add those
+/// parts as constants, and the compiler folds what is exact (`+0 · +0`, `1 − +0`) and
+/// keeps every operation on `w` and `z` (`w · +0` is not folded: its sign and a NaN
+/// depend on `w`). Any other `q` is None.
+#[inline(always)]
+fn yaw_only(q: Quat) -> Option<Quat> {
+    ((q.x.to_bits() | q.y.to_bits()) == 0).then_some(Quat {
+        w: q.w,
+        x: 0.0,
+        y: 0.0,
+        z: q.z,
+    })
+}
+
+/// Whether every part of `q` is finite and none is a negative zero (the parts a product
+/// with the identity leaves as they are).
+#[inline(always)]
+fn is_plain(q: Quat) -> bool {
+    let mut odd = false;
+    for b in quat_bits(q) {
+        odd |= (b == 0x8000_0000) | (b & 0x7f80_0000 == 0x7f80_0000);
+    }
+    !odd
 }
 
 /// The key of [`OffsetMemo`]'s step: the bits of `omega` and `q`.
@@ -1353,6 +1436,123 @@ mod tests {
                 got.subtract_identity();
                 want.subtract(&AFrame::IDENTITY);
                 assert_eq!(bits(&got), bits(&want));
+            }
+        }
+    }
+
+    #[test]
+    fn product_with_the_identity_keeps_a_quaternion_without_negative_zeros() {
+        // By hand: a yaw of (0.6, +0, +0, 0.8) times the identity. Every `·0` term is +0
+        // (all parts are non-negative), 0.6 and 0.8 absorb zeros, +0 + +0 = +0.
+        let p = Quat::new(0.6, 0.0, 0.0, 0.8);
+        assert_eq!(
+            quat_bits(Quat::mul(p, Quat::IDENTITY)),
+            [0x3f19_999a, 0, 0, 0x3f4c_cccd]
+        );
+        // A negative z: its `·0` terms are −0, and +0 − (−0) = +0, +0 + −0 = +0.
+        let n = Quat::new(0.6, 0.0, 0.0, -0.8);
+        assert_eq!(
+            quat_bits(Quat::mul(n, Quat::IDENTITY)),
+            [0x3f19_999a, 0, 0, 0xbf4c_cccd]
+        );
+        // A negative zero is not kept: x = (−0 + +0) + (+0 − +0) = +0.
+        let z = Quat::new(0.6, -0.0, 0.0, 0.8);
+        assert_eq!(quat_bits(Quat::mul(z, Quat::IDENTITY))[1], 0);
+        assert!(is_plain(p) && is_plain(n) && !is_plain(z));
+        // Whatever the shortcut takes or leaves, the step is the formula's.
+        let turned = Quat::from_ypr(0.0, 0.0, 0.05);
+        let mut cases = vec![p, n, z, turned, Quat::IDENTITY, ZERO_QUAT];
+        for odd in [-0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN] {
+            cases.push(Quat::new(odd, 0.0, 0.0, 0.8));
+            cases.push(Quat::new(0.6, 0.0, odd, 0.8));
+        }
+        for q in cases {
+            for r in [Quat::IDENTITY, turned, Quat::new(1.0, -0.0, 0.0, 0.0)] {
+                assert_eq!(
+                    quat_bits(step_product(q, r)),
+                    quat_bits(Quat::mul(q, r).normalize()),
+                    "{q:?} {r:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_turn_about_the_vertical_axis_fills_the_same_entry() {
+        // By hand: half a turn, (w, x, y, z) = (+0, +0, +0, 1). z2 = 2, zz2 = 2, every
+        // product with w or x or y is +0, so the rows are diag(−1, −1, 1) with +0 off
+        // the diagonal, and the product with itself is (−1, +0, +0, +0).
+        let half = Quat::new(0.0, 0.0, 0.0, 1.0);
+        let p = yaw_only(half).unwrap();
+        let mut memo = CombineMemo::default();
+        memo.fill_orientations(p, p, [0; 8]);
+        let m1 = (-1.0f32).to_bits();
+        let one = 1.0f32.to_bits();
+        assert_eq!(
+            memo.rows.0.map(f32::to_bits),
+            [m1, 0, 0, 0, m1, 0, 0, 0, one]
+        );
+        assert_eq!(quat_bits(memo.product), [m1, 0, 0, 0]);
+        // Negative zeros in x or y are not the constant's: no shortcut.
+        assert!(yaw_only(Quat::new(0.6, -0.0, 0.0, 0.8)).is_none());
+        assert!(yaw_only(Quat::new(0.6, 0.0, -0.0, 0.8)).is_none());
+        assert!(yaw_only(Quat::from_ypr(0.3, 0.2, 0.1)).is_none());
+        // Whatever w and z hold, the entry is the frames' own.
+        let parts = [0.0, -0.0, 0.6, -0.8, 1.0, f32::INFINITY, f32::NAN];
+        for w in parts {
+            for z in parts {
+                let a = AFrame::new(Vec3::new(1.0, 2.0, 0.0), Quat::new(w, 0.0, 0.0, z));
+                let b = AFrame::new(Vec3::new(0.0, 0.5, 0.0), Quat::new(z, 0.0, 0.0, w));
+                let mut plain = CombineMemo::default();
+                plain.fill(&a, &b, [1; 8]);
+                let mut yaw = CombineMemo::default();
+                let (p, q) = (yaw_only(a.orientation), yaw_only(b.orientation));
+                yaw.fill_orientations(p.unwrap(), q.unwrap(), [1; 8]);
+                assert_eq!(plain.rows.0.map(f32::to_bits), yaw.rows.0.map(f32::to_bits));
+                assert_eq!(quat_bits(plain.product), quat_bits(yaw.product));
+                let mut offset = OffsetMemo::default();
+                let got = offset_then_grotate(&mut offset, &a, &b, Vec3::ZERO);
+                let want = plain_offset_then_grotate(&a, &b, Vec3::ZERO);
+                assert_eq!(bits(&got), bits(&want));
+            }
+        }
+    }
+
+    #[test]
+    fn a_turn_about_the_vertical_axis_rotates_as_the_formulas() {
+        // By hand: half a turn stepped by the zero vector. Its rows are diag(−1, −1, 1)
+        // with +0 elsewhere, so the step vector is +0 throughout (−0 + +0 = +0), its
+        // rotation the identity, the product half a turn again, of length exactly 1.
+        let half = Quat::new(0.0, 0.0, 0.0, 1.0);
+        assert_eq!(
+            quat_bits(rotate_vec_step(half, Vec3::ZERO)),
+            [0, 0, 0, 0x3f80_0000]
+        );
+        // Turns about the vertical axis and others, stepped by vertical and other
+        // vectors, with signed zeros: the memo's step is `AFrame.Rotate`'s.
+        let orientations = [
+            half,
+            Quat::from_ypr(0.0, 0.0, 0.7),
+            Quat::new(0.6, 0.0, 0.0, -0.8),
+            Quat::new(-0.0, 0.0, 0.0, 1.0),
+            Quat::new(0.6, -0.0, 0.0, 0.8),
+            Quat::from_ypr(0.3, 0.2, 0.1),
+        ];
+        let steps = [
+            Vec3::ZERO,
+            Vec3::new(0.0, 0.0, -0.05),
+            Vec3::new(-0.0, 0.0, 0.05),
+            Vec3::new(0.01, 0.02, 0.03),
+        ];
+        for o in orientations {
+            for w in steps {
+                let mut plain = AFrame::new(Vec3::ZERO, o);
+                plain.rotate_vec(w);
+                assert_eq!(
+                    quat_bits(rotate_vec_step(o, w)),
+                    quat_bits(plain.orientation),
+                    "{o:?} {w:?}"
+                );
             }
         }
     }
