@@ -134,17 +134,25 @@ const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
 /// which f64 forms exactly enough from f32 inputs; the plain path's f32 roundings (the
 /// normalisation, two narrowed arctangents, degrees, the subtractions) move its `diff` by
 /// less than 0.001°. So an angle more than 0.01° from every edge of the decision (20°,
-/// 180°, 340°) gives the plain path's answer; nearer an edge, or with a direction too
-/// short or too long to trust (the bearing of an offset under EPSILON is 0 by rule),
-/// the caller takes the plain path.
+/// 180°, 340°) gives the plain path's answer; nearer an edge, or with an offset too
+/// short or too long to trust (the bearing of an offset under EPSILON is 0 by rule, and
+/// the plain path's f32 normalisation overflows for a long one), the caller takes the
+/// plain path.
+///
+/// The facing needs no such guard: the plain heading is the arctangent of the same two
+/// f32 elements, taken in f64, whatever their length, and every product of two f32
+/// values is exact in f64, so the cross and dot products keep their relative accuracy
+/// for a facing of any finite length. A facing of no length (both products 0) fails
+/// both tests below, and so does a NaN one. So does an infinite one: its cross product
+/// is then NaN or infinite, and when infinite its dot product is NaN or infinite too,
+/// and every test below compares ∞ with ∞ or forms ∞ − ∞ for such a pair.
 #[inline]
 pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Option<Steer> {
     let (x, y) = (f64::from(dx), f64::from(dy));
     let (mx, my) = (f64::from(m21), f64::from(m22));
     let d2 = x * x + y * y;
-    let m2 = mx * mx + my * my;
     let small = 4.0 * f64::from(EPSILON);
-    if !((small * small..=1e30).contains(&d2) && (1e-12..=1e30).contains(&m2)) {
+    if !(small * small..=1e30).contains(&d2) {
         return None;
     }
     // |d||m|·sin θ and |d||m|·cos θ. Aiming away is aiming along −d: each product of
@@ -272,6 +280,91 @@ mod tests {
         // Straight behind (180°) and a target on the mover's spot are left to the plain path.
         assert_eq!(estimate(0.0, -5.0, north, false), None);
         assert_eq!(estimate(0.0001, 0.0, north, false), None);
+    }
+
+    #[test]
+    fn a_facing_of_any_finite_length_is_steered_and_a_degenerate_one_is_not() {
+        // A facing of length 1e-40 (subnormal in f32) due north: its heading is
+        // atan2(1e-40, 0) = 90° → 450 − 90 = 360 → 0, so a target due north holds and
+        // one due east is 90° to the right, as for a unit facing.
+        assert_eq!(
+            steer_estimate(0.0, 5.0, 0.0, 1e-40, false),
+            Some(Steer::Hold)
+        );
+        assert_eq!(
+            steer_estimate(5.0, 0.0, 0.0, 1e-40, false),
+            Some(Steer::Right)
+        );
+        // Facing due east (heading atan2(0, 1e-40) = 0 → 450 → 90), a target due north
+        // is 270° clockwise: a left turn.
+        assert_eq!(
+            steer_estimate(0.0, 5.0, 1e-40, 0.0, false),
+            Some(Steer::Left)
+        );
+        // A long facing (1e30 due east): a target due east holds.
+        assert_eq!(
+            steer_estimate(5.0, 0.0, 1e30, 0.0, false),
+            Some(Steer::Hold)
+        );
+        // No length, NaN and infinite facings are left to the plain path.
+        for (m21, m22) in [
+            (0.0, 0.0),
+            (-0.0, 0.0),
+            (f32::NAN, 1.0),
+            (0.0, f32::NAN),
+            (f32::INFINITY, 0.0),
+            (f32::INFINITY, 1.0),
+            (1.0, f32::NEG_INFINITY),
+            (f32::INFINITY, f32::INFINITY),
+            (f32::INFINITY, f32::NEG_INFINITY),
+        ] {
+            for (dx, dy) in [
+                (5.0, 0.0),
+                (0.0, 5.0),
+                (3.0, -4.0),
+                (-3.0, 4.0),
+                (-3.0, -4.0),
+            ] {
+                for away in [false, true] {
+                    assert_eq!(
+                        steer_estimate(dx, dy, m21, m22, away),
+                        None,
+                        "{m21} {m22} {dx} {dy}"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        /// A facing of any length (down to subnormal, up to far beyond a unit one) is
+        /// steered as the plain path steers it.
+        #[test]
+        fn the_estimate_agrees_with_the_plain_decision_for_any_facing_length(
+            heading_deg in 0u32..36_000,
+            bearing_deg in 0u32..36_000,
+            scale_exp in -140i32..100,
+            dist in 0.01f32..200.0,
+            away in any::<bool>(),
+        ) {
+            let (s, c) = (heading_deg as f32 / 100.0).to_radians().sin_cos();
+            let k = 2f32.powi(scale_exp.clamp(-126, 127));
+            let k = if scale_exp < -126 { k * 2f32.powi(scale_exp + 126) } else { k };
+            let (m21, m22) = (s * k, c * k);
+            let b = (bearing_deg as f32 / 100.0).to_radians();
+            let (dx, dy) = (dist * b.sin(), dist * b.cos());
+            if let Some(e) = steer_estimate(dx, dy, m21, m22, away) {
+                let here = Position::new(0x7d64_0013, AFrame::IDENTITY);
+                let there = Position::new(0x7d64_0013, AFrame::new(Vec3::new(dx, dy, 0.0), Quat::IDENTITY));
+                let mut h = if away { 180.0 } else { 0.0 } + heading(&here, &there);
+                if h >= 360.0 {
+                    h -= 360.0;
+                }
+                let plain = Steer::of_diff(norm(h - crate::math::heading_of_facing(m21, m22)));
+                prop_assert_eq!(e, plain);
+            }
+        }
     }
 
     proptest! {
