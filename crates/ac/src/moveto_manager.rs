@@ -20,8 +20,8 @@ use crate::math::{heading_of_facing, rem360, AFrame, EPSILON};
 use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::{
-    cylinder_distance_by_offset, heading, norm, steer_estimate, turn_progress_estimate,
-    turn_reached_estimate, Steer,
+    cylinder_distance_by_offset, cylinder_distance_by_offset_f32, heading, norm, steer_estimate,
+    turn_progress_estimate, turn_reached_estimate, Steer,
 };
 use crate::target_manager::{TargetInfo, TargetStatus};
 use std::collections::VecDeque;
@@ -383,15 +383,15 @@ fn distance_by_offset(
         // `Position.Distance`: the offset's length.
         return off.length();
     }
-    cylinder_distance_by_offset(
-        off,
-        radius,
-        height,
-        here.frame.origin.z,
-        m.sought_object_radius,
-        m.sought_object_height,
-        target.frame.origin.z,
-    ) as f32
+    let (pz, oz) = (here.frame.origin.z, target.frame.origin.z);
+    let (r, h) = (m.sought_object_radius, m.sought_object_height);
+    let d = cylinder_distance_by_offset_f32(off, radius, height, pz, r, h, oz);
+    debug_assert_eq!(
+        d.to_bits(),
+        (cylinder_distance_by_offset(off, radius, height, pz, r, h, oz) as f32).to_bits(),
+        "f32 cylinder distance"
+    );
+    d
 }
 
 /// A step without progress counts as a failure only when neither the position manager

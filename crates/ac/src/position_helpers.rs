@@ -66,6 +66,36 @@ pub fn cylinder_distance_by_offset(
     }
 }
 
+/// [`cylinder_distance_by_offset`] narrowed to f32, as `GetCurrentDistance` returns it.
+/// The reach alone (the cylinders overlapping in height, or apart in height but
+/// reaching into each other) comes back as it is: its round trip through f64 gives
+/// back its bits, as any f32 (but a signalling NaN, which no arithmetic forms) does.
+/// The sum of squares is formed only on the two branches that read it.
+#[inline(always)]
+pub fn cylinder_distance_by_offset_f32(
+    off: Vec3,
+    radius: f32,
+    height: f32,
+    pz: f32,
+    other_radius: f32,
+    other_height: f32,
+    oz: f32,
+) -> f32 {
+    let reach = off.length() - (radius + other_radius);
+    let dz = if pz <= oz {
+        oz - (pz + height)
+    } else {
+        pz - (oz + other_height)
+    };
+    if dz > 0.0 && reach > 0.0 {
+        ((dz * dz + reach * reach) as f64).sqrt() as f32
+    } else if dz < 0.0 && reach < 0.0 {
+        (-((dz * dz + reach * reach) as f64).sqrt()) as f32
+    } else {
+        reach
+    }
+}
+
 /// `Position.CylinderDistanceNoZ(r, pos, R, other)`: despite its name the offset
 /// length is 3-D (Q82).
 pub fn cylinder_distance_no_z(
@@ -280,6 +310,43 @@ mod tests {
         // Straight behind (180°) and a target on the mover's spot are left to the plain path.
         assert_eq!(estimate(0.0, -5.0, north, false), None);
         assert_eq!(estimate(0.0001, 0.0, north, false), None);
+    }
+
+    #[test]
+    fn the_f32_cylinder_distance_is_the_narrowed_one_on_every_branch() {
+        let d = |off: Vec3, pz: f32, oz: f32| {
+            let f = cylinder_distance_by_offset_f32(off, 0.5, 1.0, pz, 0.5, 1.0, oz);
+            let plain = cylinder_distance_by_offset(off, 0.5, 1.0, pz, 0.5, 1.0, oz) as f32;
+            assert_eq!(f.to_bits(), plain.to_bits());
+            f
+        };
+        // Side by side on one floor: reach 5 − 1 = 4, height gap 0 − 1 = −1: the reach.
+        assert_eq!(d(Vec3::new(3.0, 4.0, 0.0), 0.0, 0.0), 4.0);
+        // Apart in height (gap 3 − 1 = 2) and in reach (the 3-D offset's 5 − 1 = 4, Q74):
+        // √(4 + 16) = √20.
+        assert_eq!(d(Vec3::new(0.0, 4.0, 3.0), 0.0, 3.0), 4.472_136);
+        // Overlapping in both (reach 0.5 − 1, gap −1): −√(0.25 + 1) = −√1.25.
+        assert_eq!(d(Vec3::new(0.3, 0.4, 0.0), 0.0, 0.0), -1.118_034);
+        // Apart in height only (reach −0.5, heights given apart: gap 3 − 1 = 2): the reach.
+        assert_eq!(d(Vec3::new(0.3, 0.4, 0.0), 0.0, 3.0), -0.5);
+        // The other object below (gap 3 − (0 + 1) = 2 the other way round): √20 again.
+        assert_eq!(d(Vec3::new(0.0, 4.0, -3.0), 3.0, 0.0), 4.472_136);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+        /// The f32 distance has the bits of the f64 one narrowed, on every branch.
+        #[test]
+        fn the_f32_cylinder_distance_has_the_narrowed_bits(
+            x in -50.0f32..50.0, y in -50.0f32..50.0, z in -5.0f32..5.0,
+            r in 0.0f32..2.0, h in 0.0f32..3.0, pz in -5.0f32..5.0,
+            or in 0.0f32..2.0, oh in 0.0f32..3.0, oz in -5.0f32..5.0,
+        ) {
+            let off = Vec3::new(x, y, z);
+            let f = cylinder_distance_by_offset_f32(off, r, h, pz, or, oh, oz);
+            let plain = cylinder_distance_by_offset(off, r, h, pz, or, oh, oz) as f32;
+            prop_assert_eq!(f.to_bits(), plain.to_bits());
+        }
     }
 
     #[test]
