@@ -447,6 +447,13 @@ enum TurnStep {
     },
 }
 
+/// The facing `(M21, M22)` of `frame` (what `AFrame.get_heading` takes its arctangent of).
+#[inline(always)]
+fn facing(frame: &AFrame) -> (f32, f32) {
+    let (_, m21, m22, _) = frame.orientation.matrix_elements();
+    (m21, m22)
+}
+
 /// The plain decision of a turning step: the frame heading `h` of the facing
 /// `(m21, m22)`, `heading_greater(h, target, turn)`, then `heading_diff(h, previous,
 /// turn)`.
@@ -469,12 +476,15 @@ fn turn_plain(previous: f32, (m21, m22): (f32, f32), target: f32, turn: u32) -> 
 #[inline]
 fn turn_estimate(
     m: &mut MoveToManager,
-    (m21, m22): (f32, f32),
+    frame: &AFrame,
     target: f32,
     turn: u32,
 ) -> Option<TurnStep> {
     let right = turn == TURN_RIGHT;
     let (sin_t, cos_t) = m.turn_memo.direction(target)?;
+    // Read after the direction, whose first use of a heading calls the library sine:
+    // read before, the facing would be kept in memory across that call on every step.
+    let (m21, m22) = facing(frame);
     if turn_reached_estimate(m21, m22, sin_t, cos_t, right)? {
         return Some(TurnStep::Reached);
     }
@@ -973,9 +983,8 @@ impl PhysicsObj {
             self.mt_begin_turn_to_heading();
             return;
         }
-        let (_, m21, m22, _) = self.frame.orientation.matrix_elements();
         let estimate = if FAST {
-            turn_estimate(m, (m21, m22), node.heading, cc)
+            turn_estimate(m, &self.frame, node.heading, cc)
         } else {
             None
         };
@@ -983,20 +992,28 @@ impl PhysicsObj {
             Some(s) => {
                 debug_assert_eq!(
                     s,
-                    turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc),
+                    turn_plain(
+                        m.previous_heading.get(),
+                        facing(&self.frame),
+                        node.heading,
+                        cc
+                    ),
                     "turn estimate"
                 );
                 s
             }
-            None => match turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc) {
-                // Kept as the facing (the same heading), which the next step's estimate
-                // reads.
-                TurnStep::Turning { progress, .. } if FAST => TurnStep::Turning {
-                    progress,
-                    heading: PreviousHeading::Facing(m21, m22),
-                },
-                s => s,
-            },
+            None => {
+                let (m21, m22) = facing(&self.frame);
+                match turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc) {
+                    // Kept as the facing (the same heading), which the next step's
+                    // estimate reads.
+                    TurnStep::Turning { progress, .. } if FAST => TurnStep::Turning {
+                        progress,
+                        heading: PreviousHeading::Facing(m21, m22),
+                    },
+                    s => s,
+                }
+            }
         };
         let TurnStep::Turning { progress, heading } = step else {
             self.moveto.fail_progress_count = 0;
