@@ -933,10 +933,19 @@ impl PhysicsObj {
     }
 
     /// `BeginTurnToHeading`: waits while any motion is pending (Q65).
+    // The wait is tested where it is called: a turning node's steps mostly wait, and
+    // then make no call.
+    #[inline(always)]
     fn mt_begin_turn_to_heading(&mut self) {
         if self.is_animating {
             return;
         }
+        self.mt_begin_turn_to_heading_now();
+    }
+
+    /// `BeginTurnToHeading` with no motion pending.
+    #[inline(never)]
+    fn mt_begin_turn_to_heading_now(&mut self) {
         let Some(node) = self.moveto.pending_actions.front().copied() else {
             return;
         };
@@ -1025,7 +1034,12 @@ impl PhysicsObj {
             self.mt_begin_next_node();
             return;
         };
-        m.previous_heading = heading;
+        // A facing is stored as its parts: built as a whole, the value went through
+        // memory on its way into the manager.
+        m.previous_heading = match heading {
+            PreviousHeading::Facing(m21, m22) => PreviousHeading::Facing(m21, m22),
+            h => h,
+        };
         if progress {
             m.fail_progress_count = 0;
         } else if neither_interpolating_nor_animating(
