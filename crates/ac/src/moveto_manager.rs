@@ -16,7 +16,7 @@
 use crate::commands::*;
 use crate::interpolation::Position;
 use crate::math::Vec3;
-use crate::math::{heading_of_facing, rem360, AFrame, EPSILON};
+use crate::math::{heading_of_facing, heading_sin_cos, rem360, AFrame, EPSILON};
 use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::{
@@ -92,8 +92,10 @@ impl PartialEq for PreviousHeading {
 }
 
 /// The direction (sine, cosine) of the heading a turn aims at, kept for the heading
-/// (`key`, its bits) it was computed from: a turn's steps share one node heading. A
-/// memo, no state of the manager: any two are equal.
+/// (`key`, its bits) it was computed from: a turn's steps share one node heading. It is
+/// the direction `AFrame.set_heading` turns to ([`heading_sin_cos`]: the heading in
+/// radians narrowed to f32, within 2e-5° of the heading), so the snap at the turn's end
+/// reads it too. A memo, no state of the manager: any two are equal.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TurnMemo {
     key: u32,
@@ -117,10 +119,16 @@ impl TurnMemo {
             if !(0.0..360.0).contains(&t) {
                 return None;
             }
-            (self.sin, self.cos) = f64::from(t).to_radians().sin_cos();
+            (self.sin, self.cos) = heading_sin_cos(t);
             self.key = t.to_bits();
         }
         Some((self.sin, self.cos))
+    }
+
+    /// [`heading_sin_cos`] of `t` when kept.
+    #[inline]
+    fn kept(&self, t: f32) -> Option<(f64, f64)> {
+        (self.key == t.to_bits()).then_some((self.sin, self.cos))
     }
 }
 
@@ -361,6 +369,15 @@ fn steer<const FAST: bool>(
     }
     let (s, h) = steer_plain(m, cur);
     (s, Some(h), None)
+}
+
+/// Whether two frames have the same bits in every part.
+fn same_frame_bits(a: &AFrame, b: &AFrame) -> bool {
+    let q = |f: &AFrame| {
+        let o = f.orientation;
+        [o.w, o.x, o.y, o.z].map(f32::to_bits)
+    };
+    same_bits(a.origin, b.origin) && q(a) == q(b)
 }
 
 /// Whether two vectors have the same bits in every part.
@@ -1026,7 +1043,22 @@ impl PhysicsObj {
         };
         let TurnStep::Turning { progress, heading } = step else {
             self.moveto.fail_progress_count = 0;
-            self.set_heading(node.heading);
+            match self.moveto.turn_memo.kept(node.heading) {
+                // The direction the turn's estimate read is the one the snap turns to.
+                Some(sc) if FAST => {
+                    let before = self.frame;
+                    self.frame.set_heading_sin_cos(sc);
+                    debug_assert!(
+                        same_frame_bits(&self.frame, &{
+                            let mut plain = before;
+                            plain.set_heading(node.heading);
+                            plain
+                        }),
+                        "snap from the turn's direction"
+                    );
+                }
+                _ => self.set_heading(node.heading),
+            }
             self.moveto.pending_actions.pop_front();
             let mut mp = motion_params(1.0, self.moveto.movement_params.hold_key_to_apply);
             self.mt_stop_motion(cc, &mut mp);
@@ -1266,5 +1298,33 @@ impl PhysicsObj {
         self.position_manager
             .as_ref()
             .is_some_and(|p| p.is_interpolating())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_turn_memo_keeps_the_direction_set_heading_turns_to() {
+        let mut memo = TurnMemo::EMPTY;
+        assert_eq!(memo.kept(90.0), None);
+        // 90° in radians narrowed to f32 is π/2 + 4.371139e-8, whose sine is
+        // 1 − 9.6e-16 and cosine −4.371139e-8 (not the exact 1 and 0 of π/2).
+        let (s, c) = memo.direction(90.0).unwrap();
+        assert!((s - 1.0).abs() < 1e-15 && s < 1.0, "{s}");
+        assert!((c + 4.371_139e-8).abs() < 1e-14, "{c}");
+        assert_eq!(memo.kept(90.0), Some((s, c)));
+        assert_eq!(memo.kept(45.0), None);
+        // Out of range: neither decided nor kept.
+        assert_eq!(memo.direction(360.0), None);
+        assert_eq!(memo.kept(360.0), None);
+        // The snap from the kept direction is `set_heading`'s, bit for bit.
+        let mut a = AFrame::IDENTITY;
+        let mut b = AFrame::IDENTITY;
+        a.set_heading_sin_cos((s, c));
+        b.set_heading(90.0);
+        assert!(same_frame_bits(&a, &b));
+        assert_eq!(a.get_heading(), 90.0);
     }
 }

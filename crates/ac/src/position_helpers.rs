@@ -223,14 +223,16 @@ fn side(s: f64, c: f64) -> Option<bool> {
 /// `heading_greater(h, target, turn)` for the frame heading `h` of the facing `(m21, m22)`
 /// (`Quat::matrix_elements`, what `AFrame.get_heading` takes its arctangent of), decided
 /// without the arctangent when certain; `None` when not. `(sin_t, cos_t)` is the
-/// direction of `target` (compass degrees in [0, 360)), `right` says the turn is
-/// TurnRight.
+/// direction of `target` (compass degrees in [0, 360)) to within 2e-5° (the caller
+/// passes `math::heading_sin_cos(target)`, the radians narrowed to f32), `right` says
+/// the turn is TurnRight.
 ///
 /// With `h` and `target` both in [0, 360), `heading_greater` for TurnRight is true
 /// exactly when `h − target` is in (0°, 180°) modulo 360 (the two edges aside), and
 /// TurnLeft is its negation. The f32 heading lies within 1e-4° of the facing's true
-/// angle (an f32 arctangent, degrees and `450 − x` each rounded once), so an angle more
-/// than 0.01° from both edges has the plain path's answer.
+/// angle (an f32 arctangent, degrees and `450 − x` each rounded once) and the direction
+/// within 2e-5° of `target`'s, so an angle more than 0.01° from both edges has the plain
+/// path's answer.
 #[inline]
 pub fn turn_reached_estimate(
     m21: f32,
@@ -555,7 +557,7 @@ mod tests {
             let (plain_reached, plain_progress) = turn_plain(f, p, t, right);
             let (_, m21, m22, _) = f.matrix_elements();
             let (_, p21, p22, _) = p.matrix_elements();
-            let (sin_t, cos_t) = f64::from(t).to_radians().sin_cos();
+            let (sin_t, cos_t) = crate::math::heading_sin_cos(t);
             if let Some(r) = turn_reached_estimate(m21, m22, sin_t, cos_t, right) {
                 prop_assert_eq!(r, plain_reached);
             }
@@ -576,7 +578,7 @@ mod tests {
                 let t = ((h + d) % 360) as f32;
                 let p = facing(t, 0.0);
                 let (_, p21, p22, _) = p.matrix_elements();
-                let (sin_t, cos_t) = f64::from(t).to_radians().sin_cos();
+                let (sin_t, cos_t) = crate::math::heading_sin_cos(t);
                 for right in [true, false] {
                     let plain = turn_plain(f, p, t, right);
                     let r = turn_reached_estimate(m21, m22, sin_t, cos_t, right);
