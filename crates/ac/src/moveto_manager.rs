@@ -744,7 +744,6 @@ impl PhysicsObj {
     /// `MoveToManager.HandleUpdateTarget(info)`.
     pub(crate) fn mt_handle_update_target(&mut self, info: &TargetInfo) {
         let now = self.now;
-        let here = self.position();
         let id = self.id;
         let m: &mut MoveToManager = &mut self.moveto;
         if m.top_level_object_id != info.object_id {
@@ -765,6 +764,8 @@ impl PhysicsObj {
                 self.mt_cancel_move_to(WeenieError::ObjectGone);
             }
         } else if m.top_level_object_id == id {
+            // `self.position()`, formed only on the one branch that reads it.
+            let here = Position::new(self.cell, self.frame);
             m.sought_position = here;
             m.current_target_position = here;
             self.mt_clean_up_and_call_weenie(WeenieError::None);
