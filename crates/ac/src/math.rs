@@ -852,6 +852,13 @@ pub fn to_degrees(rad: f32) -> f32 {
     (180.0 / std::f64::consts::PI * rad as f64) as f32
 }
 
+/// The sine and cosine `AFrame.set_heading(deg)` turns to: of `deg` in radians (narrowed
+/// to f32), in f64.
+pub fn heading_sin_cos(deg: f32) -> (f64, f64) {
+    let r = to_radians(deg) as f64;
+    (r.sin(), r.cos())
+}
+
 /// `atan(k / 8)` for `k = 0..=8`, the anchors of [`atan2_f32`]'s reduction.
 const ATAN_EIGHTHS: [f64; 9] = [
     0.0,
@@ -1105,9 +1112,14 @@ impl AFrame {
 
     /// `AFrame.set_heading(deg)`.
     pub fn set_heading(&mut self, deg: f32) {
-        let r = to_radians(deg);
+        self.set_heading_sin_cos(heading_sin_cos(deg));
+    }
+
+    /// [`AFrame::set_heading`] given [`heading_sin_cos`] of the heading, for a caller
+    /// that already holds them.
+    pub fn set_heading_sin_cos(&mut self, (sin, cos): (f64, f64)) {
         let (m13, _, _, m23) = self.orientation.matrix_elements();
-        let dir = Vec3::new((r as f64).sin() as f32, (r as f64).cos() as f32, m23 + m13);
+        let dir = Vec3::new(sin as f32, cos as f32, m23 + m13);
         self.set_vector_heading(dir);
     }
 

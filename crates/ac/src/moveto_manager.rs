@@ -16,12 +16,12 @@
 use crate::commands::*;
 use crate::interpolation::Position;
 use crate::math::Vec3;
-use crate::math::{heading_of_facing, rem360, AFrame, EPSILON};
+use crate::math::{heading_of_facing, heading_sin_cos, rem360, AFrame, EPSILON};
 use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::{
-    cylinder_distance_by_offset, heading, norm, steer_estimate, turn_progress_estimate,
-    turn_reached_estimate, Steer,
+    cylinder_distance_by_offset, cylinder_distance_by_offset_f32, heading, norm, steer_estimate,
+    turn_progress_estimate, turn_reached_estimate, Steer,
 };
 use crate::target_manager::{TargetInfo, TargetStatus};
 use std::collections::VecDeque;
@@ -92,8 +92,10 @@ impl PartialEq for PreviousHeading {
 }
 
 /// The direction (sine, cosine) of the heading a turn aims at, kept for the heading
-/// (`key`, its bits) it was computed from: a turn's steps share one node heading. A
-/// memo, no state of the manager: any two are equal.
+/// (`key`, its bits) it was computed from: a turn's steps share one node heading. It is
+/// the direction `AFrame.set_heading` turns to ([`heading_sin_cos`]: the heading in
+/// radians narrowed to f32, within 2e-5° of the heading), so the snap at the turn's end
+/// reads it too. A memo, no state of the manager: any two are equal.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TurnMemo {
     key: u32,
@@ -117,10 +119,16 @@ impl TurnMemo {
             if !(0.0..360.0).contains(&t) {
                 return None;
             }
-            (self.sin, self.cos) = f64::from(t).to_radians().sin_cos();
+            (self.sin, self.cos) = heading_sin_cos(t);
             self.key = t.to_bits();
         }
         Some((self.sin, self.cos))
+    }
+
+    /// [`heading_sin_cos`] of `t` when kept.
+    #[inline]
+    fn kept(&self, t: f32) -> Option<(f64, f64)> {
+        (self.key == t.to_bits()).then_some((self.sin, self.cos))
     }
 }
 
@@ -363,6 +371,15 @@ fn steer<const FAST: bool>(
     (s, Some(h), None)
 }
 
+/// Whether two frames have the same bits in every part.
+fn same_frame_bits(a: &AFrame, b: &AFrame) -> bool {
+    let q = |f: &AFrame| {
+        let o = f.orientation;
+        [o.w, o.x, o.y, o.z].map(f32::to_bits)
+    };
+    same_bits(a.origin, b.origin) && q(a) == q(b)
+}
+
 /// Whether two vectors have the same bits in every part.
 fn same_bits(a: Vec3, b: Vec3) -> bool {
     [a.x, a.y, a.z].map(f32::to_bits) == [b.x, b.y, b.z].map(f32::to_bits)
@@ -383,15 +400,15 @@ fn distance_by_offset(
         // `Position.Distance`: the offset's length.
         return off.length();
     }
-    cylinder_distance_by_offset(
-        off,
-        radius,
-        height,
-        here.frame.origin.z,
-        m.sought_object_radius,
-        m.sought_object_height,
-        target.frame.origin.z,
-    ) as f32
+    let (pz, oz) = (here.frame.origin.z, target.frame.origin.z);
+    let (r, h) = (m.sought_object_radius, m.sought_object_height);
+    let d = cylinder_distance_by_offset_f32(off, radius, height, pz, r, h, oz);
+    debug_assert_eq!(
+        d.to_bits(),
+        (cylinder_distance_by_offset(off, radius, height, pz, r, h, oz) as f32).to_bits(),
+        "f32 cylinder distance"
+    );
+    d
 }
 
 /// A step without progress counts as a failure only when neither the position manager
@@ -447,6 +464,13 @@ enum TurnStep {
     },
 }
 
+/// The facing `(M21, M22)` of `frame` (what `AFrame.get_heading` takes its arctangent of).
+#[inline(always)]
+fn facing(frame: &AFrame) -> (f32, f32) {
+    let (_, m21, m22, _) = frame.orientation.matrix_elements();
+    (m21, m22)
+}
+
 /// The plain decision of a turning step: the frame heading `h` of the facing
 /// `(m21, m22)`, `heading_greater(h, target, turn)`, then `heading_diff(h, previous,
 /// turn)`.
@@ -469,12 +493,15 @@ fn turn_plain(previous: f32, (m21, m22): (f32, f32), target: f32, turn: u32) -> 
 #[inline]
 fn turn_estimate(
     m: &mut MoveToManager,
-    (m21, m22): (f32, f32),
+    frame: &AFrame,
     target: f32,
     turn: u32,
 ) -> Option<TurnStep> {
     let right = turn == TURN_RIGHT;
     let (sin_t, cos_t) = m.turn_memo.direction(target)?;
+    // Read after the direction, whose first use of a heading calls the library sine:
+    // read before, the facing would be kept in memory across that call on every step.
+    let (m21, m22) = facing(frame);
     if turn_reached_estimate(m21, m22, sin_t, cos_t, right)? {
         return Some(TurnStep::Reached);
     }
@@ -717,7 +744,6 @@ impl PhysicsObj {
     /// `MoveToManager.HandleUpdateTarget(info)`.
     pub(crate) fn mt_handle_update_target(&mut self, info: &TargetInfo) {
         let now = self.now;
-        let here = self.position();
         let id = self.id;
         let m: &mut MoveToManager = &mut self.moveto;
         if m.top_level_object_id != info.object_id {
@@ -738,6 +764,8 @@ impl PhysicsObj {
                 self.mt_cancel_move_to(WeenieError::ObjectGone);
             }
         } else if m.top_level_object_id == id {
+            // `self.position()`, formed only on the one branch that reads it.
+            let here = Position::new(self.cell, self.frame);
             m.sought_position = here;
             m.current_target_position = here;
             self.mt_clean_up_and_call_weenie(WeenieError::None);
@@ -923,10 +951,19 @@ impl PhysicsObj {
     }
 
     /// `BeginTurnToHeading`: waits while any motion is pending (Q65).
+    // The wait is tested where it is called: a turning node's steps mostly wait, and
+    // then make no call.
+    #[inline(always)]
     fn mt_begin_turn_to_heading(&mut self) {
         if self.is_animating {
             return;
         }
+        self.mt_begin_turn_to_heading_now();
+    }
+
+    /// `BeginTurnToHeading` with no motion pending.
+    #[inline(never)]
+    fn mt_begin_turn_to_heading_now(&mut self) {
         let Some(node) = self.moveto.pending_actions.front().copied() else {
             return;
         };
@@ -973,9 +1010,8 @@ impl PhysicsObj {
             self.mt_begin_turn_to_heading();
             return;
         }
-        let (_, m21, m22, _) = self.frame.orientation.matrix_elements();
         let estimate = if FAST {
-            turn_estimate(m, (m21, m22), node.heading, cc)
+            turn_estimate(m, &self.frame, node.heading, cc)
         } else {
             None
         };
@@ -983,24 +1019,47 @@ impl PhysicsObj {
             Some(s) => {
                 debug_assert_eq!(
                     s,
-                    turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc),
+                    turn_plain(
+                        m.previous_heading.get(),
+                        facing(&self.frame),
+                        node.heading,
+                        cc
+                    ),
                     "turn estimate"
                 );
                 s
             }
-            None => match turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc) {
-                // Kept as the facing (the same heading), which the next step's estimate
-                // reads.
-                TurnStep::Turning { progress, .. } if FAST => TurnStep::Turning {
-                    progress,
-                    heading: PreviousHeading::Facing(m21, m22),
-                },
-                s => s,
-            },
+            None => {
+                let (m21, m22) = facing(&self.frame);
+                match turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc) {
+                    // Kept as the facing (the same heading), which the next step's
+                    // estimate reads.
+                    TurnStep::Turning { progress, .. } if FAST => TurnStep::Turning {
+                        progress,
+                        heading: PreviousHeading::Facing(m21, m22),
+                    },
+                    s => s,
+                }
+            }
         };
         let TurnStep::Turning { progress, heading } = step else {
             self.moveto.fail_progress_count = 0;
-            self.set_heading(node.heading);
+            match self.moveto.turn_memo.kept(node.heading) {
+                // The direction the turn's estimate read is the one the snap turns to.
+                Some(sc) if FAST => {
+                    let before = self.frame;
+                    self.frame.set_heading_sin_cos(sc);
+                    debug_assert!(
+                        same_frame_bits(&self.frame, &{
+                            let mut plain = before;
+                            plain.set_heading(node.heading);
+                            plain
+                        }),
+                        "snap from the turn's direction"
+                    );
+                }
+                _ => self.set_heading(node.heading),
+            }
             self.moveto.pending_actions.pop_front();
             let mut mp = motion_params(1.0, self.moveto.movement_params.hold_key_to_apply);
             self.mt_stop_motion(cc, &mut mp);
@@ -1008,7 +1067,12 @@ impl PhysicsObj {
             self.mt_begin_next_node();
             return;
         };
-        m.previous_heading = heading;
+        // A facing is stored as its parts: built as a whole, the value went through
+        // memory on its way into the manager.
+        m.previous_heading = match heading {
+            PreviousHeading::Facing(m21, m22) => PreviousHeading::Facing(m21, m22),
+            h => h,
+        };
         if progress {
             m.fail_progress_count = 0;
         } else if neither_interpolating_nor_animating(
@@ -1235,5 +1299,33 @@ impl PhysicsObj {
         self.position_manager
             .as_ref()
             .is_some_and(|p| p.is_interpolating())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_turn_memo_keeps_the_direction_set_heading_turns_to() {
+        let mut memo = TurnMemo::EMPTY;
+        assert_eq!(memo.kept(90.0), None);
+        // 90° in radians narrowed to f32 is π/2 + 4.371139e-8, whose sine is
+        // 1 − 9.6e-16 and cosine −4.371139e-8 (not the exact 1 and 0 of π/2).
+        let (s, c) = memo.direction(90.0).unwrap();
+        assert!((s - 1.0).abs() < 1e-15 && s < 1.0, "{s}");
+        assert!((c + 4.371_139e-8).abs() < 1e-14, "{c}");
+        assert_eq!(memo.kept(90.0), Some((s, c)));
+        assert_eq!(memo.kept(45.0), None);
+        // Out of range: neither decided nor kept.
+        assert_eq!(memo.direction(360.0), None);
+        assert_eq!(memo.kept(360.0), None);
+        // The snap from the kept direction is `set_heading`'s, bit for bit.
+        let mut a = AFrame::IDENTITY;
+        let mut b = AFrame::IDENTITY;
+        a.set_heading_sin_cos((s, c));
+        b.set_heading(90.0);
+        assert!(same_frame_bits(&a, &b));
+        assert_eq!(a.get_heading(), 90.0);
     }
 }

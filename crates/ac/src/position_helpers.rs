@@ -66,6 +66,36 @@ pub fn cylinder_distance_by_offset(
     }
 }
 
+/// [`cylinder_distance_by_offset`] narrowed to f32, as `GetCurrentDistance` returns it.
+/// The reach alone (the cylinders overlapping in height, or apart in height but
+/// reaching into each other) comes back as it is: its round trip through f64 gives
+/// back its bits, as any f32 (but a signalling NaN, which no arithmetic forms) does.
+/// The sum of squares is formed only on the two branches that read it.
+#[inline(always)]
+pub fn cylinder_distance_by_offset_f32(
+    off: Vec3,
+    radius: f32,
+    height: f32,
+    pz: f32,
+    other_radius: f32,
+    other_height: f32,
+    oz: f32,
+) -> f32 {
+    let reach = off.length() - (radius + other_radius);
+    let dz = if pz <= oz {
+        oz - (pz + height)
+    } else {
+        pz - (oz + other_height)
+    };
+    if dz > 0.0 && reach > 0.0 {
+        ((dz * dz + reach * reach) as f64).sqrt() as f32
+    } else if dz < 0.0 && reach < 0.0 {
+        (-((dz * dz + reach * reach) as f64).sqrt()) as f32
+    } else {
+        reach
+    }
+}
+
 /// `Position.CylinderDistanceNoZ(r, pos, R, other)`: despite its name the offset
 /// length is 3-D (Q82).
 pub fn cylinder_distance_no_z(
@@ -134,17 +164,25 @@ const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
 /// which f64 forms exactly enough from f32 inputs; the plain path's f32 roundings (the
 /// normalisation, two narrowed arctangents, degrees, the subtractions) move its `diff` by
 /// less than 0.001°. So an angle more than 0.01° from every edge of the decision (20°,
-/// 180°, 340°) gives the plain path's answer; nearer an edge, or with a direction too
-/// short or too long to trust (the bearing of an offset under EPSILON is 0 by rule),
-/// the caller takes the plain path.
+/// 180°, 340°) gives the plain path's answer; nearer an edge, or with an offset too
+/// short or too long to trust (the bearing of an offset under EPSILON is 0 by rule, and
+/// the plain path's f32 normalisation overflows for a long one), the caller takes the
+/// plain path.
+///
+/// The facing needs no such guard: the plain heading is the arctangent of the same two
+/// f32 elements, taken in f64, whatever their length, and every product of two f32
+/// values is exact in f64, so the cross and dot products keep their relative accuracy
+/// for a facing of any finite length. A facing of no length (both products 0) fails
+/// both tests below, and so does a NaN one. So does an infinite one: its cross product
+/// is then NaN or infinite, and when infinite its dot product is NaN or infinite too,
+/// and every test below compares ∞ with ∞ or forms ∞ − ∞ for such a pair.
 #[inline]
 pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Option<Steer> {
     let (x, y) = (f64::from(dx), f64::from(dy));
     let (mx, my) = (f64::from(m21), f64::from(m22));
     let d2 = x * x + y * y;
-    let m2 = mx * mx + my * my;
     let small = 4.0 * f64::from(EPSILON);
-    if !((small * small..=1e30).contains(&d2) && (1e-12..=1e30).contains(&m2)) {
+    if !(small * small..=1e30).contains(&d2) {
         return None;
     }
     // |d||m|·sin θ and |d||m|·cos θ. Aiming away is aiming along −d: each product of
@@ -185,14 +223,16 @@ fn side(s: f64, c: f64) -> Option<bool> {
 /// `heading_greater(h, target, turn)` for the frame heading `h` of the facing `(m21, m22)`
 /// (`Quat::matrix_elements`, what `AFrame.get_heading` takes its arctangent of), decided
 /// without the arctangent when certain; `None` when not. `(sin_t, cos_t)` is the
-/// direction of `target` (compass degrees in [0, 360)), `right` says the turn is
-/// TurnRight.
+/// direction of `target` (compass degrees in [0, 360)) to within 2e-5° (the caller
+/// passes `math::heading_sin_cos(target)`, the radians narrowed to f32), `right` says
+/// the turn is TurnRight.
 ///
 /// With `h` and `target` both in [0, 360), `heading_greater` for TurnRight is true
 /// exactly when `h − target` is in (0°, 180°) modulo 360 (the two edges aside), and
 /// TurnLeft is its negation. The f32 heading lies within 1e-4° of the facing's true
-/// angle (an f32 arctangent, degrees and `450 − x` each rounded once), so an angle more
-/// than 0.01° from both edges has the plain path's answer.
+/// angle (an f32 arctangent, degrees and `450 − x` each rounded once) and the direction
+/// within 2e-5° of `target`'s, so an angle more than 0.01° from both edges has the plain
+/// path's answer.
 #[inline]
 pub fn turn_reached_estimate(
     m21: f32,
@@ -272,6 +312,128 @@ mod tests {
         // Straight behind (180°) and a target on the mover's spot are left to the plain path.
         assert_eq!(estimate(0.0, -5.0, north, false), None);
         assert_eq!(estimate(0.0001, 0.0, north, false), None);
+    }
+
+    #[test]
+    fn the_f32_cylinder_distance_is_the_narrowed_one_on_every_branch() {
+        let d = |off: Vec3, pz: f32, oz: f32| {
+            let f = cylinder_distance_by_offset_f32(off, 0.5, 1.0, pz, 0.5, 1.0, oz);
+            let plain = cylinder_distance_by_offset(off, 0.5, 1.0, pz, 0.5, 1.0, oz) as f32;
+            assert_eq!(f.to_bits(), plain.to_bits());
+            f
+        };
+        // Side by side on one floor: reach 5 − 1 = 4, height gap 0 − 1 = −1: the reach.
+        assert_eq!(d(Vec3::new(3.0, 4.0, 0.0), 0.0, 0.0), 4.0);
+        // Apart in height (gap 3 − 1 = 2) and in reach (the 3-D offset's 5 − 1 = 4, Q74):
+        // √(4 + 16) = √20.
+        assert_eq!(d(Vec3::new(0.0, 4.0, 3.0), 0.0, 3.0), 4.472_136);
+        // Overlapping in both (reach 0.5 − 1, gap −1): −√(0.25 + 1) = −√1.25.
+        assert_eq!(d(Vec3::new(0.3, 0.4, 0.0), 0.0, 0.0), -1.118_034);
+        // Apart in height only (reach −0.5, heights given apart: gap 3 − 1 = 2): the reach.
+        assert_eq!(d(Vec3::new(0.3, 0.4, 0.0), 0.0, 3.0), -0.5);
+        // The other object below (gap 3 − (0 + 1) = 2 the other way round): √20 again.
+        assert_eq!(d(Vec3::new(0.0, 4.0, -3.0), 3.0, 0.0), 4.472_136);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+        /// The f32 distance has the bits of the f64 one narrowed, on every branch.
+        #[test]
+        fn the_f32_cylinder_distance_has_the_narrowed_bits(
+            x in -50.0f32..50.0, y in -50.0f32..50.0, z in -5.0f32..5.0,
+            r in 0.0f32..2.0, h in 0.0f32..3.0, pz in -5.0f32..5.0,
+            or in 0.0f32..2.0, oh in 0.0f32..3.0, oz in -5.0f32..5.0,
+        ) {
+            let off = Vec3::new(x, y, z);
+            let f = cylinder_distance_by_offset_f32(off, r, h, pz, or, oh, oz);
+            let plain = cylinder_distance_by_offset(off, r, h, pz, or, oh, oz) as f32;
+            prop_assert_eq!(f.to_bits(), plain.to_bits());
+        }
+    }
+
+    #[test]
+    fn a_facing_of_any_finite_length_is_steered_and_a_degenerate_one_is_not() {
+        // A facing of length 1e-40 (subnormal in f32) due north: its heading is
+        // atan2(1e-40, 0) = 90° → 450 − 90 = 360 → 0, so a target due north holds and
+        // one due east is 90° to the right, as for a unit facing.
+        assert_eq!(
+            steer_estimate(0.0, 5.0, 0.0, 1e-40, false),
+            Some(Steer::Hold)
+        );
+        assert_eq!(
+            steer_estimate(5.0, 0.0, 0.0, 1e-40, false),
+            Some(Steer::Right)
+        );
+        // Facing due east (heading atan2(0, 1e-40) = 0 → 450 → 90), a target due north
+        // is 270° clockwise: a left turn.
+        assert_eq!(
+            steer_estimate(0.0, 5.0, 1e-40, 0.0, false),
+            Some(Steer::Left)
+        );
+        // A long facing (1e30 due east): a target due east holds.
+        assert_eq!(
+            steer_estimate(5.0, 0.0, 1e30, 0.0, false),
+            Some(Steer::Hold)
+        );
+        // No length, NaN and infinite facings are left to the plain path.
+        for (m21, m22) in [
+            (0.0, 0.0),
+            (-0.0, 0.0),
+            (f32::NAN, 1.0),
+            (0.0, f32::NAN),
+            (f32::INFINITY, 0.0),
+            (f32::INFINITY, 1.0),
+            (1.0, f32::NEG_INFINITY),
+            (f32::INFINITY, f32::INFINITY),
+            (f32::INFINITY, f32::NEG_INFINITY),
+        ] {
+            for (dx, dy) in [
+                (5.0, 0.0),
+                (0.0, 5.0),
+                (3.0, -4.0),
+                (-3.0, 4.0),
+                (-3.0, -4.0),
+            ] {
+                for away in [false, true] {
+                    assert_eq!(
+                        steer_estimate(dx, dy, m21, m22, away),
+                        None,
+                        "{m21} {m22} {dx} {dy}"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        /// A facing of any length (down to subnormal, up to far beyond a unit one) is
+        /// steered as the plain path steers it.
+        #[test]
+        fn the_estimate_agrees_with_the_plain_decision_for_any_facing_length(
+            heading_deg in 0u32..36_000,
+            bearing_deg in 0u32..36_000,
+            scale_exp in -140i32..100,
+            dist in 0.01f32..200.0,
+            away in any::<bool>(),
+        ) {
+            let (s, c) = (heading_deg as f32 / 100.0).to_radians().sin_cos();
+            let k = 2f32.powi(scale_exp.clamp(-126, 127));
+            let k = if scale_exp < -126 { k * 2f32.powi(scale_exp + 126) } else { k };
+            let (m21, m22) = (s * k, c * k);
+            let b = (bearing_deg as f32 / 100.0).to_radians();
+            let (dx, dy) = (dist * b.sin(), dist * b.cos());
+            if let Some(e) = steer_estimate(dx, dy, m21, m22, away) {
+                let here = Position::new(0x7d64_0013, AFrame::IDENTITY);
+                let there = Position::new(0x7d64_0013, AFrame::new(Vec3::new(dx, dy, 0.0), Quat::IDENTITY));
+                let mut h = if away { 180.0 } else { 0.0 } + heading(&here, &there);
+                if h >= 360.0 {
+                    h -= 360.0;
+                }
+                let plain = Steer::of_diff(norm(h - crate::math::heading_of_facing(m21, m22)));
+                prop_assert_eq!(e, plain);
+            }
+        }
     }
 
     proptest! {
@@ -395,7 +557,7 @@ mod tests {
             let (plain_reached, plain_progress) = turn_plain(f, p, t, right);
             let (_, m21, m22, _) = f.matrix_elements();
             let (_, p21, p22, _) = p.matrix_elements();
-            let (sin_t, cos_t) = f64::from(t).to_radians().sin_cos();
+            let (sin_t, cos_t) = crate::math::heading_sin_cos(t);
             if let Some(r) = turn_reached_estimate(m21, m22, sin_t, cos_t, right) {
                 prop_assert_eq!(r, plain_reached);
             }
@@ -416,7 +578,7 @@ mod tests {
                 let t = ((h + d) % 360) as f32;
                 let p = facing(t, 0.0);
                 let (_, p21, p22, _) = p.matrix_elements();
-                let (sin_t, cos_t) = f64::from(t).to_radians().sin_cos();
+                let (sin_t, cos_t) = crate::math::heading_sin_cos(t);
                 for right in [true, false] {
                     let plain = turn_plain(f, p, t, right);
                     let r = turn_reached_estimate(m21, m22, sin_t, cos_t, right);
