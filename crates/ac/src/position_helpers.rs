@@ -50,20 +50,42 @@ pub fn cylinder_distance_by_offset(
     other_height: f32,
     oz: f32,
 ) -> f64 {
+    let (reach, dz) = reach_and_gap(off, radius, height, pz, other_radius, other_height, oz);
+    if dz > 0.0 && reach > 0.0 {
+        apart(dz, reach)
+    } else if dz < 0.0 && reach < 0.0 {
+        -apart(dz, reach)
+    } else {
+        reach as f64
+    }
+}
+
+/// The two legs of the cylinder distance: how far the cylinders' sides are apart (the
+/// 3-D offset's length less both radii, Q74) and how far apart they are in height
+/// (negative when they overlap).
+#[inline(always)]
+fn reach_and_gap(
+    off: Vec3,
+    radius: f32,
+    height: f32,
+    pz: f32,
+    other_radius: f32,
+    other_height: f32,
+    oz: f32,
+) -> (f32, f32) {
     let reach = off.length() - (radius + other_radius);
     let dz = if pz <= oz {
         oz - (pz + height)
     } else {
         pz - (oz + other_height)
     };
-    let sum = dz * dz + reach * reach;
-    if dz > 0.0 && reach > 0.0 {
-        (sum as f64).sqrt()
-    } else if dz < 0.0 && reach < 0.0 {
-        -(sum as f64).sqrt()
-    } else {
-        reach as f64
-    }
+    (reach, dz)
+}
+
+/// The hypotenuse of the two legs: their squares summed in f32, the root in f64.
+#[inline(always)]
+fn apart(dz: f32, reach: f32) -> f64 {
+    f64::from(dz * dz + reach * reach).sqrt()
 }
 
 /// [`cylinder_distance_by_offset`] narrowed to f32, as `GetCurrentDistance` returns it.
@@ -81,16 +103,11 @@ pub fn cylinder_distance_by_offset_f32(
     other_height: f32,
     oz: f32,
 ) -> f32 {
-    let reach = off.length() - (radius + other_radius);
-    let dz = if pz <= oz {
-        oz - (pz + height)
-    } else {
-        pz - (oz + other_height)
-    };
+    let (reach, dz) = reach_and_gap(off, radius, height, pz, other_radius, other_height, oz);
     if dz > 0.0 && reach > 0.0 {
-        ((dz * dz + reach * reach) as f64).sqrt() as f32
+        apart(dz, reach) as f32
     } else if dz < 0.0 && reach < 0.0 {
-        (-((dz * dz + reach * reach) as f64).sqrt()) as f32
+        (-apart(dz, reach)) as f32
     } else {
         reach
     }
