@@ -4,6 +4,7 @@
 //! does, so results agree with ACE to the last few ulps.
 
 use serde::{Deserialize, Serialize};
+use std::cell::Cell;
 
 /// `PhysicsGlobals.EPSILON`.
 pub const EPSILON: f32 = 0.0002;
@@ -348,20 +349,63 @@ impl RotateVecMemo {
         // A step of the zero vector from the identity, which an object that stops
         // turning takes at the first crossing of every tick, is the identity (every
         // intermediate is 1 or +0: `zero_step_from_the_identity_is_the_identity`).
+        let key = step_key(*o, omega, q);
         let value = if quat_bits(*o) == quat_bits(Quat::IDENTITY)
             && (w.x.to_bits() | w.y.to_bits() | w.z.to_bits()) == 0
         {
             Quat::IDENTITY
         } else {
-            rotate_vec_step(*o, w)
+            shared_rotate_vec_step(key, *o, w)
         };
         self.second = self.first;
-        self.first = StepEntry {
-            key: step_key(*o, omega, q),
-            value,
-        };
+        self.first = StepEntry { key, value };
         *o = value;
     }
+}
+
+/// The slots of [`shared_rotate_vec_step`]'s table (a power of two).
+const SHARED_STEPS: usize = 64;
+
+thread_local! {
+    /// Rotation steps computed on this thread, direct-mapped by their key. Objects that
+    /// turn at the same rate from the same orientation (every crossing of a tick starts
+    /// from the identity) take the same steps, so one object's miss is often a step
+    /// another has computed. A step is a function of its key's bits alone, so a slot
+    /// holding the key holds the step, whoever computed it.
+    static SHARED_STEP_TABLE: [Cell<Option<StepEntry>>; SHARED_STEPS] =
+        const { [const { Cell::new(None) }; SHARED_STEPS] };
+}
+
+/// [`rotate_vec_step`]`(o, w)` for the step whose key is `key` (`w` is the step vector
+/// of its `omega` and `q`), from this thread's table of steps when it holds the key.
+fn shared_rotate_vec_step(key: [u32; 8], o: Quat, w: Vec3) -> Quat {
+    let slot = shared_step_slot(&key);
+    let hit = SHARED_STEP_TABLE.with(|t| t[slot].get().filter(|e| same_key(&e.key, &key)));
+    let value = match hit {
+        Some(e) => e.value,
+        None => {
+            let value = rotate_vec_step(o, w);
+            SHARED_STEP_TABLE.with(|t| t[slot].set(Some(StepEntry { key, value })));
+            value
+        }
+    };
+    debug_assert_eq!(
+        quat_bits(value),
+        quat_bits(rotate_vec_step(o, w)),
+        "shared step table differs from the step"
+    );
+    value
+}
+
+/// The slot of a step key in [`SHARED_STEP_TABLE`]: the top bits of a multiplicative
+/// hash of its words' exclusive or.
+#[inline]
+fn shared_step_slot(key: &[u32; 8]) -> usize {
+    let mut h = 0u32;
+    for &k in key {
+        h ^= k;
+    }
+    (h.wrapping_mul(0x9e37_79b1) >> (32 - SHARED_STEPS.trailing_zeros())) as usize
 }
 
 /// `AFrame.Rotate(omega · q)`'s new orientation from `o`, computed plainly (what every
@@ -1566,6 +1610,38 @@ mod tests {
                     "{o:?} {w:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_shared_step_table_answers_each_key_with_its_own_step() {
+        // By hand, as in `zero_step_from_the_identity_is_the_identity`: a zero step
+        // from the identity is (1, +0, +0, +0); from the half turn (+0, +0, +0, 1) the
+        // matrix has rows (−1, +0, +0), (+0, −1, +0), (+0, +0, 1), which turn +0 into
+        // +0 (each sum −0 + +0 = +0), the rotation is (1, +0, +0, +0), the product's
+        // parts are +0 except z = 1·1 + +0 + +0 = 1, and its length is exactly 1.
+        let half = Quat {
+            w: 0.0,
+            x: 0.0,
+            y: 0.0,
+            z: 1.0,
+        };
+        let a = step_key(Quat::IDENTITY, &Vec3::ZERO, TICK);
+        // A key of the half turn in the identity's slot, so that each evicts the other.
+        let b = (1..)
+            .map(|k| step_key(half, &Vec3::ZERO, k as f32))
+            .find(|b| shared_step_slot(b) == shared_step_slot(&a))
+            .unwrap();
+        let identity = [0x3f80_0000, 0, 0, 0];
+        let turned = [0, 0, 0, 0x3f80_0000];
+        for (key, o, want) in [
+            (a, Quat::IDENTITY, identity),
+            (b, half, turned),
+            (b, half, turned),
+            (a, Quat::IDENTITY, identity),
+            (a, Quat::IDENTITY, identity),
+        ] {
+            assert_eq!(quat_bits(shared_rotate_vec_step(key, o, Vec3::ZERO)), want);
         }
     }
 
