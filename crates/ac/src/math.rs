@@ -1072,7 +1072,12 @@ impl AFrame {
             w
         };
         self.origin = self.origin.sub(Vec3::ZERO);
-        self.orientation = Quat::mul(self.orientation, IDENTITY_INVERSE);
+        // The product leaves the identity's bits as they are (each part is 1 or a sum
+        // of signed zeros that comes to +0: `the_identity_less_the_identity_is_the_identity`),
+        // and the first backward crossing of a tick starts from the identity.
+        if !same_key(&quat_bits(self.orientation), &quat_bits(Quat::IDENTITY)) {
+            self.orientation = Quat::mul(self.orientation, IDENTITY_INVERSE);
+        }
         #[cfg(debug_assertions)]
         debug_assert_eq!(
             (quat_bits(self.orientation), vec_bits(self.origin)),
@@ -1456,6 +1461,25 @@ mod tests {
         }
         // The last two cases filled both entries with different keys.
         assert_ne!(memo.first.m.key, memo.second.m.key);
+    }
+
+    #[test]
+    fn the_identity_less_the_identity_is_the_identity() {
+        // By hand, (1, +0, +0, +0) ⊗ (1, −0, −0, −0): every cross term is
+        // +0·−0 − +0·−0 = −0 − −0 = +0, each vector part (+0·1 + −0·1) + +0 =
+        // (+0 + −0) + +0 = +0, and w = 1·1 − ((−0 + −0) + −0) = 1 − −0 = 1. So the
+        // shortcut that skips the product for the identity keeps the formula's bits.
+        let identity = [0x3f80_0000, 0, 0, 0];
+        assert_eq!(
+            quat_bits(Quat::mul(Quat::IDENTITY, IDENTITY_INVERSE)),
+            identity
+        );
+        let mut f = AFrame::new(Vec3::new(-0.0, 0.0, 2.5), Quat::IDENTITY);
+        f.subtract_identity();
+        assert_eq!(
+            bits(&f),
+            [0x3f80_0000, 0, 0, 0, 0x8000_0000, 0, 0x4020_0000]
+        );
     }
 
     #[test]
