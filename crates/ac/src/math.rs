@@ -1180,7 +1180,14 @@ impl AFrame {
         }
         let z_deg = 450.0 - to_degrees(atan2_f32(n.y as f64, n.x as f64));
         let z_rot = -to_radians(rem360(z_deg));
-        let x_rot = (n.z as f64).asin() as f32;
+        // `asin(±0)` is ±0, and a heading set about the vertical axis alone (every
+        // turn's snap) has `n.z` ±0: no library call there.
+        let x_rot = if n.z == 0.0 {
+            n.z
+        } else {
+            (n.z as f64).asin() as f32
+        };
+        debug_assert_eq!(x_rot.to_bits(), ((n.z as f64).asin() as f32).to_bits());
         self.set_rotate(Quat::from_ypr(x_rot, 0.0, z_rot));
     }
 
@@ -1461,6 +1468,24 @@ mod tests {
         }
         // The last two cases filled both entries with different keys.
         assert_ne!(memo.first.m.key, memo.second.m.key);
+    }
+
+    #[test]
+    fn a_level_heading_takes_the_arcsine_of_a_zero_as_the_zero() {
+        // By hand for the direction (0, 1, ±0): its length is 1, the arctangent of 1
+        // over 0 is π/2, 90° in f32, 450 − 90 = 360, `rem360` gives +0, so the roll
+        // is −0 and its half-angle sine −0; the pitch is 0 and the yaw `asin(±0) = ±0`.
+        // Then x = +0 and y = +0 either way, w = 1, and z = −0 − (yaw sine · 0 · 1):
+        // −0 for a yaw of +0, +0 for −0. The length is 1, so normalising keeps them.
+        for (z, want) in [
+            (0.0f32, [0x3f80_0000, 0, 0, 0x8000_0000]),
+            (-0.0, [0x3f80_0000, 0, 0, 0]),
+        ] {
+            assert_eq!(((z as f64).asin() as f32).to_bits(), z.to_bits());
+            let mut f = AFrame::IDENTITY;
+            f.set_vector_heading(Vec3::new(0.0, 1.0, z));
+            assert_eq!(quat_bits(f.orientation), want);
+        }
     }
 
     #[test]
