@@ -4,6 +4,7 @@
 //! does, so results agree with ACE to the last few ulps.
 
 use serde::{Deserialize, Serialize};
+use std::cell::Cell;
 
 /// `PhysicsGlobals.EPSILON`.
 pub const EPSILON: f32 = 0.0002;
@@ -348,20 +349,63 @@ impl RotateVecMemo {
         // A step of the zero vector from the identity, which an object that stops
         // turning takes at the first crossing of every tick, is the identity (every
         // intermediate is 1 or +0: `zero_step_from_the_identity_is_the_identity`).
+        let key = step_key(*o, omega, q);
         let value = if quat_bits(*o) == quat_bits(Quat::IDENTITY)
             && (w.x.to_bits() | w.y.to_bits() | w.z.to_bits()) == 0
         {
             Quat::IDENTITY
         } else {
-            rotate_vec_step(*o, w)
+            shared_rotate_vec_step(key, *o, w)
         };
         self.second = self.first;
-        self.first = StepEntry {
-            key: step_key(*o, omega, q),
-            value,
-        };
+        self.first = StepEntry { key, value };
         *o = value;
     }
+}
+
+/// The slots of [`shared_rotate_vec_step`]'s table (a power of two).
+const SHARED_STEPS: usize = 64;
+
+thread_local! {
+    /// Rotation steps computed on this thread, direct-mapped by their key. Objects that
+    /// turn at the same rate from the same orientation (every crossing of a tick starts
+    /// from the identity) take the same steps, so one object's miss is often a step
+    /// another has computed. A step is a function of its key's bits alone, so a slot
+    /// holding the key holds the step, whoever computed it.
+    static SHARED_STEP_TABLE: [Cell<Option<StepEntry>>; SHARED_STEPS] =
+        const { [const { Cell::new(None) }; SHARED_STEPS] };
+}
+
+/// [`rotate_vec_step`]`(o, w)` for the step whose key is `key` (`w` is the step vector
+/// of its `omega` and `q`), from this thread's table of steps when it holds the key.
+fn shared_rotate_vec_step(key: [u32; 8], o: Quat, w: Vec3) -> Quat {
+    let slot = shared_step_slot(&key);
+    let hit = SHARED_STEP_TABLE.with(|t| t[slot].get().filter(|e| same_key(&e.key, &key)));
+    let value = match hit {
+        Some(e) => e.value,
+        None => {
+            let value = rotate_vec_step(o, w);
+            SHARED_STEP_TABLE.with(|t| t[slot].set(Some(StepEntry { key, value })));
+            value
+        }
+    };
+    debug_assert_eq!(
+        quat_bits(value),
+        quat_bits(rotate_vec_step(o, w)),
+        "shared step table differs from the step"
+    );
+    value
+}
+
+/// The slot of a step key in [`SHARED_STEP_TABLE`]: the top bits of a multiplicative
+/// hash of its words' exclusive or.
+#[inline]
+fn shared_step_slot(key: &[u32; 8]) -> usize {
+    let mut h = 0u32;
+    for &k in key {
+        h ^= k;
+    }
+    (h.wrapping_mul(0x9e37_79b1) >> (32 - SHARED_STEPS.trailing_zeros())) as usize
 }
 
 /// `AFrame.Rotate(omega · q)`'s new orientation from `o`, computed plainly (what every
@@ -1028,7 +1072,12 @@ impl AFrame {
             w
         };
         self.origin = self.origin.sub(Vec3::ZERO);
-        self.orientation = Quat::mul(self.orientation, IDENTITY_INVERSE);
+        // The product leaves the identity's bits as they are (each part is 1 or a sum
+        // of signed zeros that comes to +0: `the_identity_less_the_identity_is_the_identity`),
+        // and the first backward crossing of a tick starts from the identity.
+        if !same_key(&quat_bits(self.orientation), &quat_bits(Quat::IDENTITY)) {
+            self.orientation = Quat::mul(self.orientation, IDENTITY_INVERSE);
+        }
         #[cfg(debug_assertions)]
         debug_assert_eq!(
             (quat_bits(self.orientation), vec_bits(self.origin)),
@@ -1131,7 +1180,14 @@ impl AFrame {
         }
         let z_deg = 450.0 - to_degrees(atan2_f32(n.y as f64, n.x as f64));
         let z_rot = -to_radians(rem360(z_deg));
-        let x_rot = (n.z as f64).asin() as f32;
+        // `asin(±0)` is ±0, and a heading set about the vertical axis alone (every
+        // turn's snap) has `n.z` ±0: no library call there.
+        let x_rot = if n.z == 0.0 {
+            n.z
+        } else {
+            (n.z as f64).asin() as f32
+        };
+        debug_assert_eq!(x_rot.to_bits(), ((n.z as f64).asin() as f32).to_bits());
         self.set_rotate(Quat::from_ypr(x_rot, 0.0, z_rot));
     }
 
@@ -1415,6 +1471,43 @@ mod tests {
     }
 
     #[test]
+    fn a_level_heading_takes_the_arcsine_of_a_zero_as_the_zero() {
+        // By hand for the direction (0, 1, ±0): its length is 1, the arctangent of 1
+        // over 0 is π/2, 90° in f32, 450 − 90 = 360, `rem360` gives +0, so the roll
+        // is −0 and its half-angle sine −0; the pitch is 0 and the yaw `asin(±0) = ±0`.
+        // Then x = +0 and y = +0 either way, w = 1, and z = −0 − (yaw sine · 0 · 1):
+        // −0 for a yaw of +0, +0 for −0. The length is 1, so normalising keeps them.
+        for (z, want) in [
+            (0.0f32, [0x3f80_0000, 0, 0, 0x8000_0000]),
+            (-0.0, [0x3f80_0000, 0, 0, 0]),
+        ] {
+            assert_eq!(((z as f64).asin() as f32).to_bits(), z.to_bits());
+            let mut f = AFrame::IDENTITY;
+            f.set_vector_heading(Vec3::new(0.0, 1.0, z));
+            assert_eq!(quat_bits(f.orientation), want);
+        }
+    }
+
+    #[test]
+    fn the_identity_less_the_identity_is_the_identity() {
+        // By hand, (1, +0, +0, +0) ⊗ (1, −0, −0, −0): every cross term is
+        // +0·−0 − +0·−0 = −0 − −0 = +0, each vector part (+0·1 + −0·1) + +0 =
+        // (+0 + −0) + +0 = +0, and w = 1·1 − ((−0 + −0) + −0) = 1 − −0 = 1. So the
+        // shortcut that skips the product for the identity keeps the formula's bits.
+        let identity = [0x3f80_0000, 0, 0, 0];
+        assert_eq!(
+            quat_bits(Quat::mul(Quat::IDENTITY, IDENTITY_INVERSE)),
+            identity
+        );
+        let mut f = AFrame::new(Vec3::new(-0.0, 0.0, 2.5), Quat::IDENTITY);
+        f.subtract_identity();
+        assert_eq!(
+            bits(&f),
+            [0x3f80_0000, 0, 0, 0, 0x8000_0000, 0, 0x4020_0000]
+        );
+    }
+
+    #[test]
     fn subtracting_the_identity_has_subtracts_bits() {
         // The constants the shortcut relies on, by hand: the identity's inverse has a
         // negative-zero vector part, and its rotation of the zero origin is +0 throughout.
@@ -1566,6 +1659,38 @@ mod tests {
                     "{o:?} {w:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_shared_step_table_answers_each_key_with_its_own_step() {
+        // By hand, as in `zero_step_from_the_identity_is_the_identity`: a zero step
+        // from the identity is (1, +0, +0, +0); from the half turn (+0, +0, +0, 1) the
+        // matrix has rows (−1, +0, +0), (+0, −1, +0), (+0, +0, 1), which turn +0 into
+        // +0 (each sum −0 + +0 = +0), the rotation is (1, +0, +0, +0), the product's
+        // parts are +0 except z = 1·1 + +0 + +0 = 1, and its length is exactly 1.
+        let half = Quat {
+            w: 0.0,
+            x: 0.0,
+            y: 0.0,
+            z: 1.0,
+        };
+        let a = step_key(Quat::IDENTITY, &Vec3::ZERO, TICK);
+        // A key of the half turn in the identity's slot, so that each evicts the other.
+        let b = (1..)
+            .map(|k| step_key(half, &Vec3::ZERO, k as f32))
+            .find(|b| shared_step_slot(b) == shared_step_slot(&a))
+            .unwrap();
+        let identity = [0x3f80_0000, 0, 0, 0];
+        let turned = [0, 0, 0, 0x3f80_0000];
+        for (key, o, want) in [
+            (a, Quat::IDENTITY, identity),
+            (b, half, turned),
+            (b, half, turned),
+            (a, Quat::IDENTITY, identity),
+            (a, Quat::IDENTITY, identity),
+        ] {
+            assert_eq!(quat_bits(shared_rotate_vec_step(key, o, Vec3::ZERO)), want);
         }
     }
 
