@@ -411,6 +411,29 @@ fn distance_by_offset(
     d
 }
 
+/// `StartingPosition.Distance(here) > fail` (Q92). With `FAST`, a fail distance of
+/// `f32::MAX` (the default, which nearly every move keeps) and both positions in one
+/// landblock, the distance is not formed: it is the root of an f32 sum of squares,
+/// taken in f64 and narrowed, so it is at most about 1.9e19 unless the sum is +∞, and
+/// only then greater than `f32::MAX` (a NaN sum gives a NaN distance, greater than
+/// nothing). The sum's terms are the squares of `(0 + here) − start`, whose magnitudes
+/// are those of `here − start` (adding the landblock's zero offset changes only the sign
+/// of a zero), so the sum is formed from the origins' difference alone.
+#[inline(always)]
+fn charged_too_far<const FAST: bool>(start: &Position, here: &Position, fail: f32) -> bool {
+    if FAST && fail == f32::MAX && start.cell >> 16 == here.cell >> 16 {
+        let sum = here.frame.origin.sub(start.frame.origin).length_sq();
+        let far = sum == f32::INFINITY;
+        debug_assert_eq!(
+            far,
+            start.distance(here) > fail,
+            "charge-too-far by the sum"
+        );
+        return far;
+    }
+    start.distance(here) > fail
+}
+
 /// A step without progress counts as a failure only when neither the position manager
 /// is interpolating the object nor an animation is moving it. (Takes the two fields, not
 /// the object: the step holds the move-to manager borrowed from it.)
@@ -932,7 +955,7 @@ impl PhysicsObj {
                 // Read in place: the start is not copied out of the manager.
                 let start = m.starting_position.as_ref().unwrap_or(&FRESH);
                 // Q92: straight-line from the start, only on progress ticks.
-                if start.distance(&here) > m.movement_params.fail_distance {
+                if charged_too_far::<FAST>(start, &here, m.movement_params.fail_distance) {
                     self.mt_cancel_move_to(WeenieError::YouChargedTooFar);
                     m = &mut self.moveto;
                 }
@@ -1327,5 +1350,37 @@ mod tests {
         b.set_heading(90.0);
         assert!(same_frame_bits(&a, &b));
         assert_eq!(a.get_heading(), 90.0);
+    }
+
+    /// A position on the x axis of landblock `block` (cell 0x0013 of it).
+    fn on_x(block: u32, x: f32) -> Position {
+        let frame = AFrame {
+            origin: Vec3::new(x, 0.0, 0.0),
+            ..AFrame::IDENTITY
+        };
+        Position::new(block << 16 | 0x13, frame)
+    }
+
+    #[test]
+    fn the_charge_too_far_test_passes_only_an_infinite_sum_at_the_largest_fail_distance() {
+        let both = |start: &Position, here: &Position, fail: f32| {
+            let fast = charged_too_far::<true>(start, here, fail);
+            assert_eq!(fast, charged_too_far::<false>(start, here, fail));
+            fast
+        };
+        let b = 0x7d64;
+        // 1e19 apart: the square, 1e38, is below f32::MAX (3.4e38): a finite distance.
+        assert!(!both(&on_x(b, -5e18), &on_x(b, 5e18), f32::MAX));
+        // 2e19 apart: the square, 4e38, overflows to +∞, and so does the distance.
+        assert!(both(&on_x(b, -1e19), &on_x(b, 1e19), f32::MAX));
+        // An infinite origin is infinitely far; a NaN one is not too far (NaN > x fails).
+        assert!(both(&on_x(b, 0.0), &on_x(b, f32::INFINITY), f32::MAX));
+        assert!(!both(&on_x(b, 0.0), &on_x(b, f32::NAN), f32::MAX));
+        // Any other fail distance compares the distance: 20 against 19.5 and 20.
+        assert!(both(&on_x(b, 0.0), &on_x(b, 20.0), 19.5));
+        assert!(!both(&on_x(b, 0.0), &on_x(b, 20.0), 20.0));
+        // One landblock east is 192 further east: 192 + 1 − 0 = 193 from the start.
+        assert!(both(&on_x(b, 0.0), &on_x(b + 0x100, 1.0), 192.5));
+        assert!(!both(&on_x(b, 0.0), &on_x(b + 0x100, 1.0), f32::MAX));
     }
 }
