@@ -347,14 +347,15 @@ fn steer_plain(m: &MoveToManager, cur: &Position) -> (Steer, f32) {
 /// [`steer_plain`], where `FAST` first tries [`steer_estimate`]: a certain Hold or turn
 /// costs no arctangent. `h` is left out (None) only when the decision does not read it:
 /// a turn, or a Hold with no correction turn to snap. With `FAST` the offset to the
-/// target (`cur.get_offset(target)`) comes back too, for the distance to read.
+/// target comes back too, for the distance to read: [`offset_but_zero_signs`], which
+/// is all the estimate and the distance read of it.
 #[inline]
 fn steer<const FAST: bool>(
     m: &MoveToManager,
     cur: &Position,
 ) -> (Steer, Option<f32>, Option<Vec3>) {
     if FAST {
-        let d = cur.get_offset(&m.current_target_position);
+        let d = offset_but_zero_signs(cur, &m.current_target_position);
         let (_, m21, m22, _) = cur.frame.orientation.matrix_elements();
         let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
         match steer_estimate(d.x, d.y, m21, m22, away) {
@@ -378,6 +379,30 @@ fn same_frame_bits(a: &AFrame, b: &AFrame) -> bool {
         [o.w, o.x, o.y, o.z].map(f32::to_bits)
     };
     same_bits(a.origin, b.origin) && q(a) == q(b)
+}
+
+/// `from.get_offset(to)` but for the signs of its zero parts, for readers that cannot
+/// tell them apart (`steer_estimate`, whose tests are blind to a zero's sign, and the
+/// distances, which read the offset's length). Within one landblock the plain offset is
+/// `(+0 + to) − from` part by part; adding +0 changes only a −0, to +0, and so the
+/// difference only where it is zero. The offset is formed without that addition.
+#[inline(always)]
+fn offset_but_zero_signs(from: &Position, to: &Position) -> Vec3 {
+    if (from.cell ^ to.cell) >> 16 == 0 {
+        let d = to.frame.origin.sub(from.frame.origin);
+        debug_assert!(
+            same_but_zero_signs(d, from.get_offset(to)),
+            "offset but zero signs"
+        );
+        return d;
+    }
+    from.get_offset(to)
+}
+
+/// Whether two vectors have the same bits in every part but the signs of zeros.
+fn same_but_zero_signs(a: Vec3, b: Vec3) -> bool {
+    let same = |x: f32, y: f32| x.to_bits() == y.to_bits() || (x == 0.0 && y == 0.0);
+    same(a.x, b.x) && same(a.y, b.y) && same(a.z, b.z)
 }
 
 /// Whether two vectors have the same bits in every part.
@@ -915,9 +940,13 @@ impl PhysicsObj {
             target,
             match offset {
                 Some(d) => {
-                    debug_assert!(same_bits(d, here.get_offset(target)), "kept offset");
+                    debug_assert!(
+                        same_but_zero_signs(d, here.get_offset(target)),
+                        "kept offset"
+                    );
                     d
                 }
+                None if FAST => offset_but_zero_signs(&here, target),
                 None => here.get_offset(target),
             },
         );
@@ -1382,5 +1411,36 @@ mod tests {
         // One landblock east is 192 further east: 192 + 1 − 0 = 193 from the start.
         assert!(both(&on_x(b, 0.0), &on_x(b + 0x100, 1.0), 192.5));
         assert!(!both(&on_x(b, 0.0), &on_x(b + 0x100, 1.0), f32::MAX));
+    }
+
+    #[test]
+    fn the_offset_but_zero_signs_differs_from_get_offset_only_in_a_zeros_sign() {
+        let at = |cell: u32, x: f32, y: f32| {
+            let frame = AFrame {
+                origin: Vec3::new(x, y, 0.0),
+                ..AFrame::IDENTITY
+            };
+            Position::new(cell, frame)
+        };
+        let bits = |v: Vec3| [v.x, v.y, v.z].map(f32::to_bits);
+        // To x = −0 from x = +0: the plain offset is (+0 + −0) − +0 = +0, this one −0;
+        // y: 5 − 2 = 3 both; z: (+0 + +0) − +0 = +0 both.
+        let (from, to) = (at(0x7d64_0013, 0.0, 2.0), at(0x7d64_0013, -0.0, 5.0));
+        assert_eq!(bits(from.get_offset(&to)), bits(Vec3::new(0.0, 3.0, 0.0)));
+        assert_eq!(
+            bits(offset_but_zero_signs(&from, &to)),
+            bits(Vec3::new(-0.0, 3.0, 0.0))
+        );
+        // The steering estimate and the length cannot tell them apart.
+        for x in [0.0f32, -0.0] {
+            assert_eq!(steer_estimate(x, 3.0, 0.0, 1.0, false), Some(Steer::Hold));
+            assert_eq!(Vec3::new(x, 3.0, 0.0).length(), 3.0);
+        }
+        // Across landblocks it is the plain offset: one block east, 192 + 1 − 0.
+        let east = at(0x7e64_0013, 1.0, 2.0);
+        assert_eq!(
+            bits(offset_but_zero_signs(&from, &east)),
+            bits(Vec3::new(193.0, 0.0, 0.0))
+        );
     }
 }
