@@ -443,10 +443,11 @@ fn distance_by_offset(
 /// only then greater than `f32::MAX` (a NaN sum gives a NaN distance, greater than
 /// nothing). The sum's terms are the squares of `(0 + here) − start`, whose magnitudes
 /// are those of `here − start` (adding the landblock's zero offset changes only the sign
-/// of a zero), so the sum is formed from the origins' difference alone.
+/// of a zero), so the sum is formed from the origins' difference alone. (The fail
+/// distance is compared by its bits: no other f32, NaN included, equals `f32::MAX`.)
 #[inline(always)]
 fn charged_too_far<const FAST: bool>(start: &Position, here: &Position, fail: f32) -> bool {
-    if FAST && fail == f32::MAX && start.cell >> 16 == here.cell >> 16 {
+    if FAST && fail.to_bits() == f32::MAX.to_bits() && (start.cell ^ here.cell) >> 16 == 0 {
         let sum = here.frame.origin.sub(start.frame.origin).length_sq();
         let far = sum == f32::INFINITY;
         debug_assert_eq!(
@@ -982,9 +983,13 @@ impl PhysicsObj {
                 m = &mut self.moveto;
             } else {
                 // Read in place: the start is not copied out of the manager.
-                let start = m.starting_position.as_ref().unwrap_or(&FRESH);
                 // Q92: straight-line from the start, only on progress ticks.
-                if charged_too_far::<FAST>(start, &here, m.movement_params.fail_distance) {
+                let fail = m.movement_params.fail_distance;
+                let far = match &m.starting_position {
+                    Some(start) => charged_too_far::<FAST>(start, &here, fail),
+                    None => charged_too_far::<FAST>(&FRESH, &here, fail),
+                };
+                if far {
                     self.mt_cancel_move_to(WeenieError::YouChargedTooFar);
                     m = &mut self.moveto;
                 }
