@@ -90,10 +90,21 @@ impl Position {
 
 /// `LandDefs.GetBlockOffset(from, to)`: the landblock step between two cells (zero
 /// within one landblock).
+// The one-landblock test inline as a single comparison of the two ids' difference
+// bits; the step between two landblocks, which the move-to layer's steps rarely take,
+// out of line.
+#[inline(always)]
 pub fn block_offset(from: u32, to: u32) -> Vec3 {
-    if from >> 16 == to >> 16 {
+    if (from ^ to) >> 16 == 0 {
         return Vec3::ZERO;
     }
+    block_step(from, to)
+}
+
+/// [`block_offset`] between two different landblocks.
+#[cold]
+#[inline(never)]
+fn block_step(from: u32, to: u32) -> Vec3 {
     let dx = (to >> 24) as i32 - (from >> 24) as i32;
     let dy = ((to >> 16) & 0xFF) as i32 - ((from >> 16) & 0xFF) as i32;
     Vec3::new(dx as f32 * BLOCK_LENGTH, dy as f32 * BLOCK_LENGTH, 0.0)
@@ -613,5 +624,36 @@ mod q111_tests {
         assert_eq!(h.velocity, Vec3::new(0.0, 0.0, -1.0));
         assert_eq!(m.queue().count(), 0);
         assert_eq!(m.node_fail_counter, 0);
+    }
+}
+
+#[cfg(test)]
+mod block_offset_tests {
+    use super::*;
+
+    #[test]
+    fn the_block_offset_is_zero_within_a_landblock_and_192_per_step_across() {
+        // Two cells of landblock 0x7d64, and the same cell id.
+        assert_eq!(block_offset(0x7d64_0013, 0x7d64_0100), Vec3::ZERO);
+        assert_eq!(block_offset(0x7d64_0013, 0x7d64_0013), Vec3::ZERO);
+        // One landblock east (x byte + 1), two north (y byte + 2), and back.
+        assert_eq!(
+            block_offset(0x7d64_0013, 0x7e64_0013),
+            Vec3::new(192.0, 0.0, 0.0)
+        );
+        assert_eq!(
+            block_offset(0x7d64_0013, 0x7d66_0001),
+            Vec3::new(0.0, 384.0, 0.0)
+        );
+        assert_eq!(
+            block_offset(0x7e66_0013, 0x7d64_0013),
+            Vec3::new(-192.0, -384.0, 0.0)
+        );
+        // Only the high 16 bits tell landblocks apart: a low-bit difference is one block.
+        assert_eq!(block_offset(0x0000_ffff, 0x0000_0000), Vec3::ZERO);
+        assert_eq!(
+            block_offset(0x0001_0000, 0x0000_ffff),
+            Vec3::new(0.0, -192.0, 0.0)
+        );
     }
 }

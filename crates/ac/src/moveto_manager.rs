@@ -347,14 +347,15 @@ fn steer_plain(m: &MoveToManager, cur: &Position) -> (Steer, f32) {
 /// [`steer_plain`], where `FAST` first tries [`steer_estimate`]: a certain Hold or turn
 /// costs no arctangent. `h` is left out (None) only when the decision does not read it:
 /// a turn, or a Hold with no correction turn to snap. With `FAST` the offset to the
-/// target (`cur.get_offset(target)`) comes back too, for the distance to read.
+/// target comes back too, for the distance to read: [`offset_but_zero_signs`], which
+/// is all the estimate and the distance read of it.
 #[inline]
 fn steer<const FAST: bool>(
     m: &MoveToManager,
     cur: &Position,
 ) -> (Steer, Option<f32>, Option<Vec3>) {
     if FAST {
-        let d = cur.get_offset(&m.current_target_position);
+        let d = offset_but_zero_signs(cur, &m.current_target_position);
         let (_, m21, m22, _) = cur.frame.orientation.matrix_elements();
         let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
         match steer_estimate(d.x, d.y, m21, m22, away) {
@@ -378,6 +379,30 @@ fn same_frame_bits(a: &AFrame, b: &AFrame) -> bool {
         [o.w, o.x, o.y, o.z].map(f32::to_bits)
     };
     same_bits(a.origin, b.origin) && q(a) == q(b)
+}
+
+/// `from.get_offset(to)` but for the signs of its zero parts, for readers that cannot
+/// tell them apart (`steer_estimate`, whose tests are blind to a zero's sign, and the
+/// distances, which read the offset's length). Within one landblock the plain offset is
+/// `(+0 + to) − from` part by part; adding +0 changes only a −0, to +0, and so the
+/// difference only where it is zero. The offset is formed without that addition.
+#[inline(always)]
+fn offset_but_zero_signs(from: &Position, to: &Position) -> Vec3 {
+    if (from.cell ^ to.cell) >> 16 == 0 {
+        let d = to.frame.origin.sub(from.frame.origin);
+        debug_assert!(
+            same_but_zero_signs(d, from.get_offset(to)),
+            "offset but zero signs"
+        );
+        return d;
+    }
+    from.get_offset(to)
+}
+
+/// Whether two vectors have the same bits in every part but the signs of zeros.
+fn same_but_zero_signs(a: Vec3, b: Vec3) -> bool {
+    let same = |x: f32, y: f32| x.to_bits() == y.to_bits() || (x == 0.0 && y == 0.0);
+    same(a.x, b.x) && same(a.y, b.y) && same(a.z, b.z)
 }
 
 /// Whether two vectors have the same bits in every part.
@@ -409,6 +434,30 @@ fn distance_by_offset(
         "f32 cylinder distance"
     );
     d
+}
+
+/// `StartingPosition.Distance(here) > fail` (Q92). With `FAST`, a fail distance of
+/// `f32::MAX` (the default, which nearly every move keeps) and both positions in one
+/// landblock, the distance is not formed: it is the root of an f32 sum of squares,
+/// taken in f64 and narrowed, so it is at most about 1.9e19 unless the sum is +∞, and
+/// only then greater than `f32::MAX` (a NaN sum gives a NaN distance, greater than
+/// nothing). The sum's terms are the squares of `(0 + here) − start`, whose magnitudes
+/// are those of `here − start` (adding the landblock's zero offset changes only the sign
+/// of a zero), so the sum is formed from the origins' difference alone. (The fail
+/// distance is compared by its bits: no other f32, NaN included, equals `f32::MAX`.)
+#[inline(always)]
+fn charged_too_far<const FAST: bool>(start: &Position, here: &Position, fail: f32) -> bool {
+    if FAST && fail.to_bits() == f32::MAX.to_bits() && (start.cell ^ here.cell) >> 16 == 0 {
+        let sum = here.frame.origin.sub(start.frame.origin).length_sq();
+        let far = sum == f32::INFINITY;
+        debug_assert_eq!(
+            far,
+            start.distance(here) > fail,
+            "charge-too-far by the sum"
+        );
+        return far;
+    }
+    start.distance(here) > fail
 }
 
 /// A step without progress counts as a failure only when neither the position manager
@@ -892,9 +941,13 @@ impl PhysicsObj {
             target,
             match offset {
                 Some(d) => {
-                    debug_assert!(same_bits(d, here.get_offset(target)), "kept offset");
+                    debug_assert!(
+                        same_but_zero_signs(d, here.get_offset(target)),
+                        "kept offset"
+                    );
                     d
                 }
+                None if FAST => offset_but_zero_signs(&here, target),
                 None => here.get_offset(target),
             },
         );
@@ -930,9 +983,13 @@ impl PhysicsObj {
                 m = &mut self.moveto;
             } else {
                 // Read in place: the start is not copied out of the manager.
-                let start = m.starting_position.as_ref().unwrap_or(&FRESH);
                 // Q92: straight-line from the start, only on progress ticks.
-                if start.distance(&here) > m.movement_params.fail_distance {
+                let fail = m.movement_params.fail_distance;
+                let far = match &m.starting_position {
+                    Some(start) => charged_too_far::<FAST>(start, &here, fail),
+                    None => charged_too_far::<FAST>(&FRESH, &here, fail),
+                };
+                if far {
                     self.mt_cancel_move_to(WeenieError::YouChargedTooFar);
                     m = &mut self.moveto;
                 }
@@ -1327,5 +1384,68 @@ mod tests {
         b.set_heading(90.0);
         assert!(same_frame_bits(&a, &b));
         assert_eq!(a.get_heading(), 90.0);
+    }
+
+    /// A position on the x axis of landblock `block` (cell 0x0013 of it).
+    fn on_x(block: u32, x: f32) -> Position {
+        let frame = AFrame {
+            origin: Vec3::new(x, 0.0, 0.0),
+            ..AFrame::IDENTITY
+        };
+        Position::new(block << 16 | 0x13, frame)
+    }
+
+    #[test]
+    fn the_charge_too_far_test_passes_only_an_infinite_sum_at_the_largest_fail_distance() {
+        let both = |start: &Position, here: &Position, fail: f32| {
+            let fast = charged_too_far::<true>(start, here, fail);
+            assert_eq!(fast, charged_too_far::<false>(start, here, fail));
+            fast
+        };
+        let b = 0x7d64;
+        // 1e19 apart: the square, 1e38, is below f32::MAX (3.4e38): a finite distance.
+        assert!(!both(&on_x(b, -5e18), &on_x(b, 5e18), f32::MAX));
+        // 2e19 apart: the square, 4e38, overflows to +∞, and so does the distance.
+        assert!(both(&on_x(b, -1e19), &on_x(b, 1e19), f32::MAX));
+        // An infinite origin is infinitely far; a NaN one is not too far (NaN > x fails).
+        assert!(both(&on_x(b, 0.0), &on_x(b, f32::INFINITY), f32::MAX));
+        assert!(!both(&on_x(b, 0.0), &on_x(b, f32::NAN), f32::MAX));
+        // Any other fail distance compares the distance: 20 against 19.5 and 20.
+        assert!(both(&on_x(b, 0.0), &on_x(b, 20.0), 19.5));
+        assert!(!both(&on_x(b, 0.0), &on_x(b, 20.0), 20.0));
+        // One landblock east is 192 further east: 192 + 1 − 0 = 193 from the start.
+        assert!(both(&on_x(b, 0.0), &on_x(b + 0x100, 1.0), 192.5));
+        assert!(!both(&on_x(b, 0.0), &on_x(b + 0x100, 1.0), f32::MAX));
+    }
+
+    #[test]
+    fn the_offset_but_zero_signs_differs_from_get_offset_only_in_a_zeros_sign() {
+        let at = |cell: u32, x: f32, y: f32| {
+            let frame = AFrame {
+                origin: Vec3::new(x, y, 0.0),
+                ..AFrame::IDENTITY
+            };
+            Position::new(cell, frame)
+        };
+        let bits = |v: Vec3| [v.x, v.y, v.z].map(f32::to_bits);
+        // To x = −0 from x = +0: the plain offset is (+0 + −0) − +0 = +0, this one −0;
+        // y: 5 − 2 = 3 both; z: (+0 + +0) − +0 = +0 both.
+        let (from, to) = (at(0x7d64_0013, 0.0, 2.0), at(0x7d64_0013, -0.0, 5.0));
+        assert_eq!(bits(from.get_offset(&to)), bits(Vec3::new(0.0, 3.0, 0.0)));
+        assert_eq!(
+            bits(offset_but_zero_signs(&from, &to)),
+            bits(Vec3::new(-0.0, 3.0, 0.0))
+        );
+        // The steering estimate and the length cannot tell them apart.
+        for x in [0.0f32, -0.0] {
+            assert_eq!(steer_estimate(x, 3.0, 0.0, 1.0, false), Some(Steer::Hold));
+            assert_eq!(Vec3::new(x, 3.0, 0.0).length(), 3.0);
+        }
+        // Across landblocks it is the plain offset: one block east, 192 + 1 − 0.
+        let east = at(0x7e64_0013, 1.0, 2.0);
+        assert_eq!(
+            bits(offset_but_zero_signs(&from, &east)),
+            bits(Vec3::new(193.0, 0.0, 0.0))
+        );
     }
 }
