@@ -369,6 +369,9 @@ impl MotionTableManager {
 
     /// [`MotionTableManager::add_to_queue`], answering whether `remove_redundant_links`
     /// cut the queue.
+    // Inline: a push and the call of the scan, in the two stops behind a link as in
+    // `add_to_queue` (without the hint, a call from the other module).
+    #[inline]
     pub(crate) fn add_to_queue_cut(
         &mut self,
         motion: u32,
@@ -383,6 +386,8 @@ impl MotionTableManager {
     /// whose `remove_redundant_links` cut nothing, the queue unchanged since: the scan
     /// skips a trailing entry without animations and never compares an older entry with
     /// it, so it would walk the queue it walked before and cut nothing again.
+    // Inline: a push, less than the call from the other module.
+    #[inline]
     pub(crate) fn add_to_uncut_queue(&mut self, motion: u32, seq: &Sequence) {
         self.pending.push_back(AnimNode {
             motion,
