@@ -12,7 +12,7 @@ fn main() {
         let (mut s, mut t, mut m) = (0, 0, 0);
         for o in b.objects() {
             s = s.max(o.sequence().nodes().len());
-            t = t.max(o.table_manager().map_or(0, |x| x.pending.len()));
+            t = t.max(o.table_manager().map_or(0, |x| x.pending().len()));
             m = m.max(o.minterp().pending_motions.len());
         }
         println!(

@@ -80,9 +80,17 @@ pub trait MotionDoneSink {
 #[repr(C)]
 pub struct MotionTableManager {
     pub table: Arc<MotionTableData>,
-    pub pending: VecDeque<AnimNode>,
+    /// `pending_animations`, oldest first (read it with [`MotionTableManager::pending`]).
+    // Not public: every change goes through this module, which keeps `quiet_tail`.
+    pub(crate) pending: VecDeque<AnimNode>,
     pub state: MotionState,
     pub animation_counter: u32,
+    /// When true, no entry of `pending` after its head owes animations, so
+    /// `remove_redundant_links` has nothing to cut. Kept where entries are queued (an
+    /// owing entry queued behind the head clears it); taking entries from the front,
+    /// clearing the queue and zeroing counts leave it true. False only means unknown.
+    // In the padding after `animation_counter`: the manager keeps its size.
+    quiet_tail: bool,
     /// The rest cycle a StopCompletely at rest reads (see [`RestMemo`]).
     // Boxed when the manager is made: only StopCompletely reads it, and inline it
     // was 48 of the object's bytes that every object carried and no tick touches.
@@ -115,6 +123,7 @@ impl MotionTableManager {
             table,
             state: MotionState::default(),
             animation_counter: 0,
+            quiet_tail: true,
             pending: VecDeque::with_capacity(4),
             rest: Box::new(RestMemo::Empty),
         }
@@ -341,6 +350,18 @@ impl MotionTableManager {
         *self.rest = RestMemo::Off;
     }
 
+    /// The completion queue (`pending_animations`), oldest first.
+    pub fn pending(&self) -> &VecDeque<AnimNode> {
+        &self.pending
+    }
+
+    /// The completion queue to change directly (tests, tools): the manager forgets
+    /// what it knew of the queue, so its next `remove_redundant_links` scans it.
+    pub fn pending_mut(&mut self) -> &mut VecDeque<AnimNode> {
+        self.quiet_tail = false;
+        &mut self.pending
+    }
+
     /// `add_to_queue`.
     pub fn add_to_queue(&mut self, motion: u32, num_anims: u32, seq: &mut Sequence) {
         self.add_to_queue_cut(motion, num_anims, seq);
@@ -348,6 +369,9 @@ impl MotionTableManager {
 
     /// [`MotionTableManager::add_to_queue`], answering whether `remove_redundant_links`
     /// cut the queue.
+    // Inline: a push and the call of the scan, in the two stops behind a link as in
+    // `add_to_queue` (without the hint, a call from the other module).
+    #[inline]
     pub(crate) fn add_to_queue_cut(
         &mut self,
         motion: u32,
@@ -362,6 +386,8 @@ impl MotionTableManager {
     /// whose `remove_redundant_links` cut nothing, the queue unchanged since: the scan
     /// skips a trailing entry without animations and never compares an older entry with
     /// it, so it would walk the queue it walked before and cut nothing again.
+    // Inline: a push, less than the call from the other module.
+    #[inline]
     pub(crate) fn add_to_uncut_queue(&mut self, motion: u32, seq: &Sequence) {
         self.pending.push_back(AnimNode {
             motion,
@@ -398,15 +424,32 @@ impl MotionTableManager {
     /// `remove_redundant_links` (Q29).
     ///
     /// When no entry but the first owes animations, the scan has nothing to cut and the
-    /// queue is left as it is without walking it entry by entry. Objects with plain
-    /// stops (the reference tick's) always scan.
+    /// queue is left as it is without walking it entry by entry; once a walk has found
+    /// so, the manager remembers it (`quiet_tail`) until an owing entry is queued behind
+    /// the head, and later calls do not walk the queue again. Objects with plain stops
+    /// (the reference tick's) always scan.
     pub fn remove_redundant_links(&mut self, seq: &mut Sequence) {
         self.cut_redundant_links(seq);
     }
 
     /// `remove_redundant_links`, answering whether it cut the queue.
+    // Out of line (its callers are inlined into the motion calls), and the quiet tail
+    // kept here rather than where the entry is pushed: kept in `add_to_queue_cut`, it
+    // pushed `perform_movement` out of its callers (ac-chase +3).
     fn cut_redundant_links(&mut self, seq: &mut Sequence) -> bool {
+        // Every caller has just queued the newest entry (or queued nothing since the
+        // last call): owing animations behind the head, it ends a quiet tail.
+        if self.pending.len() > 1 && self.pending.back().is_some_and(|n| n.num_anims != 0) {
+            self.quiet_tail = false;
+        }
+        if self.quiet_tail && !self.takes_plain_stops() {
+            debug_assert!(self.only_first_owes(), "quiet tail: an entry owes");
+            #[cfg(debug_assertions)]
+            self.debug_assert_plain_scan_cuts_nothing(seq, "quiet tail");
+            return false;
+        }
         if self.only_first_owes() && !self.takes_plain_stops() {
+            self.quiet_tail = true;
             #[cfg(debug_assertions)]
             self.debug_assert_plain_scan_cuts_nothing(seq, "redundant links");
             return false;
@@ -560,7 +603,7 @@ mod tests {
 
     fn manager(queue: &[(u32, u32)]) -> MotionTableManager {
         let mut m = MotionTableManager::new(Arc::new(MotionTableData::default()));
-        m.pending.extend(
+        m.pending_mut().extend(
             queue
                 .iter()
                 .map(|&(motion, num_anims)| AnimNode { motion, num_anims }),
@@ -587,6 +630,73 @@ mod tests {
     }
 
     #[test]
+    fn a_quiet_tail_lasts_until_an_owing_entry_is_queued_behind_the_head() {
+        let mut m = manager(&[]);
+        let mut seq = Sequence::new();
+        // The link plays at the head; two zero-count Readys queue behind it.
+        m.add_to_queue(READY, 1, &mut seq);
+        m.add_to_queue(READY, 0, &mut seq);
+        m.add_to_queue(READY, 0, &mut seq);
+        assert!(m.quiet_tail);
+        assert_eq!(queue(&m), [(READY, 1), (READY, 0), (READY, 0)]);
+        // A Walk owing one: the scan runs, finds nothing below it (no Walk, and the
+        // Ready at the head is a substate, which blocks nothing) and cuts nothing.
+        assert!(!m.add_to_queue_cut(WALK_FORWARD, 1, &mut seq));
+        assert!(!m.quiet_tail);
+        assert_eq!(
+            queue(&m),
+            [(READY, 1), (READY, 0), (READY, 0), (WALK_FORWARD, 1)]
+        );
+        // A Ready owing one finds the head's Ready through the Walk: everything after
+        // the head is zeroed (2 links cut from an empty sequence, which has none).
+        assert!(m.add_to_queue_cut(READY, 1, &mut seq));
+        assert_eq!(
+            queue(&m),
+            [
+                (READY, 1),
+                (READY, 0),
+                (READY, 0),
+                (WALK_FORWARD, 0),
+                (READY, 0)
+            ]
+        );
+        // The next scan walks the queue once more, finds only the head owing and
+        // remembers it.
+        assert!(!m.quiet_tail);
+        m.remove_redundant_links(&mut seq);
+        assert!(m.quiet_tail);
+        // Taking the head off leaves the tail quiet.
+        m.pending.pop_front();
+        assert!(!m.add_to_queue_cut(READY, 0, &mut seq));
+        assert!(m.quiet_tail);
+    }
+
+    #[test]
+    fn a_queue_changed_directly_is_scanned_again() {
+        let mut m = manager(&[]);
+        let mut seq = Sequence::new();
+        m.add_to_queue(READY, 1, &mut seq);
+        m.add_to_queue(READY, 0, &mut seq);
+        assert!(m.quiet_tail);
+        // Owing entries behind the head, then a zero-count one last: only a walk of the
+        // queue finds the Ready at 3, which cuts back to the head's.
+        for (motion, num_anims) in [(WALK_FORWARD, 1), (READY, 1), (READY, 0)] {
+            m.pending_mut().push_back(AnimNode { motion, num_anims });
+        }
+        m.remove_redundant_links(&mut seq);
+        assert_eq!(
+            queue(&m),
+            [
+                (READY, 1),
+                (READY, 0),
+                (WALK_FORWARD, 0),
+                (READY, 0),
+                (READY, 0)
+            ]
+        );
+    }
+
+    #[test]
     fn the_head_only_test_answers_as_the_plain_scan_on_every_small_queue() {
         let motions = [READY, WALK_FORWARD, TURN_RIGHT, 0x8000_003D, 0x1000_0057];
         // Pseudo-random queues of up to four entries over these motions (a Ready, a Walk,
@@ -603,13 +713,13 @@ mod tests {
                 .collect();
             let mut fast = manager(&[]);
             for _ in 0..(h >> 20) % 4 {
-                fast.pending.push_back(AnimNode {
+                fast.pending_mut().push_back(AnimNode {
                     motion: 0,
                     num_anims: 0,
                 });
-                fast.pending.pop_front();
+                fast.pending_mut().pop_front();
             }
-            fast.pending.extend(
+            fast.pending_mut().extend(
                 q.iter()
                     .map(|&(motion, num_anims)| AnimNode { motion, num_anims }),
             );

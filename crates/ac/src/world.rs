@@ -214,7 +214,6 @@ pub fn flush(w: &mut impl Registry, i: usize) {
 /// a report; a new one is sent the current position at once.
 pub fn add_voyeur(w: &mut impl Registry, t: usize, id: u32, radius: f32, quantum: f64) {
     let obj = w.at_mut(t);
-    let pos = obj.position();
     let tm = obj
         .target_manager
         .get_or_insert_with(|| Box::new(TargetManager::new()));
@@ -224,6 +223,9 @@ pub fn add_voyeur(w: &mut impl Registry, t: usize, id: u32, radius: f32, quantum
         v.quantum = quantum;
         return;
     }
+    // Formed only for a new entry (an update of one, a mover tuning its prediction
+    // horizon, reads no position).
+    let pos = w.at(t).position();
     if first_report_ends_move(w, t, id, radius, quantum, pos) {
         return;
     }

@@ -374,7 +374,7 @@ fn resting(o: &retroanim_ac::physics_obj::PhysicsObj) -> bool {
     !o.moveto().is_moving_to()
         && !o.is_animating()
         && o.table_manager()
-            .is_some_and(|t| t.pending.is_empty() && t.state.modifiers.is_empty())
+            .is_some_and(|t| t.pending().is_empty() && t.state.modifiers.is_empty())
 }
 
 /// Whether `o` has no move-to, no modifier, and a table queue whose head still owes an
@@ -382,7 +382,7 @@ fn resting(o: &retroanim_ac::physics_obj::PhysicsObj) -> bool {
 fn behind_link(o: &retroanim_ac::physics_obj::PhysicsObj) -> bool {
     !o.moveto().is_moving_to()
         && o.table_manager().is_some_and(|t| {
-            t.pending.front().is_some_and(|n| n.num_anims != 0) && t.state.modifiers.is_empty()
+            t.pending().front().is_some_and(|n| n.num_anims != 0) && t.state.modifiers.is_empty()
         })
 }
 

@@ -90,7 +90,7 @@ proptest! {
             let s = obj.sequence();
             prop_assert!(s.nodes().len() <= bound);
             prop_assert!(obj.minterp().pending_motions.len() <= bound);
-            prop_assert!(obj.table_manager().unwrap().pending.len() <= bound);
+            prop_assert!(obj.table_manager().unwrap().pending().len() <= bound);
             match s.curr() {
                 None => prop_assert!(s.nodes().is_empty() || s.first_cyclic().is_none()),
                 Some(i) => {

@@ -20,7 +20,7 @@ fn table_pending(obj: &PhysicsObj) -> Vec<(u32, u32)> {
     obj.table_manager()
         .as_ref()
         .unwrap()
-        .pending
+        .pending()
         .iter()
         .map(|n| (n.motion, n.num_anims))
         .collect()
@@ -98,7 +98,7 @@ fn q28_animation_done_counter_rules() {
     m.animation_done(true, &mut log);
     assert_eq!(m.animation_counter, 0);
     for (motion, n) in [(0x4500_0005, 2), (0x4100_0003, 0), (0x4400_0007, 1)] {
-        m.pending.push_back(AnimNode {
+        m.pending_mut().push_back(AnimNode {
             motion,
             num_anims: n,
         });
@@ -111,13 +111,13 @@ fn q28_animation_done_counter_rules() {
     assert_eq!(log.1, 2);
     assert_eq!(m.animation_counter, 0);
     // A surplus is kept while entries wait, and reset once the queue drains.
-    m.pending.clear();
-    m.pending.push_back(AnimNode {
+    m.pending_mut().clear();
+    m.pending_mut().push_back(AnimNode {
         motion: 0x4100_0003,
         num_anims: 0,
     });
     m.animation_done(false, &mut log);
-    assert!(m.pending.is_empty());
+    assert!(m.pending().is_empty());
     assert_eq!(m.animation_counter, 0);
 }
 

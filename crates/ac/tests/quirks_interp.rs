@@ -157,7 +157,7 @@ fn q39_airborne_commands_only_update_state() {
     sim.obj.apply_contact(false, false);
     let tm = |s: &retroanim_ac::AcSim| {
         let t = s.obj.table_manager().unwrap();
-        (t.state.substate, t.pending.len())
+        (t.state.substate, t.pending().len())
     };
     let before = tm(&sim);
     assert_eq!(before.0, FALLING);
@@ -202,7 +202,7 @@ fn q40_apply_raw_movement_reissues_everything() {
         .table_manager()
         .as_ref()
         .unwrap()
-        .pending
+        .pending()
         .iter()
         .map(|n| (n.motion, n.num_anims))
         .collect();

@@ -87,7 +87,7 @@ fn q47_a_far_step_within_one_cell_still_runs_the_managers() {
         .set_velocity(Vec3::new(0.0, 3000.0, 0.0));
     sim.obj.update_object_internal(0.1);
     assert_eq!(sim.obj.frame().origin.y, 320.0);
-    assert!(sim.obj.table_manager().unwrap().pending.is_empty());
+    assert!(sim.obj.table_manager().unwrap().pending().is_empty());
     assert_eq!(sim.obj.motions_done(), vec![(NC, true), (READY, true)]);
 }
 
