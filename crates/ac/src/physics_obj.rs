@@ -548,6 +548,26 @@ impl PhysicsObj {
     /// acceleration and the frame's new origin.
     #[inline(always)]
     fn update_physics_translation(&mut self, q: f32, origin: &mut Vec3) {
+        if self.at_rest_bits() && q.is_finite() {
+            // Every velocity and acceleration part +0: `v2` is +0, so the formula takes
+            // its at-rest branch, and `+0 + (+0 · q)` is `+0 + ±0 = +0` for a finite
+            // `q`: the velocity keeps its bits. The length, its tests and the velocity
+            // step are skipped on the tick of nearly every object on the ground
+            // (`a_velocity_and_acceleration_of_plus_zeros_stay_at_rest`).
+            debug_assert!(self.velocity.length_sq() <= 0.0);
+            debug_assert_eq!(
+                {
+                    let v = self.velocity.add(self.acceleration.scale(q));
+                    [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
+                },
+                [0; 3],
+                "a velocity at rest moved"
+            );
+            if !self.has_movement_manager && self.on_walkable {
+                self.active = false;
+            }
+            return;
+        }
         let mut v2 = self.velocity.length_sq();
         if v2 <= 0.0 {
             if !self.has_movement_manager && self.on_walkable {
@@ -567,6 +587,21 @@ impl PhysicsObj {
             *origin = origin.add(a.add(b));
         }
         self.velocity = self.velocity.add(self.acceleration.scale(q));
+    }
+
+    /// Whether every part of the velocity and of the acceleration is +0 (the bits of
+    /// an object that neither moves by physics nor accelerates: every object on the
+    /// ground that is not thrown).
+    #[inline(always)]
+    fn at_rest_bits(&self) -> bool {
+        let (v, a) = (self.velocity, self.acceleration);
+        (v.x.to_bits()
+            | v.y.to_bits()
+            | v.z.to_bits()
+            | a.x.to_bits()
+            | a.y.to_bits()
+            | a.z.to_bits())
+            == 0
     }
 
     /// `calc_friction(q, v2)` on flat ground (never sledding here).
@@ -997,5 +1032,56 @@ mod layout {
             assert!(cold < first_entry);
         }
         assert_eq!(size_of::<PhysicsObj>(), 1_152);
+    }
+}
+
+#[cfg(test)]
+mod at_rest {
+    use super::*;
+    use crate::sequence::AnimMap;
+
+    fn grounded(velocity: Vec3) -> PhysicsObj {
+        let mut obj = PhysicsObj::new(
+            Arc::new(AnimMap::default()),
+            Weenie {
+                is_creature: true,
+                run_rate: 1.0,
+            },
+            0x7d64_0013,
+            AFrame::new(Vec3::new(1.0, 2.0, 0.0), Quat::IDENTITY),
+        );
+        obj.apply_contact(true, true);
+        obj.active = true;
+        obj.in_cell = true;
+        obj.velocity = velocity;
+        obj
+    }
+
+    fn bits(v: Vec3) -> [u32; 3] {
+        [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
+    }
+
+    #[test]
+    fn a_velocity_and_acceleration_of_plus_zeros_stay_at_rest() {
+        // By hand: on walkable ground the acceleration is +0, so `v2 = +0 ≤ 0` (the
+        // object without a movement manager goes inactive) and the new velocity is
+        // `+0 + +0 · (1/30) = +0 + +0 = +0`; the origin does not move.
+        let mut obj = grounded(Vec3::ZERO);
+        assert_eq!(bits(obj.acceleration), [0; 3]);
+        obj.update_object_internal(1.0 / 30.0);
+        assert_eq!(bits(obj.velocity), [0; 3]);
+        assert!(!obj.active);
+        assert_eq!(bits(obj.frame.origin), [0x3f80_0000, 0x4000_0000, 0]);
+        assert_eq!(bits(obj.cached_velocity), [0; 3]);
+    }
+
+    #[test]
+    fn a_negative_zero_velocity_takes_the_formula_and_becomes_plus_zero() {
+        // Not the +0 bits, so the step takes the formula: `(−0)² = +0`, at rest, and
+        // `−0 + +0 · (1/30) = −0 + +0 = +0` (round to nearest).
+        let mut obj = grounded(Vec3::new(-0.0, 0.0, -0.0));
+        obj.update_object_internal(1.0 / 30.0);
+        assert_eq!(bits(obj.velocity), [0; 3]);
+        assert!(!obj.active);
     }
 }
