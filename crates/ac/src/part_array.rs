@@ -147,3 +147,58 @@ impl PhysicsObj {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bench::{sample_table, spawn};
+    use crate::commands::{MovementParameters, WALK_FORWARD};
+    use crate::math::Vec3;
+    use crate::physics_obj::PhysicsObj;
+    use crate::sequence::{FiredHook, HOOK_ANIMATION_DONE};
+    use std::sync::Arc;
+
+    /// The table manager's queue (motion, animations owed) and count, and the weenie
+    /// log.
+    type CompletionState = (Vec<(u32, u32)>, u32, Vec<(u32, bool)>);
+
+    fn completion_state(o: &PhysicsObj) -> CompletionState {
+        let tm = o.table_manager.as_ref().unwrap();
+        let pending = tm.pending.iter().map(|n| (n.motion, n.num_anims)).collect();
+        (pending, tm.animation_counter, o.motions_done().to_vec())
+    }
+
+    #[test]
+    fn a_lone_queued_hook_is_logged_and_acted_on_as_in_a_list() {
+        let (table, anims) = sample_table().unwrap();
+        let mut obj = spawn(table, Arc::new(anims), Vec3::ZERO);
+        obj.do_motion(WALK_FORWARD, &MovementParameters::default());
+        let sound = FiredHook {
+            hook_type: 1,
+            anim_id: 0x0300_0102,
+            frame: 7,
+            index: 0,
+        };
+        let before = completion_state(&obj);
+        // A lone sound is logged and completes nothing.
+        obj.anim_hooks.push(sound);
+        obj.process_hooks();
+        assert_eq!(obj.hook_log(), [1]);
+        assert!(obj.anim_hooks.is_empty());
+        assert_eq!(completion_state(&obj), before);
+        // A lone AnimationDone is logged and signals the table manager, as each hook
+        // of a longer list is (the plain twin: the list's loop, on a copy).
+        let mut plain = obj.clone();
+        obj.anim_hooks.push(FiredHook::ANIMATION_DONE);
+        obj.process_hooks();
+        plain.hook_log.push(HOOK_ANIMATION_DONE);
+        plain.animation_done(true);
+        assert_eq!(obj.hook_log(), [1, HOOK_ANIMATION_DONE]);
+        assert!(obj.anim_hooks.is_empty());
+        assert_eq!(completion_state(&obj), completion_state(&plain));
+        assert_ne!(completion_state(&obj), before, "the signal counted");
+        // Two hooks take the loop: both logged, in order.
+        obj.anim_hooks.extend([sound, sound]);
+        obj.process_hooks();
+        assert_eq!(obj.hook_log(), [1, HOOK_ANIMATION_DONE, 1, 1]);
+    }
+}

@@ -631,16 +631,28 @@ impl PhysicsObj {
 
     #[inline(never)]
     fn process_queued_hooks(&mut self) {
-        let n = self.anim_hooks.len();
-        for i in 0..n {
-            let h = self.anim_hooks[i];
-            self.hook_log.push(h.hook_type);
-            self.raise(h.into());
-            if h.hook_type == HOOK_ANIMATION_DONE {
-                self.animation_done(true);
+        // Most updates that queue hooks queue one (a sound, or the AnimationDone of a
+        // link): without the loop, fewer registers are live across its calls.
+        if let [h] = self.anim_hooks[..] {
+            self.process_hook(h);
+        } else {
+            let n = self.anim_hooks.len();
+            for i in 0..n {
+                let h = self.anim_hooks[i];
+                self.process_hook(h);
             }
         }
         self.anim_hooks.clear();
+    }
+
+    /// One queued hook: logged, raised, and AnimationDone acted on.
+    #[inline(always)]
+    fn process_hook(&mut self, h: FiredHook) {
+        self.hook_log.push(h.hook_type);
+        self.raise(h.into());
+        if h.hook_type == HOOK_ANIMATION_DONE {
+            self.animation_done(true);
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 
 use crate::key_hash::IdMap;
 use crate::math::{AFrame, CombineMemo2, RotateVecMemo, Vec3, EPSILON};
-use crate::records::{Animation, PartFrame};
+use crate::records::{AnimHook, Animation, PartFrame};
 use std::sync::Arc;
 
 /// `AnimationHookType.AnimationDone`.
@@ -322,21 +322,47 @@ impl SeqNode {
         hooks: &mut Vec<FiredHook>,
         fired: &mut usize,
     ) -> bool {
-        if let Some(pf) = self.part_frame(frame) {
-            for (k, h) in pf.hooks.iter().enumerate() {
-                if h.direction == 0 || h.direction == dir {
-                    if *fired >= MAX_HOOKS_PER_UPDATE {
+        let Some(pf) = self.part_frame(frame) else {
+            return true;
+        };
+        match pf.hooks.as_slice() {
+            // Most frames with hooks carry one: without the loop, fewer registers are
+            // live across the push.
+            [h] => self.queue_hook(h, 0, frame, dir, hooks, fired),
+            all => {
+                for (k, h) in all.iter().enumerate() {
+                    if !self.queue_hook(h, k, frame, dir, hooks, fired) {
                         return false;
                     }
-                    hooks.push(FiredHook {
-                        hook_type: h.hook_type,
-                        anim_id: self.anim.id,
-                        frame,
-                        index: k as u32,
-                    });
-                    *fired += 1;
                 }
+                true
             }
+        }
+    }
+
+    /// Queue the `k`-th hook `h` of frame `frame` if it fires in direction `dir`; false
+    /// once more than [`MAX_HOOKS_PER_UPDATE`] would be queued.
+    #[inline(always)]
+    fn queue_hook(
+        &self,
+        h: &AnimHook,
+        k: usize,
+        frame: i32,
+        dir: i32,
+        hooks: &mut Vec<FiredHook>,
+        fired: &mut usize,
+    ) -> bool {
+        if h.direction == 0 || h.direction == dir {
+            if *fired >= MAX_HOOKS_PER_UPDATE {
+                return false;
+            }
+            hooks.push(FiredHook {
+                hook_type: h.hook_type,
+                anim_id: self.anim.id,
+                frame,
+                index: k as u32,
+            });
+            *fired += 1;
         }
         true
     }
@@ -934,7 +960,8 @@ impl Sequence {
 #[cfg(test)]
 mod tests {
     use super::{
-        floor64, floor_i32, floor_key, signed_step, AnimMap, AnimSource, NodeAnimation, SeqNode,
+        floor64, floor_i32, floor_key, signed_step, AnimMap, AnimSource, FiredHook, NodeAnimation,
+        SeqNode, MAX_HOOKS_PER_UPDATE,
     };
     use crate::math::{AFrame, Quat, Vec3};
     use crate::records::{AnimHook, Animation, PartFrame};
@@ -1034,6 +1061,65 @@ mod tests {
         for i in [0, 1, 63, 64, 69, -1, i32::MIN, i32::MAX] {
             assert!(!b.may_have_hooks(i), "{i}");
         }
+    }
+
+    #[test]
+    fn a_frame_with_one_hook_queues_it_as_the_loop_over_many_does() {
+        // Frame 0: one forward hook (type 7); frame 1: one hook for both directions
+        // (type 8); frame 2: a backward hook (type 9) then one for both (type 10).
+        let hook = |hook_type: u32, direction: i32| AnimHook {
+            hook_type,
+            direction,
+            payload: Vec::new(),
+        };
+        let mut part_frames = vec![PartFrame::default(); 3];
+        part_frames[0].hooks.push(hook(7, 1));
+        part_frames[1].hooks.push(hook(8, 0));
+        part_frames[2].hooks.extend([hook(9, -1), hook(10, 0)]);
+        let node = SeqNode {
+            anim: NodeAnimation::new(Arc::new(Animation {
+                id: 0x0300_0042,
+                num_frames: 3,
+                part_frames,
+                ..Animation::default()
+            })),
+            framerate: 30.0,
+            low_frame: 0,
+            high_frame: 2,
+        };
+        let fired_hook = |hook_type, frame, index| FiredHook {
+            hook_type,
+            anim_id: 0x0300_0042,
+            frame,
+            index,
+        };
+        let (mut hooks, mut fired) = (Vec::new(), 0);
+        for (frame, dir) in [(0, 1), (0, -1), (1, -1), (2, 1), (2, -1)] {
+            assert!(node.fire_hooks(frame, dir, &mut hooks, &mut fired));
+        }
+        assert_eq!(
+            hooks,
+            [
+                fired_hook(7, 0, 0),
+                fired_hook(8, 1, 0),
+                fired_hook(10, 2, 1),
+                fired_hook(9, 2, 0),
+                fired_hook(10, 2, 1),
+            ]
+        );
+        assert_eq!(fired, 5);
+        // At the limit a single hook is refused and nothing is queued; one below it,
+        // it is the last one queued.
+        let mut fired = MAX_HOOKS_PER_UPDATE;
+        assert!(!node.fire_hooks(1, 1, &mut hooks, &mut fired));
+        assert_eq!((hooks.len(), fired), (5, MAX_HOOKS_PER_UPDATE));
+        let mut fired = MAX_HOOKS_PER_UPDATE - 1;
+        assert!(node.fire_hooks(1, 1, &mut hooks, &mut fired));
+        assert_eq!((hooks.len(), fired), (6, MAX_HOOKS_PER_UPDATE));
+        // A frame with one hook for the other direction queues nothing, even at the
+        // limit.
+        assert!(node.fire_hooks(0, -1, &mut hooks, &mut fired));
+        assert_eq!(hooks.len(), 6);
     }
 
     #[test]

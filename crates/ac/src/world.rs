@@ -581,7 +581,7 @@ pub fn tick(w: &mut impl Registry, clock: &mut f64, dt: f64) {
 
 /// Every object's update, in order. Each object's clock must already read the tick's
 /// time: an update can reach other objects (targets, voyeurs), before or after their own.
-fn update_all(w: &mut impl Registry, dt: f64) {
+pub(crate) fn update_all(w: &mut impl Registry, dt: f64) {
     for i in 0..w.count() {
         update_object(w, i, dt);
     }
