@@ -20,7 +20,7 @@ use crate::interpolation::block_offset;
 use crate::motion_interp::motion_allows_jump;
 use crate::moveto_manager::{command_motion, MovementStruct};
 use crate::physics_obj::PhysicsObj;
-use crate::position_helpers::cylinder_distance_by_offset;
+use crate::position_helpers::cylinder_distance_by_offset_f32;
 use crate::world::Registry;
 
 /// What [`start_ending_at_once`] did.
@@ -82,10 +82,12 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     let off = block_offset(obj.cell, target.cell)
         .add(target.frame.origin)
         .sub(obj.frame.origin);
+    // The cylinder distance narrowed to f32 as `GetCurrentDistance` returns it, without
+    // the round trip through f64 of a bare reach.
     let d = if !p.use_spheres {
         off.length()
     } else {
-        cylinder_distance_by_offset(
+        cylinder_distance_by_offset_f32(
             off,
             obj.get_radius(),
             obj.get_height(),
@@ -93,7 +95,7 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
             mvs.radius,
             mvs.height,
             target.frame.origin.z,
-        ) as f32
+        )
     };
     #[cfg(debug_assertions)]
     {

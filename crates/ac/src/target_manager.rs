@@ -174,6 +174,34 @@ impl VoyeurTable {
         self.slots[i].as_ref().map(|(_, v)| v)
     }
 
+    /// [`VoyeurTable::get_gen`] of an entry that a snapshot found in slot `slot`
+    /// ([`VoyeurTable::iter_slots`]): only that slot is read. An entry never moves (a
+    /// removal frees its slot, and an insertion into a freed slot makes an entry of a
+    /// new generation) and no two entries share a generation, so the entry of `id` and
+    /// `gen`, if the table still holds it, is in `slot`.
+    #[inline]
+    pub(crate) fn get_gen_at(&self, slot: usize, id: u32, gen: u64) -> Option<&Voyeur> {
+        let found = self.in_slot(slot, id, gen);
+        debug_assert_eq!(found, self.slot_of_gen(id, gen), "voyeur table: slot");
+        found.and_then(|i| self.slots[i].as_ref().map(|(_, v)| v))
+    }
+
+    /// [`VoyeurTable::get_gen_at`] with the right to change the entry.
+    #[inline]
+    pub(crate) fn get_gen_at_mut(&mut self, slot: usize, id: u32, gen: u64) -> Option<&mut Voyeur> {
+        let found = self.in_slot(slot, id, gen);
+        debug_assert_eq!(found, self.slot_of_gen(id, gen), "voyeur table: slot");
+        self.slot_mut(found?)
+    }
+
+    /// `slot` when it holds the entry of `id` made with generation `gen`.
+    #[inline]
+    fn in_slot(&self, slot: usize, id: u32, gen: u64) -> Option<usize> {
+        let here =
+            matches!(self.slots.get(slot), Some(Some((g, v))) if *g == gen && v.object_id == id);
+        here.then_some(slot)
+    }
+
     /// The first slot holding the entry of `id` made with generation `gen`.
     #[inline]
     fn slot_of_gen(&self, id: u32, gen: u64) -> Option<usize> {
@@ -268,6 +296,14 @@ impl VoyeurTable {
     pub fn iter(&self) -> impl Iterator<Item = &(u64, Voyeur)> {
         self.slots.iter().flatten()
     }
+
+    /// [`VoyeurTable::iter`] with each entry's slot.
+    pub(crate) fn iter_slots(&self) -> impl Iterator<Item = (usize, u64, Voyeur)> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.map(|(gen, v)| (i, gen, v)))
+    }
 }
 
 /// `TargetManager`.
@@ -278,7 +314,7 @@ pub struct TargetManager {
     pub voyeurs: Option<VoyeurTable>,
     pub last_update_time: f64,
     /// Reused snapshot buffer for the voyeur loops (steady ticks allocate nothing).
-    pub(crate) scratch: Vec<(u64, Voyeur)>,
+    pub(crate) scratch: Vec<(usize, u64, Voyeur)>,
 }
 
 impl TargetManager {
@@ -461,6 +497,33 @@ mod tests {
     }
 
     #[test]
+    fn a_snapshot_entry_is_found_in_its_slot_until_removed_and_never_after() {
+        let mut t = VoyeurTable::default();
+        for id in [7, 3, 9] {
+            t.insert(voyeur(id));
+        }
+        // Slots 0, 1, 2 with generations 0, 1, 2.
+        let snap: Vec<_> = t
+            .iter_slots()
+            .map(|(s, g, v)| (s, g, v.object_id))
+            .collect();
+        assert_eq!(snap, [(0, 0, 7), (1, 1, 3), (2, 2, 9)]);
+        assert_eq!(t.get_gen_at(1, 3, 1).map(|v| v.object_id), Some(3));
+        // 3 leaves and comes back: into its old slot 1, as generation 3.
+        assert!(t.remove(3));
+        t.insert(voyeur(3));
+        assert!(t.get_gen_at(1, 3, 1).is_none());
+        assert_eq!(t.get_gen_at(1, 3, 3).map(|v| v.object_id), Some(3));
+        // The other entries stay where the snapshot saw them.
+        assert_eq!(t.get_gen_at_mut(2, 9, 2).map(|v| v.quantum), Some(9.0));
+        assert_eq!(t.get_gen_at(0, 7, 0).map(|v| v.object_id), Some(7));
+        // An entry the table never held, in a slot past the end or in one holding
+        // another id, is found nowhere.
+        assert!(t.get_gen_at(5, 11, 4).is_none());
+        assert!(t.get_gen_at(0, 9, 0).is_none());
+    }
+
+    #[test]
     fn a_freed_slot_is_reused_first_and_lookups_by_key_find_what_a_scan_finds() {
         let mut t = VoyeurTable::default();
         for id in [7, 3, 9, 4] {
@@ -500,6 +563,13 @@ mod tests {
                 );
                 if let Some((g, _)) = scan {
                     assert_eq!(t.get_gen(probe, g).map(|v| v.object_id), Some(probe));
+                    let slot = t.iter_slots().position(|(_, sg, _)| sg == g);
+                    let at = t.iter_slots().nth(slot.unwrap_or(usize::MAX)).map(|e| e.0);
+                    assert_eq!(
+                        at.and_then(|s| t.get_gen_at(s, probe, g))
+                            .map(|v| v.object_id),
+                        Some(probe)
+                    );
                     assert!(t.get_gen(probe, g + 1_000_000).is_none());
                 }
             }

@@ -341,21 +341,21 @@ pub(crate) fn voyeur_entry_came_and_went(w: &mut impl Registry, t: usize) {
     }
 }
 
-/// `SendVoyeurUpdate(voyeur, pos, status)` from object `t`. `gen` names the table entry
-/// of a snapshot (None = the current entry); a snapshot entry that has since been removed
-/// is updated nowhere.
+/// `SendVoyeurUpdate(voyeur, pos, status)` from object `t`. `snapshot` is the table
+/// entry of a snapshot, with its slot and generation (None = the current entry); a
+/// snapshot entry that has since been removed is updated nowhere.
 fn send_voyeur_update(
     w: &mut impl Registry,
     t: usize,
     voyeur: u32,
-    snapshot: Option<(u64, Voyeur)>,
+    snapshot: Option<(usize, u64, Voyeur)>,
     pos: Position,
     status: TargetStatus,
 ) {
     let obj = w.at_mut(t);
     let table = obj.target_manager.as_mut().and_then(|m| m.voyeurs.as_mut());
     let (radius, quantum) = match (table, snapshot) {
-        (Some(table), Some((gen, snap))) => match table.get_gen_mut(voyeur, gen) {
+        (Some(table), Some((slot, gen, snap))) => match table.get_gen_at_mut(slot, voyeur, gen) {
             Some(v) => {
                 v.last_sent_position = Some(pos);
                 (v.radius, v.quantum)
@@ -369,7 +369,7 @@ fn send_voyeur_update(
             }
             None => return,
         },
-        (None, Some((_, snap))) => (snap.radius, snap.quantum),
+        (None, Some((_, _, snap))) => (snap.radius, snap.quantum),
         (None, None) => return,
     };
     deliver_voyeur_update(w, t, voyeur, radius, quantum, pos, status);
@@ -405,19 +405,19 @@ fn deliver_voyeur_update(
 
 /// A snapshot of object `t`'s voyeur table in enumeration order, in the manager's reused
 /// buffer (give it back with [`return_snapshot`]).
-fn voyeur_snapshot(obj: &mut PhysicsObj) -> Vec<(u64, Voyeur)> {
+fn voyeur_snapshot(obj: &mut PhysicsObj) -> Vec<(usize, u64, Voyeur)> {
     let Some(tm) = obj.target_manager.as_mut() else {
         return Vec::new();
     };
     let mut snap = std::mem::take(&mut tm.scratch);
     snap.clear();
     if let Some(t) = &tm.voyeurs {
-        snap.extend(t.iter().copied());
+        snap.extend(t.iter_slots());
     }
     snap
 }
 
-fn return_snapshot(obj: &mut PhysicsObj, snap: Vec<(u64, Voyeur)>) {
+fn return_snapshot(obj: &mut PhysicsObj, snap: Vec<(usize, u64, Voyeur)>) {
     if let Some(tm) = obj.target_manager.as_mut() {
         tm.scratch = snap;
     }
@@ -441,7 +441,7 @@ pub fn handle_targetting(w: &mut impl Registry, t: usize) {
         .is_some_and(|v| v.iter().next().is_some())
     {
         let snap = voyeur_snapshot(w.at_mut(t));
-        for &(gen, v) in &snap {
+        for &(slot, gen, v) in &snap {
             let obj = w.at(t);
             let mut p = obj.position();
             p.frame.origin = p
@@ -454,12 +454,13 @@ pub fn handle_targetting(w: &mut impl Registry, t: usize) {
                 .target_manager
                 .as_ref()
                 .and_then(|m| m.voyeurs.as_ref())
-                .and_then(|tb| tb.get_gen(v.object_id, gen))
+                .and_then(|tb| tb.get_gen_at(slot, v.object_id, gen))
                 .map_or(last, |e| {
                     e.last_sent_position.unwrap_or(crate::moveto_manager::FRESH)
                 });
             if p.distance(&current_last) > v.radius {
-                send_voyeur_update(w, t, v.object_id, Some((gen, v)), p, TargetStatus::Ok);
+                let entry = Some((slot, gen, v));
+                send_voyeur_update(w, t, v.object_id, entry, p, TargetStatus::Ok);
             }
         }
         return_snapshot(w.at_mut(t), snap);
@@ -484,8 +485,8 @@ fn notify_voyeurs_from(w: &mut impl Registry, t: usize, status: TargetStatus, po
         return;
     }
     let snap = voyeur_snapshot(w.at_mut(t));
-    for &(gen, v) in &snap {
-        send_voyeur_update(w, t, v.object_id, Some((gen, v)), pos, status);
+    for &(slot, gen, v) in &snap {
+        send_voyeur_update(w, t, v.object_id, Some((slot, gen, v)), pos, status);
     }
     return_snapshot(w.at_mut(t), snap);
 }
