@@ -422,6 +422,15 @@ mod tests {
         }
     }
 
+    /// A distance in [0.01, 200). Drawn from 0..200 and filtered rather than from the
+    /// range 0.01..200 itself: proptest's float sampler (1.x) can overshoot a lower
+    /// bound that is not a multiple of its first step and then fails its own
+    /// `debug_assert` now and then (seen once in a debug test run). A range starting at
+    /// zero splits exactly, and the filter rejects about one draw in 20,000.
+    fn distance_from_a_hundredth() -> impl Strategy<Value = f32> {
+        (0.0f32..200.0).prop_filter("at least 0.01", |d| *d >= 0.01)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(20_000))]
         /// A facing of any length (down to subnormal, up to far beyond a unit one) is
@@ -431,7 +440,7 @@ mod tests {
             heading_deg in 0u32..36_000,
             bearing_deg in 0u32..36_000,
             scale_exp in -140i32..100,
-            dist in 0.01f32..200.0,
+            dist in distance_from_a_hundredth(),
             away in any::<bool>(),
         ) {
             let (s, c) = (heading_deg as f32 / 100.0).to_radians().sin_cos();
@@ -466,7 +475,7 @@ mod tests {
                 1 => -0.05f32..0.05,
                 2 => -180.0f32..180.0,
             ],
-            dist in prop_oneof![1 => 0.0f32..0.01, 4 => 0.01f32..200.0],
+            dist in prop_oneof![1 => 0.0f32..0.01, 4 => distance_from_a_hundredth()],
             tilt in prop_oneof![3 => Just(0.0f32), 1 => -0.5f32..0.5],
             away in any::<bool>(),
         ) {
