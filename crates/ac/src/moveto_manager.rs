@@ -335,18 +335,27 @@ fn shared_params<'a>(
 /// `h` it aims at: `h = desired + heading(cur, target)` (wrapped once),
 /// `diff = norm(h − heading)`.
 fn steer_plain(m: &MoveToManager, cur: &Position) -> (Steer, f32) {
+    let h = aim(m, cur);
+    let diff = norm(h - cur.frame.get_heading());
+    (Steer::of_diff(diff), h)
+}
+
+/// The heading `h` of [`steer_plain`] alone, for the snap that ends a correction turn
+/// when [`steer_estimate`] has decided Hold: the frame heading's arctangent, which only
+/// the decision reads, is not taken.
+#[inline(never)]
+fn aim(m: &MoveToManager, cur: &Position) -> f32 {
     let mut h = get_desired_heading(m.current_command, m.moving_away)
         + heading(cur, &m.current_target_position);
     if h >= 360.0 {
         h -= 360.0;
     }
-    let diff = norm(h - cur.frame.get_heading());
-    (Steer::of_diff(diff), h)
+    h
 }
 
 /// [`steer_plain`], where `FAST` first tries [`steer_estimate`]: a certain Hold or turn
-/// costs no arctangent. `h` is left out (None) only when the decision does not read it:
-/// a turn, or a Hold with no correction turn to snap. With `FAST` the offset to the
+/// costs no arctangent. `h` is left out (None) when the estimate decides; a Hold that
+/// snaps a correction turn then forms it alone ([`aim`]). With `FAST` the offset to the
 /// target comes back too, for the distance to read: [`offset_but_zero_signs`], which
 /// is all the estimate and the distance read of it.
 #[inline]
@@ -358,12 +367,9 @@ fn steer<const FAST: bool>(
         let d = offset_but_zero_signs(cur, &m.current_target_position);
         let (_, m21, m22, _) = cur.frame.orientation.matrix_elements();
         let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
-        match steer_estimate(d.x, d.y, m21, m22, away) {
-            Some(s) if s != Steer::Hold || m.aux_command == 0 => {
-                debug_assert_eq!(s, steer_plain(m, cur).0, "steer estimate");
-                return (s, None, Some(d));
-            }
-            _ => {}
+        if let Some(s) = steer_estimate(d.x, d.y, m21, m22, away) {
+            debug_assert_eq!(s, steer_plain(m, cur).0, "steer estimate");
+            return (s, None, Some(d));
         }
         let (s, h) = steer_plain(m, cur);
         return (s, Some(h), Some(d));
@@ -916,9 +922,13 @@ impl PhysicsObj {
                 }
                 Steer::Hold => {
                     if m.aux_command != 0 {
-                        // A Hold with a correction turn running always carries `h`.
+                        let h = match h {
+                            Some(h) => h,
+                            None => aim(m, &cur),
+                        };
+                        debug_assert_eq!(h.to_bits(), steer_plain(m, &cur).1.to_bits(), "aim");
                         let p = shared_params(&mut mp, m);
-                        self.set_heading(h.unwrap_or_default());
+                        self.set_heading(h);
                         self.mt_stop_aux_command(p);
                         m = &mut self.moveto;
                         offset = None;

@@ -195,13 +195,11 @@ const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
 /// and every test below compares ∞ with ∞ or forms ∞ − ∞ for such a pair.
 #[inline]
 pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Option<Steer> {
-    let (x, y) = (f64::from(dx), f64::from(dy));
-    let (mx, my) = (f64::from(m21), f64::from(m22));
-    let d2 = x * x + y * y;
-    let small = 4.0 * f64::from(EPSILON);
-    if !(small * small..=1e30).contains(&d2) {
+    if !offset_in_range(dx, dy) {
         return None;
     }
+    let (x, y) = (f64::from(dx), f64::from(dy));
+    let (mx, my) = (f64::from(m21), f64::from(m22));
     // |d||m|·sin θ and |d||m|·cos θ. Aiming away is aiming along −d: each product of
     // a negated factor is the negated product, and rounding to nearest is symmetric,
     // so negating the two results is negating `d` first (but for the sign of an exact
@@ -220,6 +218,21 @@ pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Optio
         return Some(if s > 0.0 { Steer::Right } else { Steer::Left });
     }
     None
+}
+
+/// Whether the horizontal offset `(dx, dy)` is long enough for its bearing to be the
+/// arctangent's (the bearing of one under EPSILON is 0 by rule) and short enough for
+/// the plain path's f32 normalisation: its longer part in [4·EPSILON, 1e14]. The
+/// offset's length lies between its longer part and √2 times it, so it is then in
+/// [4·EPSILON, 1.5e14]. A NaN part fails the test or, with the other part in range,
+/// makes the cross and dot products NaN, which fail every test of the estimate.
+// The longer part, not the f64 square of the length: two absolute values and a
+// maximum instead of a conversion, two products and a sum.
+#[inline(always)]
+fn offset_in_range(dx: f32, dy: f32) -> bool {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    let longer = if ax > ay { ax } else { ay };
+    (4.0 * EPSILON..=1e14).contains(&longer)
 }
 
 /// Which side of the line through `b` the direction `a` lies on, given `s` and `c`, the
@@ -366,6 +379,36 @@ mod tests {
             let plain = cylinder_distance_by_offset(off, r, h, pz, or, oh, oz) as f32;
             prop_assert_eq!(f.to_bits(), plain.to_bits());
         }
+    }
+
+    #[test]
+    fn the_steered_offset_is_judged_by_its_longer_part() {
+        // 4·EPSILON is 0.0008: a millimetre ahead is steered, a diagonal offset whose
+        // parts are both 0.5 mm (0.7 mm long) is left to the plain path.
+        assert!(offset_in_range(0.0, 0.001));
+        assert!(offset_in_range(-0.001, 0.0));
+        assert!(!offset_in_range(0.0005, 0.0005));
+        assert!(!offset_in_range(0.0, 0.0));
+        assert!(offset_in_range(1e14, -1e14));
+        assert!(!offset_in_range(2e14, 0.0));
+        assert!(!offset_in_range(f32::INFINITY, 1.0));
+        assert!(!offset_in_range(f32::INFINITY, f32::NAN));
+        assert!(!offset_in_range(f32::NAN, f32::INFINITY));
+        // A NaN part compares false, so the longer part is taken to be the other one
+        // when the NaN is x (which passes here) and the NaN when it is y (which fails);
+        // either way the estimate gives no answer, the products being NaN.
+        assert!(offset_in_range(f32::NAN, 5.0));
+        assert!(!offset_in_range(5.0, f32::NAN));
+        for away in [false, true] {
+            assert_eq!(steer_estimate(f32::NAN, 5.0, 0.0, 1.0, away), None);
+            assert_eq!(steer_estimate(5.0, f32::NAN, 0.0, 1.0, away), None);
+            assert_eq!(steer_estimate(0.0005, 0.0005, 0.0, 1.0, away), None);
+        }
+        // Just inside: 0.001 due north of a mover facing north holds.
+        assert_eq!(
+            steer_estimate(0.0, 0.001, 0.0, 1.0, false),
+            Some(Steer::Hold)
+        );
     }
 
     #[test]
