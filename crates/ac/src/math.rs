@@ -149,15 +149,16 @@ impl Quat {
         let yy2 = q.y * y2;
         let yz2 = q.y * z2;
         let zz2 = q.z * z2;
+        // Column by column (see `Rows`).
         Rows([
             1.0 - yy2 - zz2,
-            xy2 - wz2,
-            xz2 + wy2,
             xy2 + wz2,
-            1.0 - xx2 - zz2,
-            yz2 - wx2,
             xz2 - wy2,
+            xy2 - wz2,
+            1.0 - xx2 - zz2,
             yz2 + wx2,
+            xz2 + wy2,
+            yz2 - wx2,
             1.0 - xx2 - yy2,
         ])
     }
@@ -466,19 +467,22 @@ fn vec_bits(v: Vec3) -> [u32; 3] {
     [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
 }
 
-/// The rows of a rotation matrix built by [`Quat::rotation_rows`].
+/// The rotation matrix built by [`Quat::rotation_rows`], kept column by column: the
+/// three sums of [`Rows::apply`] then take whole adjacent columns (`v.x` times the
+/// first, and so on), which vectorise without the shuffles that gathering a column
+/// from three rows takes. Each sum's terms and their order are the rows' own.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Rows(pub [f32; 9]);
+pub struct Rows([f32; 9]);
 
 impl Rows {
     /// `v` through the matrix, each row summed left to right as `Vector3.Transform` does.
     #[inline]
     pub fn apply(&self, v: Vec3) -> Vec3 {
-        let m = &self.0;
+        let c = &self.0;
         Vec3 {
-            x: v.x * m[0] + v.y * m[1] + v.z * m[2],
-            y: v.x * m[3] + v.y * m[4] + v.z * m[5],
-            z: v.x * m[6] + v.y * m[7] + v.z * m[8],
+            x: v.x * c[0] + v.y * c[3] + v.z * c[6],
+            y: v.x * c[1] + v.y * c[4] + v.z * c[7],
+            z: v.x * c[2] + v.y * c[5] + v.z * c[8],
         }
     }
 }
@@ -1580,6 +1584,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn rows_kept_by_column_apply_each_row_of_the_matrix() {
+        // By hand: (w, x, y, z) = (1, 0, 0, 1) gives z2 = wz2 = zz2 = 2 and every other
+        // product 0, so the rows are (−1, −2, 0), (2, −1, 0), (0, 0, 1); an asymmetric
+        // matrix, so a transposed apply would show.
+        let rows = Quat::rotation_rows(Quat::new(1.0, 0.0, 0.0, 1.0));
+        let v = rows.apply(Vec3::new(1.0, 10.0, 100.0));
+        assert_eq!((v.x, v.y, v.z), (-21.0, -8.0, 100.0));
+        let r = Quat::rotate(Quat::new(1.0, 0.0, 0.0, 1.0), Vec3::new(0.0, 1.0, 0.0));
+        assert_eq!((r.x, r.y, r.z), (-2.0, -1.0, 0.0));
     }
 
     #[test]
