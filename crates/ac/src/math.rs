@@ -907,8 +907,11 @@ pub fn heading_sin_cos(deg: f32) -> (f64, f64) {
     (r.sin(), r.cos())
 }
 
-/// `atan(k / 8)` for `k = 0..=8`, the anchors of [`atan2_f32`]'s reduction.
-const ATAN_EIGHTHS: [f64; 9] = [
+/// `atan(k / 8)` for `k = 0..=8`, the anchors of [`atan2_f32`]'s reduction, then NaN
+/// up to the 16 indices four bits can give: the index needs no clamp, and one that no
+/// ratio in [0, 1] gives would make the estimate NaN, which leaves the answer to the
+/// library.
+const ATAN_EIGHTHS: [f64; 16] = [
     0.0,
     0.124_354_994_546_761_44,
     0.244_978_663_126_864_14,
@@ -918,6 +921,13 @@ const ATAN_EIGHTHS: [f64; 9] = [
     0.643_501_108_793_284_4,
     0.718_829_999_621_624_5,
     std::f64::consts::FRAC_PI_4,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
 ];
 
 /// How far [`atan2_f32`]'s f64 estimate may lie from the library's `atan2` (each within
@@ -952,12 +962,17 @@ pub fn atan2_f32(y: f64, x: f64) -> f32 {
 #[inline]
 fn atan2_estimate(y: f64, x: f64) -> Option<f32> {
     let (ax, ay) = (x.abs(), y.abs());
-    // Also false for zeros and NaN.
-    if !((1e-150..=1e150).contains(&ax) && (1e-150..=1e150).contains(&ay)) {
+    // The shorter and the longer part (a minimum and a maximum, one division). A NaN
+    // part makes every compare false, so it lands in `short` when it is `y`'s and in
+    // `long` when it is `x`'s, and fails the range test either way.
+    let swap = ax < ay;
+    let (short, long) = if swap { (ax, ay) } else { (ay, ax) };
+    // Both parts in [1e-150, 1e150]: the shorter is at most the longer. Also false for
+    // zeros and NaN.
+    if !(short >= 1e-150 && long <= 1e150) {
         return None;
     }
-    let swap = ay > ax;
-    let r = if swap { ax / ay } else { ay / ax };
+    let r = short / long;
     // The nearest eighth, rounded by adding 1.5·2⁵²: `k` lands in the low bits.
     let rounded = r * 8.0 + ROUND_TO_INTEGER;
     let k = (rounded.to_bits() & 0xf) as usize;
@@ -966,7 +981,7 @@ fn atan2_estimate(y: f64, x: f64) -> Option<f32> {
     let t2 = t * t;
     let series =
         -1.0 / 3.0 + t2 * (1.0 / 5.0 + t2 * (-1.0 / 7.0 + t2 * (1.0 / 9.0 - t2 * (1.0 / 11.0))));
-    let mut a = ATAN_EIGHTHS[k.min(8)] + (t + t * t2 * series);
+    let mut a = ATAN_EIGHTHS[k] + (t + t * t2 * series);
     if swap {
         a = std::f64::consts::FRAC_PI_2 - a;
     }
