@@ -901,14 +901,92 @@ pub fn to_degrees(rad: f32) -> f32 {
 }
 
 /// The sine and cosine `AFrame.set_heading(deg)` turns to: of `deg` in radians (narrowed
-/// to f32), in f64.
+/// to f32), in f64, each within 1e-13 of the library's and narrowing to the same f32
+/// (which is all `set_heading` reads of them): [`sin_cos_estimate`] when it decides,
+/// else the library's ([`heading_sin_cos_plain`]).
 pub fn heading_sin_cos(deg: f32) -> (f64, f64) {
+    let r = to_radians(deg);
+    let Some(sc) = sin_cos_estimate(r) else {
+        return heading_sin_cos_plain(deg);
+    };
+    debug_assert!(
+        {
+            let (s, c) = heading_sin_cos_plain(deg);
+            (sc.0 as f32).to_bits() == (s as f32).to_bits()
+                && (sc.1 as f32).to_bits() == (c as f32).to_bits()
+        },
+        "sine and cosine estimate"
+    );
+    sc
+}
+
+/// [`heading_sin_cos`] from the library: `sin` and `cos` of the radians in f64.
+pub fn heading_sin_cos_plain(deg: f32) -> (f64, f64) {
     let r = to_radians(deg) as f64;
     (r.sin(), r.cos())
 }
 
-/// `atan(k / 8)` for `k = 0..=8`, the anchors of [`atan2_f32`]'s reduction.
-const ATAN_EIGHTHS: [f64; 9] = [
+/// π/2 as a multiple of 2⁻²⁸, and the rest of it: `k · SIN_COS_PI_2_HI` is exact for
+/// the quadrants `k` in [−5, 5] of an angle within 8.
+const SIN_COS_PI_2_HI: f64 = 1.570_796_325_802_803;
+const SIN_COS_PI_2_LO: f64 = std::f64::consts::FRAC_PI_2 - SIN_COS_PI_2_HI;
+
+/// How far [`sin_cos_estimate`]'s values may lie from the library's: the series' first
+/// omitted terms are below 2.1e-14 (sine) and 1.1e-15 (cosine), the reduction and the
+/// roundings add a few 1e-16, and the library is within an ulp (2.2e-16).
+const SIN_COS_MARGIN: f64 = 1e-13;
+
+/// The sine and cosine of the f32 angle `r` (radians) as f64 values that narrow to the
+/// same f32 as the library's `sin` and `cos` of it, without the library call; None for
+/// an angle beyond ±8 (NaN and infinities too) and when either value lies within
+/// `SIN_COS_MARGIN` of an f32 rounding edge (as every value near zero does), where the
+/// caller asks the library.
+///
+/// The quadrant `k` is `r · 2/π` rounded (by adding 1.5·2⁵²: `k mod 4` lands in the
+/// low bits) and `y = r − k·π/2` in [−π/4, π/4] is formed in two parts: `r` is a
+/// multiple of 2⁻²⁴ when `k` is not 0 (it is an f32 of at least π/4) and the high part
+/// a multiple of 2⁻²⁸, so `r − k·HI` is exact (a multiple of 2⁻²⁸ below 2³); the low
+/// part's product and the last subtraction round once each. Then the sine and cosine
+/// series of `y` to `y¹³` and `y¹⁴`.
+fn sin_cos_estimate(r: f32) -> Option<(f64, f64)> {
+    if !(..=8.0).contains(&r.abs()) {
+        return None;
+    }
+    let r = f64::from(r);
+    let q = r * std::f64::consts::FRAC_2_PI + ROUND_TO_INTEGER;
+    let quadrant = q.to_bits() & 3;
+    let k = q - ROUND_TO_INTEGER;
+    let y = (r - k * SIN_COS_PI_2_HI) - k * SIN_COS_PI_2_LO;
+    let z = y * y;
+    let sin_y = y + y
+        * z
+        * (-1.0 / 6.0
+            + z * (1.0 / 120.0
+                + z * (-1.0 / 5_040.0
+                    + z * (1.0 / 362_880.0
+                        + z * (-1.0 / 39_916_800.0 + z * (1.0 / 6_227_020_800.0))))));
+    let cos_y = 1.0
+        + z * (-0.5
+            + z * (1.0 / 24.0
+                + z * (-1.0 / 720.0
+                    + z * (1.0 / 40_320.0
+                        + z * (-1.0 / 3_628_800.0
+                            + z * (1.0 / 479_001_600.0 - z * (1.0 / 87_178_291_200.0)))))));
+    let (s, c) = match quadrant {
+        0 => (sin_y, cos_y),
+        1 => (cos_y, -sin_y),
+        2 => (-sin_y, -cos_y),
+        _ => (-cos_y, sin_y),
+    };
+    let settled = |v: f64| (v - SIN_COS_MARGIN) as f32 == (v + SIN_COS_MARGIN) as f32;
+    (settled(s) && settled(c)).then_some((s, c))
+}
+
+/// `atan(k / 8)` for `k = 0..=8`, the anchors of [`atan2_f32`]'s reduction, then NaN
+/// up to the 16 indices four bits can give: the index needs no clamp, and one that no
+/// ratio in [0, 1] gives would make the estimate NaN, which leaves the answer to the
+/// library.
+const ATAN_EIGHTHS: [f64; 16] = [
     0.0,
     0.124_354_994_546_761_44,
     0.244_978_663_126_864_14,
@@ -918,6 +996,13 @@ const ATAN_EIGHTHS: [f64; 9] = [
     0.643_501_108_793_284_4,
     0.718_829_999_621_624_5,
     std::f64::consts::FRAC_PI_4,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
+    f64::NAN,
 ];
 
 /// How far [`atan2_f32`]'s f64 estimate may lie from the library's `atan2` (each within
@@ -952,12 +1037,17 @@ pub fn atan2_f32(y: f64, x: f64) -> f32 {
 #[inline]
 fn atan2_estimate(y: f64, x: f64) -> Option<f32> {
     let (ax, ay) = (x.abs(), y.abs());
-    // Also false for zeros and NaN.
-    if !((1e-150..=1e150).contains(&ax) && (1e-150..=1e150).contains(&ay)) {
+    // The shorter and the longer part (a minimum and a maximum, one division). A NaN
+    // part makes every compare false, so it lands in `short` when it is `y`'s and in
+    // `long` when it is `x`'s, and fails the range test either way.
+    let swap = ax < ay;
+    let (short, long) = if swap { (ax, ay) } else { (ay, ax) };
+    // Both parts in [1e-150, 1e150]: the shorter is at most the longer. Also false for
+    // zeros and NaN.
+    if !(short >= 1e-150 && long <= 1e150) {
         return None;
     }
-    let swap = ay > ax;
-    let r = if swap { ax / ay } else { ay / ax };
+    let r = short / long;
     // The nearest eighth, rounded by adding 1.5·2⁵²: `k` lands in the low bits.
     let rounded = r * 8.0 + ROUND_TO_INTEGER;
     let k = (rounded.to_bits() & 0xf) as usize;
@@ -966,7 +1056,7 @@ fn atan2_estimate(y: f64, x: f64) -> Option<f32> {
     let t2 = t * t;
     let series =
         -1.0 / 3.0 + t2 * (1.0 / 5.0 + t2 * (-1.0 / 7.0 + t2 * (1.0 / 9.0 - t2 * (1.0 / 11.0))));
-    let mut a = ATAN_EIGHTHS[k.min(8)] + (t + t * t2 * series);
+    let mut a = ATAN_EIGHTHS[k] + (t + t * t2 * series);
     if swap {
         a = std::f64::consts::FRAC_PI_2 - a;
     }
@@ -1232,6 +1322,58 @@ mod tests {
         let q = Quat::new(h, 0.0, 0.0, h);
         let r = Quat::rotate(q, Vec3::new(1.0, 0.0, 0.0));
         assert!((r.x).abs() < 1e-6 && (r.y - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_heading_sine_and_cosine_narrow_to_the_library_ones() {
+        // By hand: 30° is 0.52359879 rad in f32, 1.46e-8 past π/6, so the sine is
+        // 0.5 + 1.26e-8 and the cosine 0.86602540 − 7.3e-9; both lie within half an
+        // ulp (2.98e-8) of the f32 values 0.5 and 0.8660254.
+        let (s, c) = heading_sin_cos(30.0);
+        assert_eq!(((s as f32), (c as f32)), (0.5, 0.866_025_4));
+        assert!(sin_cos_estimate(to_radians(30.0)).is_some());
+        // Near a quadrant's edge a value is near zero, where f32 steps are finer than
+        // the margin: the library answers (90°'s cosine is −4.37e-8).
+        assert_eq!(sin_cos_estimate(to_radians(90.0)), None);
+        assert_eq!(sin_cos_estimate(to_radians(0.0)), None);
+        // Beyond ±8 rad, and NaN: the library.
+        for deg in [460.0, -460.0, f32::NAN, f32::INFINITY] {
+            assert_eq!(sin_cos_estimate(to_radians(deg)), None);
+        }
+        let same = |deg: f32| {
+            let (s, c) = heading_sin_cos(deg);
+            let (ps, pc) = heading_sin_cos_plain(deg);
+            assert_eq!(
+                ((s as f32).to_bits(), (c as f32).to_bits()),
+                ((ps as f32).to_bits(), (pc as f32).to_bits()),
+                "{deg}"
+            );
+            assert!(
+                (s - ps).abs() <= SIN_COS_MARGIN && (c - pc).abs() <= SIN_COS_MARGIN,
+                "{deg}: {} {}",
+                s - ps,
+                c - pc
+            );
+            sin_cos_estimate(to_radians(deg)).is_some()
+        };
+        // Every heading on a fine grid of [−450, 450], and f32 steps around each whole
+        // degree.
+        let mut answered = 0;
+        let n = 900_000;
+        for i in 0..=n {
+            answered += usize::from(same(-450.0 + 900.0 * i as f32 / n as f32));
+        }
+        assert!(answered > n - n / 100, "{answered} of {n}");
+        for d in -450..=450 {
+            let b = (d as f32).to_bits();
+            for k in 0..64 {
+                same(f32::from_bits(b + k));
+                // Below +0's bits lie NaNs' (the sign bit's side is −0 and beyond).
+                if d != 0 {
+                    same(f32::from_bits(b - k));
+                }
+            }
+        }
     }
 
     #[test]
