@@ -48,7 +48,10 @@ impl MotionState {
     }
     /// `add_modifier`: refuses the current substate or an already active modifier.
     pub fn add_modifier(&mut self, id: u32, speed_mod: f32) -> bool {
-        if self.substate == id || self.modifiers.iter().any(|m| m.id == id) {
+        // Most often the list is empty (a turn while running): no iterator to set up.
+        if self.substate == id
+            || (!self.modifiers.is_empty() && self.modifiers.iter().any(|m| m.id == id))
+        {
             return false;
         }
         self.add_modifier_no_check(id, speed_mod);
@@ -814,7 +817,13 @@ impl MotionTableData {
         if motion & MODIFIER == 0 {
             return false;
         }
-        if let Some(i) = state.modifiers.iter().position(|m| m.id == motion) {
+        // The newest modifier (most often the only one, the turn a step stops) is tested
+        // before the scan.
+        let at = match state.modifiers.front() {
+            Some(m) if m.id == motion => Some(0),
+            _ => state.modifiers.iter().position(|m| m.id == motion),
+        };
+        if let Some(i) = at {
             let md = self
                 .modifier(key(state.style, motion))
                 .or_else(|| self.modifier(motion & 0x00FF_FFFF));
@@ -922,6 +931,59 @@ mod tests {
             }],
             ..MotionData::default()
         }
+    }
+
+    #[test]
+    fn modifiers_stop_at_the_front_and_behind_it_and_refuse_duplicates() {
+        use crate::math::Vec3;
+        let md = |velocity: Vec3, omega: Vec3| MotionData {
+            velocity,
+            omega,
+            ..MotionData::default()
+        };
+        let table = MotionTable {
+            default_style: NC,
+            modifiers: vec![
+                (
+                    key(NC, TURN_RIGHT),
+                    md(Vec3::ZERO, Vec3::new(0.0, 0.0, -1.5)),
+                ),
+                (
+                    key(NC, SIDE_STEP_RIGHT),
+                    md(Vec3::new(1.25, 0.0, 0.0), Vec3::ZERO),
+                ),
+            ],
+            ..MotionTable::default()
+        };
+        let t = MotionTableData::from(&table);
+        let src = crate::sequence::AnimMap::new();
+        let mut state = MotionState {
+            style: NC,
+            substate: READY,
+            ..MotionState::default()
+        };
+        // An empty list takes a modifier; the substate and an active one are refused.
+        assert!(state.add_modifier(TURN_RIGHT, 1.0));
+        assert!(!state.add_modifier(TURN_RIGHT, 3.0));
+        assert!(!state.add_modifier(READY, 1.0));
+        assert!(state.add_modifier(SIDE_STEP_RIGHT, 2.0));
+        let mut seq = Sequence::new();
+        seq.set_velocity(Vec3::new(2.5, 0.0, 0.0));
+        seq.set_omega(Vec3::new(0.0, 0.0, -1.5));
+        let mut n = 7u32;
+        // The turn is behind the sidestep (the newest, at the front): found by the scan.
+        assert!(t.stop_sequence_motion(TURN_RIGHT, 1.0, &mut state, &mut seq, &mut n, &src));
+        assert_eq!(n, 0);
+        assert_eq!(seq.omega(), Vec3::new(0.0, 0.0, 0.0));
+        assert_eq!(
+            state.modifiers.iter().map(|m| m.id).collect::<Vec<_>>(),
+            [SIDE_STEP_RIGHT]
+        );
+        // The sidestep at the front, at its own speed 2: 2.5 - 1.25 * 2.
+        assert!(t.stop_sequence_motion(SIDE_STEP_RIGHT, 1.0, &mut state, &mut seq, &mut n, &src));
+        assert_eq!(seq.velocity(), Vec3::new(0.0, 0.0, 0.0));
+        assert!(state.modifiers.is_empty());
+        assert!(!t.stop_sequence_motion(TURN_RIGHT, 1.0, &mut state, &mut seq, &mut n, &src));
     }
 
     #[test]
