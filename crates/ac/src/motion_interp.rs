@@ -175,6 +175,9 @@ impl Default for InterpretedMotionState {
 
 impl InterpretedMotionState {
     /// `InterpretedMotionState.ApplyMotion` (Q43: unadjusted left commands land in forward).
+    // Inline: a few stores for every command the chase and the walker issue; only an
+    // action's queue push is a call.
+    #[inline]
     pub fn apply_motion(&mut self, motion: u32, p: &MovementParameters) {
         match motion {
             TURN_RIGHT => {
@@ -193,15 +196,22 @@ impl InterpretedMotionState {
                     self.forward_command = READY;
                     self.current_style = motion;
                 } else if motion & ACTION != 0 {
-                    self.actions.push_back(ActionNode {
-                        action: motion,
-                        speed: p.speed,
-                        stamp: p.action_stamp,
-                        autonomous: p.autonomous,
-                    });
+                    self.push_action(motion, p);
                 }
             }
         }
+    }
+
+    /// The action arm of [`InterpretedMotionState::apply_motion`]: the one arm that may
+    /// box the queue, kept out of the inlined stores.
+    #[inline(never)]
+    fn push_action(&mut self, motion: u32, p: &MovementParameters) {
+        self.actions.push_back(ActionNode {
+            action: motion,
+            speed: p.speed,
+            stamp: p.action_stamp,
+            autonomous: p.autonomous,
+        });
     }
 
     /// `InterpretedMotionState.RemoveMotion`.

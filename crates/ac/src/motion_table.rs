@@ -48,7 +48,10 @@ impl MotionState {
     }
     /// `add_modifier`: refuses the current substate or an already active modifier.
     pub fn add_modifier(&mut self, id: u32, speed_mod: f32) -> bool {
-        if self.substate == id || self.modifiers.iter().any(|m| m.id == id) {
+        // Most often the list is empty (a turn while running): no iterator to set up.
+        if self.substate == id
+            || (!self.modifiers.is_empty() && self.modifiers.iter().any(|m| m.id == id))
+        {
             return false;
         }
         self.add_modifier_no_check(id, speed_mod);
@@ -113,6 +116,11 @@ pub struct MotionTableData {
     /// the maps are the plain twins.
     cycle_index: FlatIdMap<MotionData>,
     modifier_index: FlatIdMap<MotionData>,
+    /// Bit `k` set when some style `s` with `s % 64 == k` has a default substate `d`
+    /// and a link from `d` to `d` (forward, which a reverse lookup's only finds less
+    /// of): with the bit clear, a style with a default has no such link and
+    /// `GetObjectSequence` answers its lookups of one without probing.
+    self_linked: u64,
 }
 
 /// The link lists as one map keyed by (list key, motion): what `get_link` finds with
@@ -241,7 +249,7 @@ impl From<&MotionTable> for MotionTableData {
         let flat = |m: &IdMap<MotionData>| {
             FlatIdMap::from_entries(m.iter().map(|(&k, md)| (u64::from(k), md.clone())))
         };
-        MotionTableData {
+        let mut table = MotionTableData {
             id: t.id,
             default_style: t.default_style,
             style_slots: style_slots(&style_defaults),
@@ -252,7 +260,10 @@ impl From<&MotionTable> for MotionTableData {
             modifiers,
             link_index: LinkIndex::new(&links),
             links,
-        }
+            self_linked: 0,
+        };
+        table.self_linked = table.self_linked_styles();
+        table
     }
 }
 
@@ -322,6 +333,35 @@ impl MotionTableData {
     /// motion it leads to.
     pub fn links(&self) -> &IdMap<IdMap<MotionData>> {
         &self.links
+    }
+
+    /// The bits of [`MotionTableData::self_linked`], from the plain lookups.
+    fn self_linked_styles(&self) -> u64 {
+        let mut bits = 0u64;
+        for (&style, &d) in &self.style_defaults {
+            if self.get_link_plain(style, d, 1.0, d, 1.0).is_some() {
+                bits |= 1 << (style % 64);
+            }
+        }
+        bits
+    }
+
+    /// True when `style` has a default substate (`sd`, its entry in `style_defaults`)
+    /// and no link from it to itself, forward or reverse: `get_link(style, d, _, d, _)`
+    /// then answers None at any speeds. False means unknown. Debug builds check each
+    /// true answer against the plain lookups.
+    #[inline]
+    fn default_unlinked_to_itself(&self, style: u32, sd: Option<u32>) -> bool {
+        let Some(d) = sd else { return false };
+        let unlinked = self.self_linked & (1 << (style % 64)) == 0;
+        debug_assert!(
+            !unlinked
+                || (self.get_link_plain(style, d, 1.0, d, 1.0).is_none()
+                    && self.get_link_plain(style, d, -1.0, d, 1.0).is_none()
+                    && self.get_link_plain(style, d, 1.0, d, -1.0).is_none()),
+            "self-link mask"
+        );
+        unlinked
     }
 
     /// `SD(s)`: the style's default substate, 0 when absent.
@@ -657,7 +697,10 @@ impl MotionTableData {
                         // Without a turn back, a motion to `d` was just looked up with the
                         // same keys, and in the same direction (a negative speed with a
                         // non-negative substate speed turns back): nothing again.
-                        link = if motion == d && !turns_back {
+                        // A link from the default substate to itself, which most tables
+                        // lack (the stop to it, a turn from it), is not looked up.
+                        let unlinked = self.default_unlinked_to_itself(cs.style, sd);
+                        link = if (motion == d && !turns_back) || (cs.substate == d && unlinked) {
                             debug_assert!(self
                                 .get_link_plain(cs.style, cs.substate, cs.substate_mod, d, 1.0)
                                 .is_none());
@@ -665,7 +708,11 @@ impl MotionTableData {
                         } else {
                             self.link(cs.style, || sd, cs.substate, cs.substate_mod, d, 1.0)
                         };
-                        via = self.link(cs.style, || sd, d, 1.0, motion, speed_mod);
+                        via = if motion == d && unlinked {
+                            None
+                        } else {
+                            self.link(cs.style, || sd, d, 1.0, motion, speed_mod)
+                        };
                     }
                     seq.clear_physics();
                     seq.remove_cyclic_anims();
@@ -814,7 +861,13 @@ impl MotionTableData {
         if motion & MODIFIER == 0 {
             return false;
         }
-        if let Some(i) = state.modifiers.iter().position(|m| m.id == motion) {
+        // The newest modifier (most often the only one, the turn a step stops) is tested
+        // before the scan.
+        let at = match state.modifiers.front() {
+            Some(m) if m.id == motion => Some(0),
+            _ => state.modifiers.iter().position(|m| m.id == motion),
+        };
+        if let Some(i) = at {
             let md = self
                 .modifier(key(state.style, motion))
                 .or_else(|| self.modifier(motion & 0x00FF_FFFF));
@@ -922,6 +975,112 @@ mod tests {
             }],
             ..MotionData::default()
         }
+    }
+
+    #[test]
+    fn modifiers_stop_at_the_front_and_behind_it_and_refuse_duplicates() {
+        use crate::math::Vec3;
+        let md = |velocity: Vec3, omega: Vec3| MotionData {
+            velocity,
+            omega,
+            ..MotionData::default()
+        };
+        let table = MotionTable {
+            default_style: NC,
+            modifiers: vec![
+                (
+                    key(NC, TURN_RIGHT),
+                    md(Vec3::ZERO, Vec3::new(0.0, 0.0, -1.5)),
+                ),
+                (
+                    key(NC, SIDE_STEP_RIGHT),
+                    md(Vec3::new(1.25, 0.0, 0.0), Vec3::ZERO),
+                ),
+            ],
+            ..MotionTable::default()
+        };
+        let t = MotionTableData::from(&table);
+        let src = crate::sequence::AnimMap::new();
+        let mut state = MotionState {
+            style: NC,
+            substate: READY,
+            ..MotionState::default()
+        };
+        // An empty list takes a modifier; the substate and an active one are refused.
+        assert!(state.add_modifier(TURN_RIGHT, 1.0));
+        assert!(!state.add_modifier(TURN_RIGHT, 3.0));
+        assert!(!state.add_modifier(READY, 1.0));
+        assert!(state.add_modifier(SIDE_STEP_RIGHT, 2.0));
+        let mut seq = Sequence::new();
+        seq.set_velocity(Vec3::new(2.5, 0.0, 0.0));
+        seq.set_omega(Vec3::new(0.0, 0.0, -1.5));
+        let mut n = 7u32;
+        // The turn is behind the sidestep (the newest, at the front): found by the scan.
+        assert!(t.stop_sequence_motion(TURN_RIGHT, 1.0, &mut state, &mut seq, &mut n, &src));
+        assert_eq!(n, 0);
+        assert_eq!(seq.omega(), Vec3::new(0.0, 0.0, 0.0));
+        assert_eq!(
+            state.modifiers.iter().map(|m| m.id).collect::<Vec<_>>(),
+            [SIDE_STEP_RIGHT]
+        );
+        // The sidestep at the front, at its own speed 2: 2.5 - 1.25 * 2.
+        assert!(t.stop_sequence_motion(SIDE_STEP_RIGHT, 1.0, &mut state, &mut seq, &mut n, &src));
+        assert_eq!(seq.velocity(), Vec3::new(0.0, 0.0, 0.0));
+        assert!(state.modifiers.is_empty());
+        assert!(!t.stop_sequence_motion(TURN_RIGHT, 1.0, &mut state, &mut seq, &mut n, &src));
+    }
+
+    #[test]
+    fn a_default_without_a_link_to_itself_is_not_looked_up_and_one_with_it_is() {
+        // 0x8000_003E links its default Walk to itself; 0x8000_007E shares its bit
+        // (62) without such a link; NonCombat has none.
+        let (linked, shared) = (0x8000_003Eu32, 0x8000_007Eu32);
+        let mut cyc = link(5);
+        cyc.anims[0].framerate = 30.0;
+        let mut self_link = link(1);
+        self_link.anims[0].framerate = 10.0;
+        let table = MotionTable {
+            default_style: NC,
+            style_defaults: vec![(NC, READY), (linked, WALK_FORWARD), (shared, READY)],
+            cycles: vec![
+                (key(NC, WALK_FORWARD), cyc.clone()),
+                (key(linked, RUN_FORWARD), cyc),
+            ],
+            links: vec![
+                (key(linked, WALK_FORWARD), vec![(WALK_FORWARD, self_link)]),
+                (key(NC, READY), vec![(RUN_FORWARD, link(2))]),
+            ],
+            ..MotionTable::default()
+        };
+        let t = MotionTableData::from(&table);
+        assert_eq!(t.self_linked, 1 << 62);
+        assert!(t.default_unlinked_to_itself(NC, Some(READY)));
+        assert!(!t.default_unlinked_to_itself(linked, Some(WALK_FORWARD)));
+        assert!(!t.default_unlinked_to_itself(shared, Some(READY)));
+        assert!(!t.default_unlinked_to_itself(NC, None));
+        let src = crate::sequence::AnimMap::new();
+        let rates = |seq: &Sequence| seq.nodes().iter().map(|n| n.framerate).collect::<Vec<_>>();
+        // Turning back from the default at speed -1: the link from the default to
+        // itself is found twice, forward (to the default at speed 1) and as the reverse
+        // lookup's fallback to the run (played at -1), then the cycle: two owed.
+        let mut state = MotionState {
+            style: linked,
+            substate: WALK_FORWARD,
+            ..MotionState::default()
+        };
+        let (mut seq, mut n) = (Sequence::new(), 9u32);
+        assert!(t.do_object_motion(RUN_FORWARD, &mut state, &mut seq, -1.0, &mut n, &src));
+        assert_eq!((n, rates(&seq)), (2, vec![10.0, -10.0, -30.0]));
+        assert_eq!((state.substate, state.substate_mod), (RUN_FORWARD, -1.0));
+        // The same in NonCombat, which has no such link: the cycle alone.
+        let mut state = MotionState {
+            style: NC,
+            substate: READY,
+            ..MotionState::default()
+        };
+        let (mut seq, mut n) = (Sequence::new(), 9u32);
+        assert!(t.do_object_motion(WALK_FORWARD, &mut state, &mut seq, -1.0, &mut n, &src));
+        assert_eq!((n, rates(&seq)), (0, vec![-30.0]));
     }
 
     #[test]
