@@ -847,6 +847,12 @@ impl Sequence {
             self.curr = Some(ni);
             self.frame_number = self.nodes[ni].starting_frame();
             let fr = self.nodes[ni].framerate;
+            // A node played forward starts at its low frame, which an f32 holds exactly
+            // below 2²² in magnitude: the floor the update's next pass takes first.
+            let low = self.nodes[ni].low_frame;
+            if fr >= 0.0 && low.unsigned_abs() < 1 << 22 {
+                self.floor_memo = (self.frame_number.to_bits(), low);
+            }
             if let Some(f) = frame {
                 if fr > 0.0 {
                     if !self.nodes[ni].anim.pos_frames.is_empty() {
@@ -1059,6 +1065,32 @@ mod tests {
         seq.update(0.5, None, &mut hooks);
         assert_eq!(seq.floor_memo, (0xc010_0000, -3));
         assert!(hooks.is_empty());
+    }
+
+    #[test]
+    fn a_node_entered_forward_remembers_its_low_frame_as_the_floor() {
+        let node = |framerate, low_frame| SeqNode {
+            anim: NodeAnimation::new(Arc::new(Animation {
+                num_frames: 10,
+                ..Animation::default()
+            })),
+            framerate,
+            low_frame,
+            high_frame: 7,
+        };
+        let mut seq = Sequence::new();
+        seq.nodes = vec![node(2.0, 0), node(2.0, 3), node(2.0, -2), node(-2.0, 1)];
+        seq.curr = Some(0);
+        seq.first_cyclic = Some(0);
+        // Entering low frame 3: frame number 3.0 (bits 0x4040_0000), floor 3.
+        seq.advance_to_next_animation(0.0, None);
+        assert_eq!((seq.curr, seq.floor_memo), (Some(1), (0x4040_0000, 3)));
+        // Low frame -2: -2.0 (0xc000_0000).
+        seq.advance_to_next_animation(0.0, None);
+        assert_eq!((seq.curr, seq.floor_memo), (Some(2), (0xc000_0000, -2)));
+        // Played backward, a node starts below its high frame + 1; the memo stays.
+        seq.advance_to_next_animation(0.0, None);
+        assert_eq!((seq.curr, seq.floor_memo), (Some(3), (0xc000_0000, -2)));
     }
 
     #[test]
