@@ -703,6 +703,7 @@ impl Sequence {
             } else {
                 floor_i32(self.frame_number)
             };
+            debug_assert_eq!(last, floor_i32(self.frame_number), "stale floor memo");
             self.frame_number += ft;
             let mut leftover = 0.0f32;
             let mut done = false;
@@ -795,6 +796,9 @@ impl Sequence {
                     fire!(ci, last, -1);
                     last -= 1;
                 }
+                // `floor` is `floor64(frame_number)`, whose `i32` conversion is
+                // `floor_i32`'s (a left turn plays its animation backward every tick).
+                self.floor_memo = (self.frame_number.to_bits(), floor as i32);
             } else if let Some(f) = frame.as_deref_mut() {
                 if t.abs() > EPSILON {
                     self.apply_physics(f, t, t);
@@ -843,6 +847,12 @@ impl Sequence {
             self.curr = Some(ni);
             self.frame_number = self.nodes[ni].starting_frame();
             let fr = self.nodes[ni].framerate;
+            // A node played forward starts at its low frame, which an f32 holds exactly
+            // below 2²² in magnitude: the floor the update's next pass takes first.
+            let low = self.nodes[ni].low_frame;
+            if fr >= 0.0 && low.unsigned_abs() < 1 << 22 {
+                self.floor_memo = (self.frame_number.to_bits(), low);
+            }
             if let Some(f) = frame {
                 if fr > 0.0 {
                     if !self.nodes[ni].anim.pos_frames.is_empty() {
@@ -961,7 +971,7 @@ impl Sequence {
 mod tests {
     use super::{
         floor64, floor_i32, floor_key, signed_step, AnimMap, AnimSource, FiredHook, NodeAnimation,
-        SeqNode, MAX_HOOKS_PER_UPDATE,
+        SeqNode, Sequence, MAX_HOOKS_PER_UPDATE,
     };
     use crate::math::{AFrame, Quat, Vec3};
     use crate::records::{AnimHook, Animation, PartFrame};
@@ -1025,6 +1035,62 @@ mod tests {
             0x8000_0000
         );
         assert_eq!(signed_step(1.0 / f32::INFINITY, 1.0).to_bits(), 0);
+    }
+
+    #[test]
+    fn a_backward_update_remembers_the_floor_of_its_frame_number() {
+        // One node played backward at 2 frames a second: each half-second update
+        // steps the frame number by exactly -1 and crosses one frame.
+        let mut seq = Sequence::new();
+        seq.nodes.push(SeqNode {
+            anim: NodeAnimation::new(Arc::new(Animation {
+                num_frames: 10,
+                ..Animation::default()
+            })),
+            framerate: -2.0,
+            low_frame: -5,
+            high_frame: 9,
+        });
+        seq.curr = Some(0);
+        seq.first_cyclic = Some(0);
+        let mut hooks = Vec::new();
+        // 4.5 → 3.5 (bits 0x4060_0000), floor 3; then 2.5 (0x4020_0000), floor 2.
+        seq.frame_number = 4.5;
+        seq.update(0.5, None, &mut hooks);
+        assert_eq!(seq.floor_memo, (0x4060_0000, 3));
+        seq.update(0.5, None, &mut hooks);
+        assert_eq!(seq.floor_memo, (0x4020_0000, 2));
+        // Below zero: -1.25 → -2.25 (0xc010_0000), whose floor is -3.
+        seq.frame_number = -1.25;
+        seq.update(0.5, None, &mut hooks);
+        assert_eq!(seq.floor_memo, (0xc010_0000, -3));
+        assert!(hooks.is_empty());
+    }
+
+    #[test]
+    fn a_node_entered_forward_remembers_its_low_frame_as_the_floor() {
+        let node = |framerate, low_frame| SeqNode {
+            anim: NodeAnimation::new(Arc::new(Animation {
+                num_frames: 10,
+                ..Animation::default()
+            })),
+            framerate,
+            low_frame,
+            high_frame: 7,
+        };
+        let mut seq = Sequence::new();
+        seq.nodes = vec![node(2.0, 0), node(2.0, 3), node(2.0, -2), node(-2.0, 1)];
+        seq.curr = Some(0);
+        seq.first_cyclic = Some(0);
+        // Entering low frame 3: frame number 3.0 (bits 0x4040_0000), floor 3.
+        seq.advance_to_next_animation(0.0, None);
+        assert_eq!((seq.curr, seq.floor_memo), (Some(1), (0x4040_0000, 3)));
+        // Low frame -2: -2.0 (0xc000_0000).
+        seq.advance_to_next_animation(0.0, None);
+        assert_eq!((seq.curr, seq.floor_memo), (Some(2), (0xc000_0000, -2)));
+        // Played backward, a node starts below its high frame + 1; the memo stays.
+        seq.advance_to_next_animation(0.0, None);
+        assert_eq!((seq.curr, seq.floor_memo), (Some(3), (0xc000_0000, -2)));
     }
 
     #[test]
