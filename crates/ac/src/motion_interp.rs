@@ -5,11 +5,11 @@
 //! interpreter when a motion completes), so the interpreter's logic is written as
 //! methods of [`PhysicsObj`] working on the [`MotionInterp`] data it owns.
 
+use crate::anim_queue::AnimQueue;
 use crate::cold_box::ColdQueue;
 use crate::commands::*;
 use crate::math::Vec3;
 use crate::physics_obj::PhysicsObj;
-use std::collections::VecDeque;
 
 pub const BACKWARDS_FACTOR: f32 = 0.65;
 pub const MAX_SIDESTEP_ANIM_RATE: f32 = 3.0;
@@ -243,7 +243,7 @@ pub struct MotionInterp {
     pub jump_extent: f32,
     pub server_action_stamp: i32,
     pub my_run_rate: f32,
-    pub pending_motions: VecDeque<MotionNode>,
+    pub pending_motions: AnimQueue<MotionNode>,
 }
 
 impl Default for MotionInterp {
@@ -257,7 +257,7 @@ impl Default for MotionInterp {
             jump_extent: 0.0,
             server_action_stamp: 0,
             my_run_rate: 1.0,
-            pending_motions: VecDeque::with_capacity(4),
+            pending_motions: AnimQueue::with_capacity(4),
         }
     }
 }
