@@ -656,14 +656,17 @@ impl PhysicsObj {
         if tm.pending.front().is_none_or(|n| n.num_anims == 0) {
             return false;
         }
+        // The rest memo read here rather than through `stop_at_rest`'s call: a miss
+        // returns before anything changed, a hit's cycle is applied inline.
+        let Some((velocity, omega)) = tm.rest_hit(&self.sequence) else {
+            return false;
+        };
         #[cfg(debug_assertions)]
         let plain = self.plain_stop_for_check();
         let Some(tm) = self.table_manager.as_mut() else {
             return false;
         };
-        if !tm.stop_at_rest(&mut self.sequence, self.anims.as_ref()) {
-            return false;
-        }
+        tm.stop_at_rest_hit(&mut self.sequence, velocity, omega, self.anims.as_ref());
         tm.add_to_queue(READY, 0, &mut self.sequence);
         self.set_active(true);
         let jump = motion_allows_jump(self.minterp.interpreted.forward_command);
