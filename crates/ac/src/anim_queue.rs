@@ -130,6 +130,20 @@ impl<T: Copy> AnimQueue<T> {
         Some(node)
     }
 
+    /// Take the `n` oldest entries off (`n` at most the length).
+    #[inline(always)]
+    pub fn drop_front(&mut self, n: usize) {
+        debug_assert!(
+            n <= self.len(),
+            "queue: {n} entries taken off {}",
+            self.len()
+        );
+        self.head += n;
+        if self.head == self.buf.len() {
+            self.clear();
+        }
+    }
+
     #[inline(always)]
     pub fn clear(&mut self) {
         self.buf.clear();
@@ -298,7 +312,14 @@ mod tests {
                         q.push_back(n);
                         plain.push_back(n);
                     }
-                    7..=12 => assert_eq!(q.pop_front(), plain.pop_front()),
+                    7..=11 => assert_eq!(q.pop_front(), plain.pop_front()),
+                    12 => {
+                        let n = (h as usize >> 4) % 3;
+                        if n <= plain.len() {
+                            q.drop_front(n);
+                            plain.drain(..n);
+                        }
+                    }
                     13 => {
                         q.clear();
                         plain.clear();

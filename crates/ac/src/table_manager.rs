@@ -520,22 +520,24 @@ impl MotionTableManager {
         if self.pending.is_empty() {
             return;
         }
-        self.animation_counter = self.animation_counter.wrapping_add(1);
-        while let Some(&node) = self.pending.front() {
-            if node.num_anims > self.animation_counter {
+        // The completed entries are read in place and taken off together after the
+        // loop: nothing the sink reaches reads this queue.
+        let mut counter = self.animation_counter.wrapping_add(1);
+        let mut done = 0;
+        for node in self.pending.as_slice() {
+            if node.num_anims > counter {
                 break;
             }
             if node.motion & ACTION != 0 {
                 self.state.remove_action_head();
             }
             sink.motion_done(node.motion, success);
-            self.animation_counter -= node.num_anims;
-            self.pending.pop_front();
+            counter -= node.num_anims;
+            done += 1;
             sink.on_motion_done(node.motion, success);
         }
-        if self.pending.is_empty() && self.animation_counter != 0 {
-            self.animation_counter = 0;
-        }
+        self.pending.drop_front(done);
+        self.animation_counter = if self.pending.is_empty() { 0 } else { counter };
     }
 
     /// `CheckForCompletedMotions`: pop leading zero-count entries.
