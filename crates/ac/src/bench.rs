@@ -347,16 +347,7 @@ impl BenchWorld for ChaseBench {
     }
 
     fn tick(&mut self) {
-        // `world::tick` with the log clearing folded into its clock pass, as
-        // `World::start_tick` does: one sweep over the objects, not two.
-        self.clock += QUANTUM;
-        let now = self.clock;
-        for o in &mut self.objects.0 {
-            o.hook_log.clear();
-            o.motions_done.clear();
-            o.move_completions.clear();
-            o.now = now;
-        }
+        world::start_clock(&mut self.objects.0, &mut self.clock, QUANTUM);
         world::update_all(&mut self.objects, QUANTUM);
         // Each object is tested after the moves given to the objects before it, as an
         // indexed loop would; scanning a slice up to the next idle object costs less per

@@ -52,6 +52,7 @@
 //!   differential test keeps the engine's tick bit for bit equal to it.
 
 pub mod anim_lengths;
+pub mod anim_queue;
 pub mod bench;
 mod chase_in_range;
 pub mod cold_box;

@@ -5,11 +5,11 @@
 //! interpreter when a motion completes), so the interpreter's logic is written as
 //! methods of [`PhysicsObj`] working on the [`MotionInterp`] data it owns.
 
+use crate::anim_queue::AnimQueue;
 use crate::cold_box::ColdQueue;
 use crate::commands::*;
 use crate::math::Vec3;
 use crate::physics_obj::PhysicsObj;
-use std::collections::VecDeque;
 
 pub const BACKWARDS_FACTOR: f32 = 0.65;
 pub const MAX_SIDESTEP_ANIM_RATE: f32 = 3.0;
@@ -253,7 +253,7 @@ pub struct MotionInterp {
     pub jump_extent: f32,
     pub server_action_stamp: i32,
     pub my_run_rate: f32,
-    pub pending_motions: VecDeque<MotionNode>,
+    pub pending_motions: AnimQueue<MotionNode>,
 }
 
 impl Default for MotionInterp {
@@ -267,7 +267,7 @@ impl Default for MotionInterp {
             jump_extent: 0.0,
             server_action_stamp: 0,
             my_run_rate: 1.0,
-            pending_motions: VecDeque::with_capacity(4),
+            pending_motions: AnimQueue::with_capacity(4),
         }
     }
 }
@@ -666,14 +666,17 @@ impl PhysicsObj {
         if tm.pending.front().is_none_or(|n| n.num_anims == 0) {
             return false;
         }
+        // The rest memo read here rather than through `stop_at_rest`'s call: a miss
+        // returns before anything changed, a hit's cycle is applied inline.
+        let Some((velocity, omega)) = tm.rest_hit(&self.sequence) else {
+            return false;
+        };
         #[cfg(debug_assertions)]
         let plain = self.plain_stop_for_check();
         let Some(tm) = self.table_manager.as_mut() else {
             return false;
         };
-        if !tm.stop_at_rest(&mut self.sequence, self.anims.as_ref()) {
-            return false;
-        }
+        tm.stop_at_rest_hit(&mut self.sequence, velocity, omega, self.anims.as_ref());
         tm.add_to_queue(READY, 0, &mut self.sequence);
         self.set_active(true);
         let jump = motion_allows_jump(self.minterp.interpreted.forward_command);

@@ -270,18 +270,13 @@ impl PhysicsObj {
                 v.reserve_exact(n - v.len());
             }
         }
-        fn deque_at_least<T>(v: &mut std::collections::VecDeque<T>, n: usize) {
-            if v.capacity() < n {
-                v.reserve_exact(n - v.len());
-            }
-        }
         at_least(&mut self.motions_done, MOVE_LOG);
         at_least(&mut self.move_completions, MOVE_COMPLETIONS);
         at_least(&mut self.outbox, MOVE_OUTBOX);
         at_least(&mut self.sequence.nodes, MOVE_NODES);
-        deque_at_least(&mut self.minterp.pending_motions, MOVE_QUEUE);
+        self.minterp.pending_motions.reserve_total(MOVE_QUEUE);
         if let Some(tm) = self.table_manager.as_mut() {
-            deque_at_least(&mut tm.pending, MOVE_QUEUE);
+            tm.pending.reserve_total(MOVE_QUEUE);
         }
     }
 
@@ -1028,7 +1023,7 @@ mod layout {
             + size_of::<RotateVecMemo>() / 2;
         let pending_end = offset_of!(PhysicsObj, table_manager)
             + offset_of!(MotionTableManager, pending)
-            + size_of::<std::collections::VecDeque<crate::table_manager::AnimNode>>();
+            + size_of::<crate::anim_queue::AnimQueue>();
         let span = pending_end - first_entry;
         assert!(span <= 640, "hot span {span} bytes");
         // Everything the tick leaves alone comes before the span.

@@ -598,6 +598,10 @@ impl Sequence {
 
     /// Remove node `i`, shifting the stored handles (callers never remove `curr`
     /// without moving it first).
+    // Out of line: the world's loop calls it on about one object-tick in twenty, and
+    // inlined there (as unrelated changes elsewhere tip the compiler into) it cost the
+    // loop more than the call saves.
+    #[inline(never)]
     fn remove_at(&mut self, i: usize) {
         self.nodes.remove(i);
         let shift = |h: &mut Option<usize>| {

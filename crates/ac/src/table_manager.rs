@@ -1,10 +1,10 @@
 //! Completion bookkeeping (`Mgr/MotionTableManager.cs`; quirks Q20, Q25–Q31).
 
+use crate::anim_queue::AnimQueue;
 use crate::commands::*;
 use crate::math::Vec3;
 use crate::motion_table::{change_cycle_speed, MotionState, MotionTableData};
 use crate::sequence::{AnimSource, Sequence};
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -82,7 +82,7 @@ pub struct MotionTableManager {
     pub table: Arc<MotionTableData>,
     /// `pending_animations`, oldest first (read it with [`MotionTableManager::pending`]).
     // Not public: every change goes through this module, which keeps `quiet_tail`.
-    pub(crate) pending: VecDeque<AnimNode>,
+    pub(crate) pending: AnimQueue,
     pub state: MotionState,
     pub animation_counter: u32,
     /// When true, no entry of `pending` after its head owes animations, so
@@ -124,12 +124,15 @@ impl MotionTableManager {
             state: MotionState::default(),
             animation_counter: 0,
             quiet_tail: true,
-            pending: VecDeque::with_capacity(4),
+            pending: AnimQueue::with_capacity(4),
             rest: Box::new(RestMemo::Empty),
         }
     }
 
     /// `PerformMovement` for the three types the table handles.
+    // Inline: the interpreter's motion calls each make one, and the call's register
+    // saves cost more than the dispatch.
+    #[inline]
     pub fn perform_movement(
         &mut self,
         kind: MovementType,
@@ -351,18 +354,19 @@ impl MotionTableManager {
     }
 
     /// The completion queue (`pending_animations`), oldest first.
-    pub fn pending(&self) -> &VecDeque<AnimNode> {
+    pub fn pending(&self) -> &AnimQueue {
         &self.pending
     }
 
     /// The completion queue to change directly (tests, tools): the manager forgets
     /// what it knew of the queue, so its next `remove_redundant_links` scans it.
-    pub fn pending_mut(&mut self) -> &mut VecDeque<AnimNode> {
+    pub fn pending_mut(&mut self) -> &mut AnimQueue {
         self.quiet_tail = false;
         &mut self.pending
     }
 
     /// `add_to_queue`.
+    #[inline]
     pub fn add_to_queue(&mut self, motion: u32, num_anims: u32, seq: &mut Sequence) {
         self.add_to_queue_cut(motion, num_anims, seq);
     }
@@ -461,25 +465,23 @@ impl MotionTableManager {
     /// skips such entries and stops at the first: below it there is nothing to find, so
     /// it cuts nothing. (A re-issued move while a link plays queues zero-count Readys
     /// behind it, up to about twenty, which the scan would walk one by one.)
-    // A queue of one entry (most calls) answers without the ring's halves; otherwise no
-    // early exit: the OR over both halves of the ring is a straight loop.
+    // A queue of one entry (most calls) answers without the loop; otherwise no early
+    // exit: the OR over the entries is a straight loop.
     #[inline]
     fn only_first_owes(&self) -> bool {
-        self.pending.len() < 2
-            || self
-                .pending
-                .iter()
-                .skip(1)
-                .fold(0u32, |owed, n| owed | n.num_anims)
-                == 0
+        match self.pending.as_slice() {
+            [_, rest @ ..] => rest.iter().fold(0u32, |owed, n| owed | n.num_anims) == 0,
+            [] => true,
+        }
     }
 
     /// The scan of `remove_redundant_links` from the newest entry back, as ACE makes it,
     /// answering whether it cut the queue.
+    // Out of line: the fast tests in `cut_redundant_links` answer most calls, and
+    // inlined there it made them save and restore more registers.
+    #[inline(never)]
     fn remove_redundant_links_plain(&mut self, seq: &mut Sequence) -> bool {
-        // One slice (the ring made contiguous, which no reader can tell): the scans
-        // index it without the ring's wrap-around.
-        let pending = self.pending.make_contiguous();
+        let pending = self.pending.as_slice();
         let mut i = pending.len();
         while i > 0 {
             i -= 1;
@@ -518,22 +520,24 @@ impl MotionTableManager {
         if self.pending.is_empty() {
             return;
         }
-        self.animation_counter = self.animation_counter.wrapping_add(1);
-        while let Some(&node) = self.pending.front() {
-            if node.num_anims > self.animation_counter {
+        // The completed entries are read in place and taken off together after the
+        // loop: nothing the sink reaches reads this queue.
+        let mut counter = self.animation_counter.wrapping_add(1);
+        let mut done = 0;
+        for node in self.pending.as_slice() {
+            if node.num_anims > counter {
                 break;
             }
             if node.motion & ACTION != 0 {
                 self.state.remove_action_head();
             }
             sink.motion_done(node.motion, success);
-            self.animation_counter -= node.num_anims;
-            self.pending.pop_front();
+            counter -= node.num_anims;
+            done += 1;
             sink.on_motion_done(node.motion, success);
         }
-        if self.pending.is_empty() && self.animation_counter != 0 {
-            self.animation_counter = 0;
-        }
+        self.pending.drop_front(done);
+        self.animation_counter = if self.pending.is_empty() { 0 } else { counter };
     }
 
     /// `CheckForCompletedMotions`: pop leading zero-count entries.

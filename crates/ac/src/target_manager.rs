@@ -110,6 +110,9 @@ pub struct VoyeurTable {
     /// Per bit of `present`, how many entries' ids have it: a removal clears the bit
     /// when the count falls to 0, without reading the other keys.
     present_count: [u32; 64],
+    /// Per bit of `present` whose count is 1, the slot of the one entry whose id has it:
+    /// a lookup by such an id reads that slot's key instead of scanning the keys.
+    lone: LoneSlots,
     free: Vec<usize>,
     next_gen: u64,
 }
@@ -121,9 +124,22 @@ impl Default for VoyeurTable {
             keys: Vec::new(),
             present: 0,
             present_count: [0; 64],
+            lone: LoneSlots([0; 64]),
             free: Vec::new(),
             next_gen: 0,
         }
+    }
+}
+
+/// [`VoyeurTable::lone`]: read only for a bit whose count is 1, so what it holds for the
+/// other bits (left from earlier entries) is no part of the table's state, and two
+/// tables with the same entries compare equal whatever it holds.
+#[derive(Clone, Debug)]
+struct LoneSlots([u32; 64]);
+
+impl PartialEq for LoneSlots {
+    fn eq(&self, _: &Self) -> bool {
+        true
     }
 }
 
@@ -147,12 +163,28 @@ impl VoyeurTable {
         self.free.reserve(n.saturating_sub(self.free.len()));
     }
 
-    /// The first slot holding an entry for `id`.
+    /// The first slot holding an entry for `id`. When one entry alone has the id's bit
+    /// (chasers of one target have consecutive ids, so most often), an entry for `id`
+    /// can only be that one: its slot's key answers without the scan.
     #[inline]
     fn slot_of(&self, id: u32) -> Option<usize> {
         if self.present & id_bit(id) == 0 {
             return None;
         }
+        let key = slot_key(id);
+        let b = (id & 63) as usize;
+        if self.present_count[b] == 1 {
+            let s = self.lone.0[b] as usize;
+            let found = (self.keys.get(s) == Some(&key)).then_some(s);
+            debug_assert_eq!(found, self.slot_of_plain(id), "voyeur table: lone slot");
+            return found;
+        }
+        self.slot_of_plain(id)
+    }
+
+    /// [`VoyeurTable::slot_of`] by the scan of every key.
+    #[inline]
+    fn slot_of_plain(&self, id: u32) -> Option<usize> {
         let key = slot_key(id);
         self.keys.iter().position(|&k| k == key)
     }
@@ -234,8 +266,9 @@ impl VoyeurTable {
         self.next_gen += 1;
         let key = slot_key(v.object_id);
         self.present |= id_bit(v.object_id);
-        self.present_count[(v.object_id & 63) as usize] += 1;
-        match self.free.pop() {
+        let b = (v.object_id & 63) as usize;
+        self.present_count[b] += 1;
+        let slot = match self.free.pop() {
             Some(slot) => {
                 self.slots[slot] = Some((gen, v));
                 self.keys[slot] = key;
@@ -246,7 +279,11 @@ impl VoyeurTable {
                 self.keys.push(key);
                 self.slots.len() - 1
             }
+        };
+        if self.present_count[b] == 1 {
+            self.lone.0[b] = slot as u32;
         }
+        slot
     }
 
     /// What inserting an entry for an id the table lacks and removing it again leaves
@@ -267,10 +304,13 @@ impl VoyeurTable {
                 self.slots[i] = None;
                 self.keys[i] = 0;
                 self.free.push(i);
-                let count = &mut self.present_count[(id & 63) as usize];
+                let b = (id & 63) as usize;
+                let count = &mut self.present_count[b];
                 *count -= 1;
                 if *count == 0 {
                     self.present &= !id_bit(id);
+                } else if *count == 1 {
+                    self.lone.0[b] = self.slot_with_bit(b) as u32;
                 }
                 debug_assert_eq!(
                     self.present,
@@ -281,6 +321,14 @@ impl VoyeurTable {
             }
             None => false,
         }
+    }
+
+    /// The slot of the first entry whose id has bit `b` of `present` (0 if none).
+    fn slot_with_bit(&self, b: usize) -> usize {
+        self.keys
+            .iter()
+            .position(|&k| k != 0 && k & 63 == b as u64)
+            .unwrap_or(0)
     }
 
     /// [`VoyeurTable::present`] recomputed from the keys: the OR of their ids' bits (a
@@ -466,6 +514,29 @@ mod tests {
     /// The entries in enumeration order, by a plain walk over the slots.
     fn ids(t: &VoyeurTable) -> Vec<(u64, u32)> {
         t.iter().map(|&(g, v)| (g, v.object_id)).collect()
+    }
+
+    #[test]
+    fn an_id_whose_bit_one_entry_alone_has_is_found_in_that_entrys_slot() {
+        let mut t = VoyeurTable::default();
+        // Slots 0, 1, 2; ids 1 and 65 share bit 1, id 2 alone has bit 2.
+        for id in [1, 65, 2] {
+            t.insert(voyeur(id));
+        }
+        assert_eq!(t.lone.0[2], 2);
+        assert_eq!(t.slot_of(2), Some(2));
+        assert_eq!(t.slot_of(66), None); // bit 2's one entry is id 2's
+        assert_eq!(t.slot_of(65), Some(1)); // two entries have bit 1: the scan
+                                            // Bit 1's count falls to 1: its one entry is 65's, in slot 1.
+        assert!(t.remove(1));
+        assert_eq!(t.lone.0[1], 1);
+        assert_eq!((t.slot_of(65), t.slot_of(1)), (Some(1), None));
+        // 129 (bit 1) takes the freed slot 0; removing 65 leaves it alone with bit 1.
+        t.insert(voyeur(129));
+        assert!(t.remove(65));
+        assert_eq!(t.lone.0[1], 0);
+        assert_eq!((t.slot_of(129), t.slot_of(65)), (Some(0), None));
+        assert!(t.get_mut(129).is_some_and(|v| v.object_id == 129));
     }
 
     #[test]
