@@ -1,6 +1,6 @@
-//! The table manager's pending queue (`pending_animations`) and the interpreter's
-//! (`PendingMotions`): a first-in first-out queue owned by the crate, so that its
-//! appends stay inline.
+//! The table manager's pending queue (`pending_animations`), the interpreter's
+//! (`PendingMotions`) and the move-to manager's (`PendingActions`): a first-in
+//! first-out queue owned by the crate, so that its appends stay inline.
 //!
 //! std's `VecDeque` answers the same, but its append carries the ring's regrowth and
 //! wrap-around, and whether the compiler inlined it changed with unrelated moves
@@ -14,7 +14,7 @@ use std::fmt;
 use std::ops::Index;
 
 /// A FIFO queue of entries, oldest first: the table manager's [`AnimNode`]s (the
-/// default) or the interpreter's motions. Its plain twin is `VecDeque<T>` (the tests
+/// default), the interpreter's motions or the move-to manager's nodes. Its plain twin is `VecDeque<T>` (the tests
 /// run both on the same operations).
 ///
 /// The entries are `buf[head..]`. Taking the last entry off empties the buffer, so an

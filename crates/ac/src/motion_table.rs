@@ -7,13 +7,91 @@ use crate::key_hash::{FlatIdMap, IdMap};
 use crate::math::EPSILON;
 use crate::records::{MotionData, MotionTable};
 use crate::sequence::{AnimData, AnimSource, Sequence};
-use std::collections::VecDeque;
 
 /// `Motion`: an id with the speed it was requested at.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motion {
     pub id: u32,
     pub speed_mod: f32,
+}
+
+/// `MotionState.Modifiers`: the active modifiers, newest first. Its plain twin is
+/// `VecDeque<Motion>` with `push_front` (the tests run both on the same operations).
+///
+/// The newest entry is the `Vec`'s last, so adding one is `Vec::push` (inline, where
+/// `VecDeque::push_front` was a call) and taking the newest off is `Vec::pop`.
+#[derive(Clone, Default, PartialEq)]
+pub struct ModifierList {
+    /// Oldest first: the list's order reversed.
+    buf: Vec<Motion>,
+}
+
+impl ModifierList {
+    pub fn with_capacity(capacity: usize) -> ModifierList {
+        ModifierList {
+            buf: Vec::with_capacity(capacity),
+        }
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The newest modifier.
+    #[inline(always)]
+    pub fn front(&self) -> Option<&Motion> {
+        self.buf.last()
+    }
+
+    /// Insert `m` as the newest modifier.
+    #[inline(always)]
+    pub fn push_front(&mut self, m: Motion) {
+        self.buf.push(m);
+    }
+
+    /// Take the newest modifier off.
+    #[inline(always)]
+    pub fn pop_front(&mut self) -> Option<Motion> {
+        self.buf.pop()
+    }
+
+    /// Take off modifier `i`, newest first.
+    pub fn remove(&mut self, i: usize) -> Option<Motion> {
+        let at = self.buf.len().checked_sub(i + 1)?;
+        Some(self.buf.remove(at))
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.buf.clear();
+    }
+
+    /// The modifiers, newest first.
+    #[inline(always)]
+    pub fn iter(&self) -> std::iter::Rev<std::slice::Iter<'_, Motion>> {
+        self.buf.iter().rev()
+    }
+}
+
+impl std::ops::Index<usize> for ModifierList {
+    type Output = Motion;
+
+    /// Modifier `i`, newest first.
+    fn index(&self, i: usize) -> &Motion {
+        &self.buf[self.buf.len() - 1 - i]
+    }
+}
+
+impl std::fmt::Debug for ModifierList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// `MotionState`: the table-level state owned by the table manager.
@@ -23,7 +101,7 @@ pub struct MotionState {
     pub substate: u32,
     pub substate_mod: f32,
     /// Newest first.
-    pub modifiers: VecDeque<Motion>,
+    pub modifiers: ModifierList,
     /// Oldest first.
     pub actions: ColdQueue<Motion>,
 }
@@ -35,7 +113,7 @@ impl Default for MotionState {
             substate: 0,
             substate_mod: 1.0,
             // Reserved so that a steady-state object never grows its lists.
-            modifiers: VecDeque::with_capacity(4),
+            modifiers: ModifierList::with_capacity(4),
             actions: ColdQueue::new(),
         }
     }
@@ -874,7 +952,7 @@ impl MotionTableData {
             let Some(md) = md else { return false };
             let speed = state.modifiers[i].speed_mod;
             subtract_motion(seq, Some(md), speed);
-            // The newest modifier (most often the only one) is the ring's head.
+            // The newest modifier (most often the only one) comes off the list's end.
             if i == 0 {
                 state.modifiers.pop_front();
             } else {
@@ -1226,5 +1304,68 @@ mod tests {
             None
         );
         assert_eq!(anim(t.get_link(NC, odd, -1.0, 9, 1.0)), Some(6));
+    }
+
+    fn ids(l: &ModifierList) -> Vec<u32> {
+        l.iter().map(|m| m.id).collect()
+    }
+
+    fn md(id: u32) -> Motion {
+        Motion { id, speed_mod: 1.0 }
+    }
+
+    #[test]
+    fn modifiers_come_newest_first_and_come_off_where_named() {
+        let mut l = ModifierList::with_capacity(4);
+        for id in [1, 2, 3, 4] {
+            l.push_front(md(id));
+        }
+        assert_eq!(ids(&l), [4, 3, 2, 1]);
+        assert_eq!((l.front(), l[0].id, l[3].id), (Some(&md(4)), 4, 1));
+        // Index 1 is the second newest.
+        assert_eq!(l.remove(1), Some(md(3)));
+        assert_eq!(ids(&l), [4, 2, 1]);
+        assert_eq!(l.remove(3), None);
+        assert_eq!(l.pop_front(), Some(md(4)));
+        assert_eq!((ids(&l), l.len()), (vec![2, 1], 2));
+        assert_eq!(format!("{l:?}"), format!("{:?}", [md(2), md(1)]));
+        l.clear();
+        assert!(l.is_empty());
+        assert_eq!(l.front(), None);
+        assert_eq!((l.pop_front(), l.remove(0)), (None, None));
+    }
+
+    #[test]
+    fn the_modifier_list_answers_as_a_vecdeque_on_every_sequence_of_operations() {
+        use std::collections::VecDeque;
+        let mut h = 7u32;
+        for _ in 0..200 {
+            let mut l = ModifierList::with_capacity(4);
+            let mut plain: VecDeque<Motion> = VecDeque::with_capacity(4);
+            for step in 0..48u32 {
+                h = h.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                match (h >> 12) % 8 {
+                    0..=3 => {
+                        l.push_front(md(step));
+                        plain.push_front(md(step));
+                    }
+                    4 | 5 => assert_eq!(l.pop_front(), plain.pop_front()),
+                    6 => {
+                        let i = (h as usize >> 4) % 4;
+                        assert_eq!(l.remove(i), plain.remove(i));
+                    }
+                    _ => {
+                        l.clear();
+                        plain.clear();
+                    }
+                }
+                assert_eq!((l.len(), l.is_empty()), (plain.len(), plain.is_empty()));
+                assert_eq!(l.front(), plain.front());
+                assert!(l.iter().eq(plain.iter()));
+                for i in 0..plain.len() {
+                    assert_eq!(l[i], plain[i]);
+                }
+            }
+        }
     }
 }

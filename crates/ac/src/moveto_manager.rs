@@ -13,6 +13,7 @@
 //! of its fields takes it out once (`let m: &mut MoveToManager = &mut self.moveto`),
 //! since a binding of the box itself tests the box again at every field it reaches.
 
+use crate::anim_queue::AnimQueue;
 use crate::commands::*;
 use crate::interpolation::Position;
 use crate::math::Vec3;
@@ -24,7 +25,6 @@ use crate::position_helpers::{
     turn_progress_estimate, turn_reached_estimate, Steer,
 };
 use crate::target_manager::{TargetInfo, TargetStatus};
-use std::collections::VecDeque;
 
 /// `MovementNode`: only MoveToPosition and TurnToHeading nodes are ever queued.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -160,7 +160,7 @@ pub struct MoveToManager {
     pub aux_command: u32,
     pub moving_away: bool,
     pub initialized: bool,
-    pub pending_actions: VecDeque<MovementNode>,
+    pub pending_actions: AnimQueue<MovementNode>,
     pub(crate) turn_memo: TurnMemo,
 }
 
@@ -187,7 +187,7 @@ impl MoveToManager {
             aux_command: 0,
             moving_away: false,
             initialized: false,
-            pending_actions: VecDeque::with_capacity(4),
+            pending_actions: AnimQueue::with_capacity(4),
             turn_memo: TurnMemo::EMPTY,
         };
         m.initialize_local_vars(now);

@@ -82,6 +82,9 @@ impl PhysicsObj {
         self.table_perform(MovementType::StopCompletely, 0, 1.0)
     }
 
+    // Inline: each caller passes its own `kind`, so the dispatch folds away, and the
+    // interpreter's motion calls save a call and its register saves.
+    #[inline]
     fn table_perform(&mut self, kind: MovementType, motion: u32, speed: f32) -> WeenieError {
         match self.table_manager.as_mut() {
             None => WeenieError::NoAnimationTable,

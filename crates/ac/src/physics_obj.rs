@@ -124,7 +124,7 @@ pub struct PhysicsObj {
     // (cachegrind, 100,000 walkers: 11.50 lines per tick at 1,144 bytes, 10.26 at
     // 1,152). Allocations this large start 16 bytes past a page, where the span's
     // 504 bytes lie on 8 lines.
-    line_fill: u64,
+    line_fill: [u64; 2],
 }
 
 // The buffer sizes a chase reaches: a chase re-issued while a link animation plays
@@ -191,7 +191,7 @@ impl PhysicsObj {
             offset_memo: OffsetMemo::default(),
             server: ColdBox::pristine(),
             events: None,
-            line_fill: 0,
+            line_fill: [0; 2],
         }
     }
 
