@@ -902,7 +902,7 @@ pub fn to_degrees(rad: f32) -> f32 {
 
 /// The sine and cosine `AFrame.set_heading(deg)` turns to: of `deg` in radians (narrowed
 /// to f32), in f64, each within 1e-13 of the library's and narrowing to the same f32
-/// (which is all `set_heading` reads of them): [`sin_cos_estimate`] when it decides,
+/// (which is all `set_heading` reads of them): `sin_cos_estimate` when it decides,
 /// else the library's ([`heading_sin_cos_plain`]).
 pub fn heading_sin_cos(deg: f32) -> (f64, f64) {
     let r = to_radians(deg);
