@@ -1138,25 +1138,24 @@ mod tests {
         assert!(!t.default_unlinked_to_itself(NC, None));
         let src = crate::sequence::AnimMap::new();
         let rates = |seq: &Sequence| seq.nodes().iter().map(|n| n.framerate).collect::<Vec<_>>();
+        // A state in `style` at `substate`, an empty sequence and a count to overwrite.
+        let start = |style, substate| {
+            let state = MotionState {
+                style,
+                substate,
+                ..MotionState::default()
+            };
+            (state, Sequence::new(), 9u32)
+        };
         // Turning back from the default at speed -1: the link from the default to
         // itself is found twice, forward (to the default at speed 1) and as the reverse
         // lookup's fallback to the run (played at -1), then the cycle: two owed.
-        let mut state = MotionState {
-            style: linked,
-            substate: WALK_FORWARD,
-            ..MotionState::default()
-        };
-        let (mut seq, mut n) = (Sequence::new(), 9u32);
+        let (mut state, mut seq, mut n) = start(linked, WALK_FORWARD);
         assert!(t.do_object_motion(RUN_FORWARD, &mut state, &mut seq, -1.0, &mut n, &src));
         assert_eq!((n, rates(&seq)), (2, vec![10.0, -10.0, -30.0]));
         assert_eq!((state.substate, state.substate_mod), (RUN_FORWARD, -1.0));
         // The same in NonCombat, which has no such link: the cycle alone.
-        let mut state = MotionState {
-            style: NC,
-            substate: READY,
-            ..MotionState::default()
-        };
-        let (mut seq, mut n) = (Sequence::new(), 9u32);
+        let (mut state, mut seq, mut n) = start(NC, READY);
         assert!(t.do_object_motion(WALK_FORWARD, &mut state, &mut seq, -1.0, &mut n, &src));
         assert_eq!((n, rates(&seq)), (0, vec![-30.0]));
     }
