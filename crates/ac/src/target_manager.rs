@@ -525,9 +525,11 @@ mod tests {
         }
         assert_eq!(t.lone.0[2], 2);
         assert_eq!(t.slot_of(2), Some(2));
-        assert_eq!(t.slot_of(66), None); // bit 2's one entry is id 2's
-        assert_eq!(t.slot_of(65), Some(1)); // two entries have bit 1: the scan
-                                            // Bit 1's count falls to 1: its one entry is 65's, in slot 1.
+        // Bit 2's one entry is id 2's.
+        assert_eq!(t.slot_of(66), None);
+        // Two entries have bit 1: the scan.
+        assert_eq!(t.slot_of(65), Some(1));
+        // Bit 1's count falls to 1: its one entry is 65's, in slot 1.
         assert!(t.remove(1));
         assert_eq!(t.lone.0[1], 1);
         assert_eq!((t.slot_of(65), t.slot_of(1)), (Some(1), None));
