@@ -609,55 +609,20 @@ pub(crate) fn update_all(w: &mut impl Registry, dt: f64) {
 
 /// Object `i` performs a movement (any `MovementType`), then its requests run. A chase
 /// re-issued in range, which its first report would end at once, is started and ended
-/// in one call (`chase_in_range`).
+/// in one call, and a chase started out of range is started with its first report in
+/// one call (`chase_in_range`).
 // A hint, with `chase_in_range::start_ending_at_once`'s (see there).
 #[inline]
 pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -> WeenieError {
-    use crate::chase_in_range::{start_ending_at_once, Start};
-    let start = start_ending_at_once(w, i, mvs);
-    if let Start::Ended(r) = start {
-        return r;
-    }
-    let r = w.at_mut(i).perform_movement_struct(mvs);
-    if start == Start::OutOfRange {
-        flush_chase_out_of_range(w, i);
-    }
-    flush(w, i);
-    r
-}
-
-/// The requests of a chase that [`crate::chase_in_range::start_ending_at_once`] found
-/// out of range (`Start::OutOfRange`), up to its first report: its one request,
-/// `AddVoyeur` to a target whose table has no entry for it, is carried out without the
-/// first-report shortcut's test, which would measure the distance it measured and
-/// answer no. Anything else is left to `flush`.
-fn flush_chase_out_of_range(w: &mut impl Registry, i: usize) {
-    let obj = w.at_mut(i);
-    let &[Remote::AddVoyeur {
-        target,
-        radius,
-        quantum,
-    }] = obj.outbox.as_slice()
-    else {
-        return;
-    };
-    obj.outbox.clear();
-    let me = obj.id;
-    if let Some(t) = w.find(target) {
-        let pos = w.at(t).position();
-        debug_assert!(
-            w.at(t)
-                .target_manager
-                .as_ref()
-                .and_then(|m| m.voyeurs.as_ref())
-                .is_some_and(|v| !v.contains(me)),
-            "chase out of range: the target's table has no entry for the mover"
-        );
-        debug_assert!(
-            !w.at(i).move_ends_on_first_report(w.at(t).id, &pos),
-            "chase out of range: its first report does not end it"
-        );
-        insert_and_report(w, t, me, radius, quantum, pos);
+    use crate::chase_in_range::{start_ending_at_once, start_out_of_range, Start};
+    match start_ending_at_once(w, i, mvs) {
+        Start::Ended(r) => r,
+        Start::OutOfRange { target, distance } => start_out_of_range(w, i, target, mvs, distance),
+        Start::Plain => {
+            let r = w.at_mut(i).perform_movement_struct(mvs);
+            flush(w, i);
+            r
+        }
     }
 }
 
