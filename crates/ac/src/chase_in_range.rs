@@ -371,7 +371,7 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     // changed nothing it reads).
     let cut = obj.table_manager.as_mut().is_some_and(|tm| {
         tm.stop_at_rest_hit(&mut obj.sequence, velocity, omega, obj.anims.as_ref());
-        tm.add_to_queue_cut(READY, 0, &mut obj.sequence)
+        tm.add_zero_to_queue_cut(READY, &mut obj.sequence)
     });
     obj.mi_queue(0, READY, jump);
     if cut {
