@@ -21,18 +21,18 @@ use crate::motion_interp::motion_allows_jump;
 use crate::moveto_manager::{command_motion, MovementStruct};
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::cylinder_distance_by_offset_f32;
+use crate::target_manager::{TargetInfo, TargetStatus, Voyeur};
 use crate::world::Registry;
 
 /// What [`start_ending_at_once`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Start {
     /// The move was started and ended, with this result.
     Ended(WeenieError),
-    /// Nothing changed; every condition held but the range: the plain start queues
-    /// one `AddVoyeur`, whose first report finds the mover out of range (the same
-    /// distance, measured from the same positions with the same fields) and so does
-    /// not end the move.
-    OutOfRange,
+    /// Nothing changed; every condition held but the range: the target is object
+    /// `target`, and `GetCurrentDistance` as the first report would measure it is
+    /// `distance`, at which the mover is out of range. [`start_out_of_range`] starts it.
+    OutOfRange { target: usize, distance: f32 },
     /// Nothing changed; the plain path runs.
     Plain,
 }
@@ -115,7 +115,10 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
         debug_assert_eq!(plain.to_bits(), d.to_bits(), "chase in range: distance");
     }
     if command_motion(p, d).0 != 0 {
-        return Start::OutOfRange;
+        return Start::OutOfRange {
+            target: t,
+            distance: d,
+        };
     }
     #[cfg(debug_assertions)]
     let plain = crate::table_manager::clone_checks().then(|| {
@@ -152,6 +155,106 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
         );
     }
     Start::Ended(WeenieError::None)
+}
+
+/// `world::perform_movement` of `mvs` for object `i` when [`start_ending_at_once`]
+/// answered [`Start::OutOfRange`] (target `t`, distance `d`), with its requests carried
+/// out: the move's start and its first report in one call.
+///
+/// The plain path starts the move (`PerformMovement`: nothing to cancel or unstick,
+/// StopCompletely, the manager's fields, `SetTarget`, which queues `AddVoyeur`), the
+/// world carries the request out (the target's new voyeur entry, and its report at
+/// once), and the mover's `ReceiveUpdate` stores the report and hands it to
+/// `HandleUpdateTarget`, which takes `MoveToObject_Internal`: it measures the distance
+/// the start measured, from the same positions with the same fields, and queues the
+/// move's nodes. Here the entry, the stored report and the manager's fields are
+/// written directly, and the nodes are queued with the start's distance; the request
+/// queued and taken back, the report built and copied on its way, the tests of the
+/// target slot and of the report's ids and status that the start's conditions answer,
+/// and the third distance are skipped. Debug builds check every use against the plain
+/// path run on clones.
+pub(crate) fn start_out_of_range(
+    w: &mut impl Registry,
+    i: usize,
+    t: usize,
+    mvs: &MovementStruct,
+    d: f32,
+) -> WeenieError {
+    #[cfg(debug_assertions)]
+    let plain = crate::table_manager::clone_checks().then(|| {
+        let mut pair = vec![w.at(i).clone(), w.at(t).clone()];
+        let r = pair[0].perform_movement_struct(mvs);
+        crate::world::flush(&mut pair, 0);
+        (pair, r)
+    });
+    let top = mvs.top_level_id;
+    let obj = w.at_mut(i);
+    let me = obj.id;
+    obj.set_active(true);
+    obj.reserve_move_buffers();
+    // `MoveToObject`: Q59, it always stops.
+    obj.stop_completely();
+    debug_assert!(obj.outbox.is_empty(), "an idle mover's stop queues nothing");
+    let here = obj.position();
+    let m = &mut *obj.moveto;
+    m.starting_position = Some(here);
+    m.sought_object_id = mvs.object_id;
+    m.sought_object_radius = mvs.radius;
+    m.sought_object_height = mvs.height;
+    m.movement_type = MovementType::MoveToObject;
+    m.top_level_object_id = top;
+    m.movement_params = mvs.params;
+    // `SetTarget(0, top, 0.5, 0)`'s `AddVoyeur` carried out: a new entry (the start
+    // found none), sent the target's position at once.
+    let target = w.at_mut(t);
+    let pos = target.position();
+    let velocity = target.cached_velocity;
+    if let Some(table) = target
+        .target_manager
+        .as_mut()
+        .and_then(|m| m.voyeurs.as_mut())
+    {
+        table.insert_slot(Voyeur {
+            object_id: me,
+            quantum: 0.0,
+            radius: 0.5,
+            last_sent_position: Some(pos),
+        });
+    }
+    // The report as `ReceiveUpdate` stores it, stamped with the mover's clock.
+    let obj = w.at_mut(i);
+    let info = TargetInfo {
+        context_id: 0,
+        object_id: top,
+        radius: 0.5,
+        quantum: 0.0,
+        target_position: Some(pos),
+        interpolated_position: Some(pos),
+        velocity,
+        status: TargetStatus::Ok,
+        last_update_time: obj.now,
+    };
+    if let Some(tm) = obj.target_manager.as_mut() {
+        tm.target_info = Some(info);
+    }
+    obj.mt_move_to_object_internal_at(pos, pos, d);
+    crate::world::flush(w, i);
+    #[cfg(debug_assertions)]
+    if let Some((pair, r)) = plain {
+        debug_assert_eq!(r, WeenieError::None, "chase out of range: result");
+        same_mover(&pair[0], w.at(i));
+        debug_assert_eq!(
+            crate::sequence::physics_bits(&pair[0].sequence),
+            crate::sequence::physics_bits(&w.at(i).sequence),
+            "chase out of range: sequence"
+        );
+        debug_assert_eq!(
+            pair[1].target_manager,
+            w.at(t).target_manager,
+            "chase out of range: the target's voyeur table"
+        );
+    }
+    WeenieError::None
 }
 
 /// Two StopCompletely calls in a row: two rest stops ([`stop_twice_at_rest`]), or two
@@ -268,7 +371,7 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     // changed nothing it reads).
     let cut = obj.table_manager.as_mut().is_some_and(|tm| {
         tm.stop_at_rest_hit(&mut obj.sequence, velocity, omega, obj.anims.as_ref());
-        tm.add_to_queue_cut(READY, 0, &mut obj.sequence)
+        tm.add_zero_to_queue_cut(READY, &mut obj.sequence)
     });
     obj.mi_queue(0, READY, jump);
     if cut {
@@ -395,6 +498,46 @@ mod tests {
         assert!(chaser.target_manager().unwrap().target_info.is_none());
         let table = w.get(2).unwrap().target_manager().unwrap();
         assert_eq!(table.voyeurs.as_ref().unwrap().iter().count(), 0);
+    }
+
+    #[test]
+    fn a_chase_re_issued_out_of_range_starts_with_its_first_report_stored_and_its_nodes_queued() {
+        let mut w = watched_once();
+        // The target moved to x = 10 with velocity (1, 0, 0): the chaser at the origin
+        // is 10 − 0.5 − 0.5 = 9 from it (cylinder distance), out of the default 0.6.
+        let mut frame = w.get(2).unwrap().frame;
+        frame.origin = Vec3::new(10.0, 0.0, 0.0);
+        w.move_object(2, frame, Some(Vec3::new(1.0, 0.0, 0.0)));
+        let r = w.move_to_object(1, 2, MovementParameters::default());
+        assert_eq!(r, Some(WeenieError::None));
+        let chaser = w.get(1).unwrap();
+        let m = chaser.moveto();
+        assert!(m.is_moving_to());
+        assert!(m.initialized, "the first report was handled");
+        assert_eq!(m.sought_object_radius, 0.5);
+        assert_eq!(m.sought_object_height, 1.8);
+        assert_eq!(m.top_level_object_id, 2);
+        let there = Vec3::new(10.0, 0.0, 0.0);
+        assert_eq!(m.current_target_position.frame.origin, there);
+        assert_eq!(m.sought_position.frame.origin, there);
+        assert!(chaser.move_completions.is_empty());
+        // The report as `ReceiveUpdate` stored it: the target's position twice, its
+        // velocity, status OK, the radius and quantum of `SetTarget(0, 2, 0.5, 0)`.
+        let info = chaser.target_manager().unwrap().target_info.unwrap();
+        assert_eq!(info.object_id, 2);
+        assert_eq!((info.radius, info.quantum), (0.5, 0.0));
+        assert_eq!(info.status, crate::target_manager::TargetStatus::Ok);
+        assert_eq!(info.velocity, Vec3::new(1.0, 0.0, 0.0));
+        assert_eq!(info.target_position.unwrap().frame.origin, there);
+        assert_eq!(info.interpolated_position.unwrap().frame.origin, there);
+        assert_eq!(info.last_update_time, chaser.now);
+        // The target's new entry for the chaser, sent the position it stands at.
+        let table = w.get(2).unwrap().target_manager().unwrap();
+        let entries: Vec<_> = table.voyeurs.as_ref().unwrap().iter().collect();
+        assert_eq!(entries.len(), 1);
+        let v = entries[0].1;
+        assert_eq!((v.object_id, v.radius, v.quantum), (1, 0.5, 0.0));
+        assert_eq!(v.last_sent_position.unwrap().frame.origin, there);
     }
 
     #[test]

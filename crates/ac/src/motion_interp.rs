@@ -403,8 +403,8 @@ impl PhysicsObj {
         self.mi_queue(context_id, motion, jump_error_code);
     }
 
-    /// [`PhysicsObj::mi_add_to_queue`] inlined, for the chase-in-range stops (its other
-    /// callers keep the call).
+    /// [`PhysicsObj::mi_add_to_queue`] inlined, for the chase-in-range stops and the stop
+    /// behind a link (its other callers keep the call).
     #[inline(always)]
     pub(crate) fn mi_queue(&mut self, context_id: i32, motion: u32, jump_error_code: WeenieError) {
         self.minterp.pending_motions.push_back(MotionNode {
@@ -677,11 +677,11 @@ impl PhysicsObj {
             return false;
         };
         tm.stop_at_rest_hit(&mut self.sequence, velocity, omega, self.anims.as_ref());
-        tm.add_to_queue(READY, 0, &mut self.sequence);
+        tm.add_zero_to_queue_cut(READY, &mut self.sequence);
         self.set_active(true);
         let jump = motion_allows_jump(self.minterp.interpreted.forward_command);
         self.reset_to_ready();
-        self.mi_add_to_queue(0, READY, jump);
+        self.mi_queue(0, READY, jump);
         #[cfg(debug_assertions)]
         if let Some((o, r)) = plain {
             debug_assert_eq!(r, WeenieError::None, "stop behind a link: result");

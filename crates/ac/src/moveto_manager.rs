@@ -743,8 +743,36 @@ impl PhysicsObj {
         let m: &mut MoveToManager = &mut self.moveto;
         m.sought_position = interp;
         m.current_target_position = target;
-        let here = self.position();
         let dist = self.mt_get_current_distance();
+        self.mt_move_to_object_nodes(interp, dist);
+    }
+
+    /// `MoveToObject_Internal(targetPos, interpPos)` of a mover that has just measured
+    /// `GetCurrentDistance` to `target` as `dist` (a chase started out of range, whose
+    /// start measured it from the same positions with the same fields): the distance is
+    /// not measured again.
+    pub(crate) fn mt_move_to_object_internal_at(
+        &mut self,
+        target: Position,
+        interp: Position,
+        dist: f32,
+    ) {
+        let m: &mut MoveToManager = &mut self.moveto;
+        m.sought_position = interp;
+        m.current_target_position = target;
+        debug_assert_eq!(
+            dist.to_bits(),
+            self.mt_get_current_distance().to_bits(),
+            "MoveToObject_Internal: the distance given"
+        );
+        self.mt_move_to_object_nodes(interp, dist);
+    }
+
+    /// The rest of `MoveToObject_Internal` once the distance is known: the nodes, then
+    /// `BeginNextNode`.
+    #[inline]
+    fn mt_move_to_object_nodes(&mut self, interp: Position, dist: f32) {
+        let here = self.position();
         let m: &mut MoveToManager = &mut self.moveto;
         let cmd = get_command(&m.movement_params, dist);
         // `heading` is pure: a move that starts in range without a final turn (the

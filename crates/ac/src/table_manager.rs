@@ -386,6 +386,26 @@ impl MotionTableManager {
         self.cut_redundant_links(seq)
     }
 
+    /// [`MotionTableManager::add_to_queue_cut`] of an entry without animations: it
+    /// leaves a quiet tail quiet, so behind one `remove_redundant_links` is answered
+    /// here (nothing cut) without the call; otherwise the scan runs as usual.
+    // Inline: the stops behind a playing link, which queue Ready behind it on every
+    // re-issue, found the tail quiet on nearly every call.
+    #[inline(always)]
+    pub(crate) fn add_zero_to_queue_cut(&mut self, motion: u32, seq: &mut Sequence) -> bool {
+        self.pending.push_back(AnimNode {
+            motion,
+            num_anims: 0,
+        });
+        if self.quiet_tail && !self.takes_plain_stops() {
+            debug_assert!(self.only_first_owes(), "quiet tail: an entry owes");
+            #[cfg(debug_assertions)]
+            self.debug_assert_plain_scan_cuts_nothing(seq, "quiet tail, zero entry");
+            return false;
+        }
+        self.cut_redundant_links(seq)
+    }
+
     /// `add_to_queue` of an entry without animations right after an `add_to_queue`
     /// whose `remove_redundant_links` cut nothing, the queue unchanged since: the scan
     /// skips a trailing entry without animations and never compares an older entry with
@@ -673,6 +693,26 @@ mod tests {
         m.pending.pop_front();
         assert!(!m.add_to_queue_cut(READY, 0, &mut seq));
         assert!(m.quiet_tail);
+    }
+
+    #[test]
+    fn a_zero_entry_behind_a_quiet_tail_cuts_nothing_and_behind_an_unknown_one_is_scanned() {
+        let mut m = manager(&[]);
+        let mut seq = Sequence::new();
+        m.add_to_queue(READY, 1, &mut seq);
+        assert!(m.quiet_tail);
+        assert!(!m.add_zero_to_queue_cut(READY, &mut seq));
+        assert!(m.quiet_tail);
+        assert_eq!(queue(&m), [(READY, 1), (READY, 0)]);
+        // Changed directly, the tail is unknown: the scan runs and the Ready at 2, which
+        // owes one, finds the head's Ready through the Walk and zeroes what follows it.
+        let mut m = manager(&[(READY, 1), (WALK_FORWARD, 1), (READY, 1)]);
+        assert!(!m.quiet_tail);
+        assert!(m.add_zero_to_queue_cut(READY, &mut seq));
+        assert_eq!(
+            queue(&m),
+            [(READY, 1), (WALK_FORWARD, 0), (READY, 0), (READY, 0)]
+        );
     }
 
     #[test]

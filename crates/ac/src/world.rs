@@ -162,6 +162,77 @@ impl Registry for MainAndOthers<'_> {
 
 /// Carry out object `i`'s queued requests made since its outbox held `start` entries.
 pub fn flush_from(w: &mut impl Registry, i: usize, start: usize) {
+    if !lone_request_done(w, i, start) {
+        flush_from_plain(w, i, start);
+    }
+}
+
+/// [`flush_from`] of a lone request to a target that holds the requester's entry: an
+/// `AddVoyeur` that updates it (a mover tuning its prediction horizon) or a
+/// `RemoveVoyeur` (a move that ended), carried out, and then taken off the outbox (the
+/// plain loop takes it off first; neither reads the outbox). False, having changed
+/// nothing, for anything else: the plain loop's own frame, which its first reports'
+/// paths need, is not set up for these. Debug builds check each use against the
+/// plain loop run on clones.
+#[inline(always)]
+fn lone_request_done(w: &mut impl Registry, i: usize, start: usize) -> bool {
+    let obj = w.at(i);
+    let &[r] = &obj.outbox[start.min(obj.outbox.len())..] else {
+        return false;
+    };
+    let me = obj.id;
+    let target = match r {
+        Remote::AddVoyeur { target, .. } | Remote::RemoveVoyeur { target } => target,
+        Remote::Notify { .. } => return false,
+    };
+    let Some(t) = w.find(target) else {
+        return false;
+    };
+    #[cfg(debug_assertions)]
+    let plain = crate::table_manager::clone_checks().then(|| {
+        let mut pair = vec![w.at(i).clone(), w.at(t).clone()];
+        let tt = usize::from(t != i);
+        flush_from_plain(&mut pair, 0, start);
+        (pair, tt)
+    });
+    let Some(table) = w
+        .at_mut(t)
+        .target_manager
+        .as_mut()
+        .and_then(|m| m.voyeurs.as_mut())
+    else {
+        return false;
+    };
+    match r {
+        Remote::AddVoyeur {
+            radius, quantum, ..
+        } => {
+            let Some(v) = table.get_mut(me) else {
+                return false;
+            };
+            v.radius = radius;
+            v.quantum = quantum;
+        }
+        _ => {
+            table.remove(me);
+        }
+    }
+    w.at_mut(i).outbox.pop();
+    #[cfg(debug_assertions)]
+    if let Some((pair, tt)) = plain {
+        debug_assert_eq!(pair[0].outbox, w.at(i).outbox, "lone request: outbox");
+        debug_assert_eq!(
+            pair[tt].target_manager,
+            w.at(t).target_manager,
+            "lone request: the target's voyeur table"
+        );
+    }
+    true
+}
+
+/// [`flush_from`], request by request.
+#[inline(never)]
+fn flush_from_plain(w: &mut impl Registry, i: usize, start: usize) {
     loop {
         let out = &mut w.at_mut(i).outbox;
         // The request taken is most often the last one queued: then nothing shifts.
@@ -609,55 +680,20 @@ pub(crate) fn update_all(w: &mut impl Registry, dt: f64) {
 
 /// Object `i` performs a movement (any `MovementType`), then its requests run. A chase
 /// re-issued in range, which its first report would end at once, is started and ended
-/// in one call (`chase_in_range`).
+/// in one call, and a chase started out of range is started with its first report in
+/// one call (`chase_in_range`).
 // A hint, with `chase_in_range::start_ending_at_once`'s (see there).
 #[inline]
 pub fn perform_movement(w: &mut impl Registry, i: usize, mvs: &MovementStruct) -> WeenieError {
-    use crate::chase_in_range::{start_ending_at_once, Start};
-    let start = start_ending_at_once(w, i, mvs);
-    if let Start::Ended(r) = start {
-        return r;
-    }
-    let r = w.at_mut(i).perform_movement_struct(mvs);
-    if start == Start::OutOfRange {
-        flush_chase_out_of_range(w, i);
-    }
-    flush(w, i);
-    r
-}
-
-/// The requests of a chase that [`crate::chase_in_range::start_ending_at_once`] found
-/// out of range (`Start::OutOfRange`), up to its first report: its one request,
-/// `AddVoyeur` to a target whose table has no entry for it, is carried out without the
-/// first-report shortcut's test, which would measure the distance it measured and
-/// answer no. Anything else is left to `flush`.
-fn flush_chase_out_of_range(w: &mut impl Registry, i: usize) {
-    let obj = w.at_mut(i);
-    let &[Remote::AddVoyeur {
-        target,
-        radius,
-        quantum,
-    }] = obj.outbox.as_slice()
-    else {
-        return;
-    };
-    obj.outbox.clear();
-    let me = obj.id;
-    if let Some(t) = w.find(target) {
-        let pos = w.at(t).position();
-        debug_assert!(
-            w.at(t)
-                .target_manager
-                .as_ref()
-                .and_then(|m| m.voyeurs.as_ref())
-                .is_some_and(|v| !v.contains(me)),
-            "chase out of range: the target's table has no entry for the mover"
-        );
-        debug_assert!(
-            !w.at(i).move_ends_on_first_report(w.at(t).id, &pos),
-            "chase out of range: its first report does not end it"
-        );
-        insert_and_report(w, t, me, radius, quantum, pos);
+    use crate::chase_in_range::{start_ending_at_once, start_out_of_range, Start};
+    match start_ending_at_once(w, i, mvs) {
+        Start::Ended(r) => r,
+        Start::OutOfRange { target, distance } => start_out_of_range(w, i, target, mvs, distance),
+        Start::Plain => {
+            let r = w.at_mut(i).perform_movement_struct(mvs);
+            flush(w, i);
+            r
+        }
     }
 }
 
@@ -932,6 +968,47 @@ mod tests {
             assert!(w.add_creature(id, 0.5, 1.8, Creature::new(&motions)));
         }
         w
+    }
+
+    #[test]
+    fn a_lone_request_updates_or_removes_the_entry_the_target_holds_and_leaves_the_outbox_empty() {
+        let mut w = world_of(&[1, 2]);
+        let entry = |w: &World| {
+            let tm = w.get(2).unwrap().target_manager.as_ref();
+            tm.and_then(|m| m.voyeurs.as_ref())
+                .and_then(|t| t.iter().find(|(_, v)| v.object_id == 1))
+                .map(|&(_, v)| (v.radius, v.quantum))
+        };
+        let send = |w: &mut World, r: Remote| {
+            let i = w.objects.find(1).unwrap();
+            w.objects[i].outbox.push(r);
+            flush(&mut w.objects, i);
+            assert!(w.objects[i].outbox.is_empty());
+        };
+        // No entry yet: the plain loop makes one (radius 0.5, quantum 0) and reports.
+        let add = |radius, quantum| Remote::AddVoyeur {
+            target: 2,
+            radius,
+            quantum,
+        };
+        send(&mut w, add(0.5, 0.0));
+        assert_eq!(entry(&w), Some((0.5, 0.0)));
+        // The entry exists: updated in place, nothing else.
+        send(&mut w, add(1.25, 2.0));
+        assert_eq!(entry(&w), Some((1.25, 2.0)));
+        send(&mut w, Remote::RemoveVoyeur { target: 2 });
+        assert_eq!(entry(&w), None);
+        // A request to an object that is not in the world is dropped.
+        send(&mut w, Remote::RemoveVoyeur { target: 9 });
+        send(
+            &mut w,
+            Remote::AddVoyeur {
+                target: 9,
+                radius: 1.0,
+                quantum: 1.0,
+            },
+        );
+        assert_eq!(entry(&w), None);
     }
 
     #[test]
