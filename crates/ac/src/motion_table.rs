@@ -536,7 +536,8 @@ impl MotionTableData {
     /// style's entry in `style_defaults` (asked for by the reverse lookup's fallback
     /// only; a caller may have read it already). Debug builds check every answer
     /// against the plain lookup.
-    #[inline]
+    // `always`: with the hint alone, the two copies of `sequence_from` called it.
+    #[inline(always)]
     fn link(
         &self,
         style: u32,
@@ -624,15 +625,18 @@ impl MotionTableData {
         num_anims: &mut u32,
         src: &dyn AnimSource,
     ) -> bool {
-        self.get_object_sequence(motion, cs, seq, speed_mod, num_anims, false, src)
+        *num_anims = 0;
+        if cs.style == 0 || cs.substate == 0 {
+            return false;
+        }
+        let (ok, n) = self.sequence_from::<false>(motion, cs, seq, speed_mod, src);
+        *num_anims = n;
+        ok
     }
 
     /// `GetObjectSequence`: the branches in ACE's order (style, substate, action,
     /// modifier); a command with several class bits can fall through (Q19).
-    // Inline: past its first test it only reads the style's default and calls on; a
-    // motion command pays no call for it.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
     pub fn get_object_sequence(
         &self,
         motion: u32,
@@ -647,22 +651,39 @@ impl MotionTableData {
         if cs.style == 0 || cs.substate == 0 {
             return false;
         }
-        let sd = self.style_default(cs.style);
-        self.get_object_sequence_from(
-            motion,
-            sd,
-            cs,
-            seq,
-            speed_mod,
-            num_anims,
-            stop_modifiers,
-            src,
-        )
+        let (ok, n) = if stop_modifiers {
+            self.sequence_from::<true>(motion, cs, seq, speed_mod, src)
+        } else {
+            self.sequence_from::<false>(motion, cs, seq, speed_mod, src)
+        };
+        *num_anims = n;
+        ok
     }
 
-    /// [`MotionTableData::get_object_sequence`] past its first test, with `sd` the
-    /// style's entry in `style_defaults`, which a caller may have read already.
+    /// [`MotionTableData::get_object_sequence`] past its first test, answering its
+    /// result and the animation count it leaves (the count is written on every path,
+    /// a refusal included). `STOP` is `stop_modifiers`.
+    // Out of line, with the count returned and the flag a constant: every argument
+    // travels in a register, none on the stack.
+    #[inline(never)]
+    fn sequence_from<const STOP: bool>(
+        &self,
+        motion: u32,
+        cs: &mut MotionState,
+        seq: &mut Sequence,
+        speed_mod: f32,
+        src: &dyn AnimSource,
+    ) -> (bool, u32) {
+        let mut n = 0u32;
+        let sd = self.style_default(cs.style);
+        let ok = self.get_object_sequence_from(motion, sd, cs, seq, speed_mod, &mut n, STOP, src);
+        (ok, n)
+    }
+
+    /// [`MotionTableData::sequence_from`]'s body, with `sd` the style's entry in
+    /// `style_defaults`.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn get_object_sequence_from(
         &self,
         motion: u32,
@@ -927,12 +948,11 @@ impl MotionTableData {
     ) -> bool {
         *num_anims = 0;
         if motion & SUBSTATE != 0 && state.substate == motion {
-            let sd = self.style_default(state.style);
-            // `get_object_sequence`'s first test: the substate equals `motion`, which
-            // has the substate bit, so it is not 0.
+            // `get_object_sequence` to the style's default: its first test, with the
+            // substate equal to `motion`, which has the substate bit, so it is not 0.
             if state.style != 0 {
-                let d = sd.unwrap_or(0);
-                self.get_object_sequence_from(d, sd, state, seq, 1.0, num_anims, true, src);
+                let d = self.sd(state.style);
+                *num_anims = self.sequence_from::<true>(d, state, seq, 1.0, src).1;
             }
             return true;
         }
