@@ -937,6 +937,9 @@ impl MotionTableData {
     }
 
     /// `StopSequenceMotion` (= `StopObjectMotion`); `speed` is ignored as in ACE.
+    // Inline: a substate's stop calls the transition to the default from its caller; a
+    // modifier's stop is the call.
+    #[inline]
     pub fn stop_sequence_motion(
         &self,
         motion: u32,
@@ -956,6 +959,12 @@ impl MotionTableData {
             }
             return true;
         }
+        self.stop_modifier(motion, state, seq)
+    }
+
+    /// [`MotionTableData::stop_sequence_motion`] past its substate branch.
+    #[inline(never)]
+    fn stop_modifier(&self, motion: u32, state: &mut MotionState, seq: &mut Sequence) -> bool {
         if motion & MODIFIER == 0 {
             return false;
         }
