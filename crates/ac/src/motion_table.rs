@@ -350,6 +350,20 @@ pub fn add_motion(seq: &mut Sequence, md: Option<&MotionData>, speed: f32, src: 
     let Some(md) = md else { return };
     seq.set_velocity(md.velocity.scale(speed));
     seq.set_omega(md.omega.scale(speed));
+    add_clips(seq, md, speed, src);
+}
+
+/// [`add_motion`] of a record whose velocity and omega a later `add_motion` of the
+/// same change overwrites before anything reads them: its clips alone.
+fn add_link_clips(seq: &mut Sequence, md: Option<&MotionData>, speed: f32, src: &dyn AnimSource) {
+    if let Some(md) = md {
+        add_clips(seq, md, speed, src);
+    }
+}
+
+/// `add_motion`'s appends: every clip of `md` at `speed`.
+#[inline(always)]
+fn add_clips(seq: &mut Sequence, md: &MotionData, speed: f32, src: &dyn AnimSource) {
     for a in &md.anims {
         seq.append_animation(
             AnimData {
@@ -813,18 +827,21 @@ impl MotionTableData {
                             self.link(cs.style, || sd, d, 1.0, motion, speed_mod)
                         };
                     }
-                    seq.clear_physics();
+                    // The cycle, appended last, sets the velocity and omega: the cleared
+                    // ones and the links' are overwritten before anything reads them
+                    // (appends and the cyclic tail's removal do not), so only the links'
+                    // clips are appended.
                     seq.remove_cyclic_anims();
                     if via.is_some() {
-                        add_motion(seq, link, cs.substate_mod, src);
-                        add_motion(seq, via, speed_mod, src);
+                        add_link_clips(seq, link, cs.substate_mod, src);
+                        add_link_clips(seq, via, speed_mod, src);
                     } else {
                         let s = if cs.substate_mod < 0.0 && speed_mod > 0.0 {
                             -speed_mod
                         } else {
                             speed_mod
                         };
-                        add_motion(seq, link, s, src);
+                        add_link_clips(seq, link, s, src);
                     }
                     add_motion(seq, Some(md), speed_mod, src);
                     if cs.substate != motion && cs.substate & MODIFIER != 0 && sub != motion {
@@ -1187,6 +1204,59 @@ mod tests {
         let (mut state, mut seq, mut n) = start(NC, READY);
         assert!(t.do_object_motion(WALK_FORWARD, &mut state, &mut seq, -1.0, &mut n, &src));
         assert_eq!((n, rates(&seq)), (0, vec![-30.0]));
+    }
+
+    #[test]
+    fn a_substate_change_leaves_its_cycles_velocity_and_omega_whatever_its_links_carry() {
+        use crate::math::Vec3;
+        // Every record moves: the links Ready → Run (clip 2) and Run → Ready (clip 3)
+        // and the cycles Ready (5) and Run (6) each carry a velocity and an omega.
+        let moving = |anim_id: u32, v: f32, w: f32| MotionData {
+            velocity: Vec3::new(0.0, v, 0.0),
+            omega: Vec3::new(0.0, 0.0, w),
+            ..link(anim_id)
+        };
+        let table = MotionTable {
+            default_style: NC,
+            style_defaults: vec![(NC, READY)],
+            cycles: vec![
+                (key(NC, READY), moving(5, 0.5, 0.25)),
+                (key(NC, RUN_FORWARD), moving(6, 4.0, 0.0)),
+            ],
+            links: vec![
+                (key(NC, READY), vec![(RUN_FORWARD, moving(2, 1.0, 2.0))]),
+                (key(NC, RUN_FORWARD), vec![(READY, moving(3, -3.0, 8.0))]),
+            ],
+            ..MotionTable::default()
+        };
+        let t = MotionTableData::from(&table);
+        let src = crate::sequence::AnimMap::new();
+        let mut state = MotionState {
+            style: NC,
+            substate: READY,
+            ..MotionState::default()
+        };
+        let mut seq = Sequence::new();
+        seq.set_velocity(Vec3::new(7.0, 7.0, 7.0));
+        let mut n = 9u32;
+        let rates = |seq: &Sequence| seq.nodes().iter().map(|n| n.framerate).collect::<Vec<_>>();
+        // Ready → Run at 1.5: the link's clip and the cycle's at 45; the run's 4 × 1.5
+        // forward and no turn, nothing of the link's 1.5 and 3 or the 7s before.
+        assert!(t.do_object_motion(RUN_FORWARD, &mut state, &mut seq, 1.5, &mut n, &src));
+        assert_eq!((n, rates(&seq)), (1, vec![45.0, 45.0]));
+        assert_eq!(seq.velocity(), Vec3::new(0.0, 6.0, 0.0));
+        assert_eq!(seq.omega(), Vec3::new(0.0, 0.0, 0.0));
+        // Run's stop: the link back at 1, then Ready's cycle, whose 0.5 and 0.25 stand.
+        assert!(t.stop_sequence_motion(RUN_FORWARD, 1.0, &mut state, &mut seq, &mut n, &src));
+        assert_eq!((n, rates(&seq)), (1, vec![45.0, 30.0, 30.0]));
+        assert_eq!(seq.velocity(), Vec3::new(0.0, 0.5, 0.0));
+        assert_eq!(seq.omega(), Vec3::new(0.0, 0.0, 0.25));
+        // Ready → Run at -1 turns back: Run's list read at Ready gives the link (Run →
+        // Ready) played at -1 as the via, then the cycle at -30, at -4 forward.
+        assert!(t.do_object_motion(RUN_FORWARD, &mut state, &mut seq, -1.0, &mut n, &src));
+        assert_eq!((n, rates(&seq)), (1, vec![45.0, 30.0, -30.0, -30.0]));
+        assert_eq!(seq.velocity(), Vec3::new(0.0, -4.0, 0.0));
+        assert_eq!(seq.omega(), Vec3::new(0.0, 0.0, -0.0));
     }
 
     #[test]
