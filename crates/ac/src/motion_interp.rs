@@ -459,6 +459,17 @@ impl PhysicsObj {
         motion: u32,
         params: &MovementParameters,
     ) -> WeenieError {
+        self.mi_do_interpreted(motion, params)
+    }
+
+    /// [`PhysicsObj::mi_do_interpreted_motion`] inlined, for the move-to layer's
+    /// `_DoMotion`, which issues most of the chase's motions.
+    #[inline(always)]
+    pub(crate) fn mi_do_interpreted(
+        &mut self,
+        motion: u32,
+        params: &MovementParameters,
+    ) -> WeenieError {
         let mut result = WeenieError::None;
         if self.contact_allows_move(motion) {
             if self.minterp.standing_long_jump && is_long_jump_motion(motion) {
@@ -521,6 +532,17 @@ impl PhysicsObj {
 
     /// `MotionInterp.StopInterpretedMotion`.
     pub fn mi_stop_interpreted_motion(
+        &mut self,
+        motion: u32,
+        params: &MovementParameters,
+    ) -> WeenieError {
+        self.mi_stop_interpreted(motion, params)
+    }
+
+    /// [`PhysicsObj::mi_stop_interpreted_motion`] inlined, for the move-to layer's
+    /// `_StopMotion`.
+    #[inline(always)]
+    pub(crate) fn mi_stop_interpreted(
         &mut self,
         motion: u32,
         params: &MovementParameters,

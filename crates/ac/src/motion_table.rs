@@ -350,6 +350,20 @@ pub fn add_motion(seq: &mut Sequence, md: Option<&MotionData>, speed: f32, src: 
     let Some(md) = md else { return };
     seq.set_velocity(md.velocity.scale(speed));
     seq.set_omega(md.omega.scale(speed));
+    add_clips(seq, md, speed, src);
+}
+
+/// [`add_motion`] of a record whose velocity and omega a later `add_motion` of the
+/// same change overwrites before anything reads them: its clips alone.
+fn add_link_clips(seq: &mut Sequence, md: Option<&MotionData>, speed: f32, src: &dyn AnimSource) {
+    if let Some(md) = md {
+        add_clips(seq, md, speed, src);
+    }
+}
+
+/// `add_motion`'s appends: every clip of `md` at `speed`.
+#[inline(always)]
+fn add_clips(seq: &mut Sequence, md: &MotionData, speed: f32, src: &dyn AnimSource) {
     for a in &md.anims {
         seq.append_animation(
             AnimData {
@@ -536,7 +550,8 @@ impl MotionTableData {
     /// style's entry in `style_defaults` (asked for by the reverse lookup's fallback
     /// only; a caller may have read it already). Debug builds check every answer
     /// against the plain lookup.
-    #[inline]
+    // `always`: with the hint alone, the two copies of `sequence_from` called it.
+    #[inline(always)]
     fn link(
         &self,
         style: u32,
@@ -624,15 +639,18 @@ impl MotionTableData {
         num_anims: &mut u32,
         src: &dyn AnimSource,
     ) -> bool {
-        self.get_object_sequence(motion, cs, seq, speed_mod, num_anims, false, src)
+        *num_anims = 0;
+        if cs.style == 0 || cs.substate == 0 {
+            return false;
+        }
+        let (ok, n) = self.sequence_from::<false>(motion, cs, seq, speed_mod, src);
+        *num_anims = n;
+        ok
     }
 
     /// `GetObjectSequence`: the branches in ACE's order (style, substate, action,
     /// modifier); a command with several class bits can fall through (Q19).
-    // Inline: past its first test it only reads the style's default and calls on; a
-    // motion command pays no call for it.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
     pub fn get_object_sequence(
         &self,
         motion: u32,
@@ -647,22 +665,39 @@ impl MotionTableData {
         if cs.style == 0 || cs.substate == 0 {
             return false;
         }
-        let sd = self.style_default(cs.style);
-        self.get_object_sequence_from(
-            motion,
-            sd,
-            cs,
-            seq,
-            speed_mod,
-            num_anims,
-            stop_modifiers,
-            src,
-        )
+        let (ok, n) = if stop_modifiers {
+            self.sequence_from::<true>(motion, cs, seq, speed_mod, src)
+        } else {
+            self.sequence_from::<false>(motion, cs, seq, speed_mod, src)
+        };
+        *num_anims = n;
+        ok
     }
 
-    /// [`MotionTableData::get_object_sequence`] past its first test, with `sd` the
-    /// style's entry in `style_defaults`, which a caller may have read already.
+    /// [`MotionTableData::get_object_sequence`] past its first test, answering its
+    /// result and the animation count it leaves (the count is written on every path,
+    /// a refusal included). `STOP` is `stop_modifiers`.
+    // Out of line, with the count returned and the flag a constant: every argument
+    // travels in a register, none on the stack.
+    #[inline(never)]
+    fn sequence_from<const STOP: bool>(
+        &self,
+        motion: u32,
+        cs: &mut MotionState,
+        seq: &mut Sequence,
+        speed_mod: f32,
+        src: &dyn AnimSource,
+    ) -> (bool, u32) {
+        let mut n = 0u32;
+        let sd = self.style_default(cs.style);
+        let ok = self.get_object_sequence_from(motion, sd, cs, seq, speed_mod, &mut n, STOP, src);
+        (ok, n)
+    }
+
+    /// [`MotionTableData::sequence_from`]'s body, with `sd` the style's entry in
+    /// `style_defaults`.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn get_object_sequence_from(
         &self,
         motion: u32,
@@ -792,18 +827,21 @@ impl MotionTableData {
                             self.link(cs.style, || sd, d, 1.0, motion, speed_mod)
                         };
                     }
-                    seq.clear_physics();
+                    // The cycle, appended last, sets the velocity and omega: the cleared
+                    // ones and the links' are overwritten before anything reads them
+                    // (appends and the cyclic tail's removal do not), so only the links'
+                    // clips are appended.
                     seq.remove_cyclic_anims();
                     if via.is_some() {
-                        add_motion(seq, link, cs.substate_mod, src);
-                        add_motion(seq, via, speed_mod, src);
+                        add_link_clips(seq, link, cs.substate_mod, src);
+                        add_link_clips(seq, via, speed_mod, src);
                     } else {
                         let s = if cs.substate_mod < 0.0 && speed_mod > 0.0 {
                             -speed_mod
                         } else {
                             speed_mod
                         };
-                        add_motion(seq, link, s, src);
+                        add_link_clips(seq, link, s, src);
                     }
                     add_motion(seq, Some(md), speed_mod, src);
                     if cs.substate != motion && cs.substate & MODIFIER != 0 && sub != motion {
@@ -916,6 +954,9 @@ impl MotionTableData {
     }
 
     /// `StopSequenceMotion` (= `StopObjectMotion`); `speed` is ignored as in ACE.
+    // Inline: a substate's stop calls the transition to the default from its caller; a
+    // modifier's stop is the call.
+    #[inline]
     pub fn stop_sequence_motion(
         &self,
         motion: u32,
@@ -927,15 +968,20 @@ impl MotionTableData {
     ) -> bool {
         *num_anims = 0;
         if motion & SUBSTATE != 0 && state.substate == motion {
-            let sd = self.style_default(state.style);
-            // `get_object_sequence`'s first test: the substate equals `motion`, which
-            // has the substate bit, so it is not 0.
+            // `get_object_sequence` to the style's default: its first test, with the
+            // substate equal to `motion`, which has the substate bit, so it is not 0.
             if state.style != 0 {
-                let d = sd.unwrap_or(0);
-                self.get_object_sequence_from(d, sd, state, seq, 1.0, num_anims, true, src);
+                let d = self.sd(state.style);
+                *num_anims = self.sequence_from::<true>(d, state, seq, 1.0, src).1;
             }
             return true;
         }
+        self.stop_modifier(motion, state, seq)
+    }
+
+    /// [`MotionTableData::stop_sequence_motion`] past its substate branch.
+    #[inline(never)]
+    fn stop_modifier(&self, motion: u32, state: &mut MotionState, seq: &mut Sequence) -> bool {
         if motion & MODIFIER == 0 {
             return false;
         }
@@ -1158,6 +1204,59 @@ mod tests {
         let (mut state, mut seq, mut n) = start(NC, READY);
         assert!(t.do_object_motion(WALK_FORWARD, &mut state, &mut seq, -1.0, &mut n, &src));
         assert_eq!((n, rates(&seq)), (0, vec![-30.0]));
+    }
+
+    #[test]
+    fn a_substate_change_leaves_its_cycles_velocity_and_omega_whatever_its_links_carry() {
+        use crate::math::Vec3;
+        // Every record moves: the links Ready → Run (clip 2) and Run → Ready (clip 3)
+        // and the cycles Ready (5) and Run (6) each carry a velocity and an omega.
+        let moving = |anim_id: u32, v: f32, w: f32| MotionData {
+            velocity: Vec3::new(0.0, v, 0.0),
+            omega: Vec3::new(0.0, 0.0, w),
+            ..link(anim_id)
+        };
+        let table = MotionTable {
+            default_style: NC,
+            style_defaults: vec![(NC, READY)],
+            cycles: vec![
+                (key(NC, READY), moving(5, 0.5, 0.25)),
+                (key(NC, RUN_FORWARD), moving(6, 4.0, 0.0)),
+            ],
+            links: vec![
+                (key(NC, READY), vec![(RUN_FORWARD, moving(2, 1.0, 2.0))]),
+                (key(NC, RUN_FORWARD), vec![(READY, moving(3, -3.0, 8.0))]),
+            ],
+            ..MotionTable::default()
+        };
+        let t = MotionTableData::from(&table);
+        let src = crate::sequence::AnimMap::new();
+        let mut state = MotionState {
+            style: NC,
+            substate: READY,
+            ..MotionState::default()
+        };
+        let mut seq = Sequence::new();
+        seq.set_velocity(Vec3::new(7.0, 7.0, 7.0));
+        let mut n = 9u32;
+        let rates = |seq: &Sequence| seq.nodes().iter().map(|n| n.framerate).collect::<Vec<_>>();
+        // Ready → Run at 1.5: the link's clip and the cycle's at 45; the run's 4 × 1.5
+        // forward and no turn, nothing of the link's 1.5 and 3 or the 7s before.
+        assert!(t.do_object_motion(RUN_FORWARD, &mut state, &mut seq, 1.5, &mut n, &src));
+        assert_eq!((n, rates(&seq)), (1, vec![45.0, 45.0]));
+        assert_eq!(seq.velocity(), Vec3::new(0.0, 6.0, 0.0));
+        assert_eq!(seq.omega(), Vec3::new(0.0, 0.0, 0.0));
+        // Run's stop: the link back at 1, then Ready's cycle, whose 0.5 and 0.25 stand.
+        assert!(t.stop_sequence_motion(RUN_FORWARD, 1.0, &mut state, &mut seq, &mut n, &src));
+        assert_eq!((n, rates(&seq)), (1, vec![45.0, 30.0, 30.0]));
+        assert_eq!(seq.velocity(), Vec3::new(0.0, 0.5, 0.0));
+        assert_eq!(seq.omega(), Vec3::new(0.0, 0.0, 0.25));
+        // Ready → Run at -1 turns back: Run's list read at Ready gives the link (Run →
+        // Ready) played at -1 as the via, then the cycle at -30, at -4 forward.
+        assert!(t.do_object_motion(RUN_FORWARD, &mut state, &mut seq, -1.0, &mut n, &src));
+        assert_eq!((n, rates(&seq)), (1, vec![45.0, 30.0, -30.0, -30.0]));
+        assert_eq!(seq.velocity(), Vec3::new(0.0, -4.0, 0.0));
+        assert_eq!(seq.omega(), Vec3::new(0.0, 0.0, -0.0));
     }
 
     #[test]

@@ -1314,7 +1314,7 @@ impl PhysicsObj {
             &mut mp.speed,
             mp.hold_key_to_apply,
         );
-        self.mi_do_interpreted_motion(m, mp)
+        self.mi_do_interpreted(m, mp)
     }
 
     /// `_StopMotion`.
@@ -1327,7 +1327,7 @@ impl PhysicsObj {
             &mut mp.speed,
             mp.hold_key_to_apply,
         );
-        self.mi_stop_interpreted_motion(m, mp)
+        self.mi_stop_interpreted(m, mp)
     }
 
     fn mt_stop_aux_command(&mut self, mp: &mut MovementParameters) {

@@ -68,11 +68,16 @@ impl PhysicsObj {
     }
 
     /// `PhysicsObj.DoInterpretedMotion` → `PartArray` → table manager.
+    // Inline: the interpreter's motion call then calls the table's transition itself,
+    // one call level and its register saves fewer on every motion.
+    #[inline]
     pub fn do_interpreted_motion(&mut self, motion: u32, p: &MovementParameters) -> WeenieError {
         self.table_perform(MovementType::InterpretedCommand, motion, p.speed)
     }
 
     /// `PhysicsObj.StopInterpretedMotion`.
+    // Inline, as `do_interpreted_motion`.
+    #[inline]
     pub fn stop_interpreted_motion(&mut self, motion: u32, p: &MovementParameters) -> WeenieError {
         self.table_perform(MovementType::StopInterpretedCommand, motion, p.speed)
     }
