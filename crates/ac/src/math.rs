@@ -691,6 +691,9 @@ impl OffsetMemo {
     #[inline(never)]
     fn refill(&mut self, a: &AFrame, b: &AFrame) {
         let key = combine_key(a, b);
+        // Stored first, as the orientations' own bits: two copies of 16 bytes, not
+        // six stores of the parts the arithmetic below holds.
+        self.combine.key = key;
         match (yaw_only(a.orientation), yaw_only(b.orientation)) {
             (Some(p), Some(q)) => self.combine.fill_orientations(p, q, key),
             _ => self.combine.fill(a, b, key),
