@@ -854,10 +854,11 @@ impl Combine2Entry {
     #[cold]
     #[inline(never)]
     fn restep(&mut self, omega: &Vec3, q: f32, memo: &mut RotateVecMemo) {
-        let mut o = self.m.product;
-        memo.step_in_place(&mut o, omega, q);
-        self.stepped = o;
+        // The key first and the step in place: the memo's miss, most resteps', is then
+        // a tail call, and nothing is saved across it.
         self.step_key = step_inputs_key(omega, q);
+        self.stepped = self.m.product;
+        memo.step_in_place(&mut self.stepped, omega, q);
     }
 }
 
