@@ -346,6 +346,15 @@ impl RotateVecMemo {
     #[cold]
     #[inline(never)]
     fn miss_in_place(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
+        // The table is found first: to the compiler, a thread-local's address is a call
+        // (the linker makes it a load), which clobbers every vector register, so it
+        // comes before the miss forms anything it would have to save across it.
+        SHARED_STEP_TABLE.with(|table| self.miss_with(table, o, omega, q));
+    }
+
+    /// [`RotateVecMemo::miss_in_place`] given this thread's table of steps.
+    #[inline(always)]
+    fn miss_with(&mut self, table: &SharedSteps, o: &mut Quat, omega: &Vec3, q: f32) {
         let w = omega.scale(q);
         // A step of the zero vector from the identity, which an object that stops
         // turning takes at the first crossing of every tick, is the identity (every
@@ -355,12 +364,38 @@ impl RotateVecMemo {
             && (w.x.to_bits() | w.y.to_bits() | w.z.to_bits()) == 0
         {
             Quat::IDENTITY
+        } else if let Some(value) = shared_step_lookup(table, &key) {
+            debug_assert_eq!(
+                quat_bits(value),
+                quat_bits(rotate_vec_step(*o, w)),
+                "shared step table differs from the step"
+            );
+            value
         } else {
-            shared_rotate_vec_step(key, *o, w)
+            // A tail call, with nothing held across it: the paths above, nearly every
+            // miss, then save and restore no registers.
+            return self.miss_computed(o, omega, q);
         };
-        self.second = self.first;
-        self.first = StepEntry { key, value };
+        self.push(StepEntry { key, value });
         *o = value;
+    }
+
+    /// [`RotateVecMemo::miss_in_place`] for a step the thread's table does not hold:
+    /// computed, and kept both in the table and in the memo.
+    #[cold]
+    #[inline(never)]
+    fn miss_computed(&mut self, o: &mut Quat, omega: &Vec3, q: f32) {
+        let key = step_key(*o, omega, q);
+        let value = SHARED_STEP_TABLE.with(|t| shared_step_compute(t, key, *o, omega.scale(q)));
+        self.push(StepEntry { key, value });
+        *o = value;
+    }
+
+    /// Makes `e` the first entry, the first the second.
+    #[inline(always)]
+    fn push(&mut self, e: StepEntry) {
+        self.second = self.first;
+        self.first = e;
     }
 }
 
@@ -373,28 +408,42 @@ thread_local! {
     /// from the identity) take the same steps, so one object's miss is often a step
     /// another has computed. A step is a function of its key's bits alone, so a slot
     /// holding the key holds the step, whoever computed it.
-    static SHARED_STEP_TABLE: [Cell<Option<StepEntry>>; SHARED_STEPS] =
-        const { [const { Cell::new(None) }; SHARED_STEPS] };
+    static SHARED_STEP_TABLE: SharedSteps = const { [const { Cell::new(None) }; SHARED_STEPS] };
 }
+
+/// The type of [`SHARED_STEP_TABLE`].
+type SharedSteps = [Cell<Option<StepEntry>>; SHARED_STEPS];
 
 /// [`rotate_vec_step`]`(o, w)` for the step whose key is `key` (`w` is the step vector
 /// of its `omega` and `q`), from this thread's table of steps when it holds the key.
+#[cfg(test)]
 fn shared_rotate_vec_step(key: [u32; 8], o: Quat, w: Vec3) -> Quat {
-    let slot = shared_step_slot(&key);
-    let hit = SHARED_STEP_TABLE.with(|t| t[slot].get().filter(|e| same_key(&e.key, &key)));
-    let value = match hit {
-        Some(e) => e.value,
-        None => {
-            let value = rotate_vec_step(o, w);
-            SHARED_STEP_TABLE.with(|t| t[slot].set(Some(StepEntry { key, value })));
-            value
-        }
-    };
+    let value = SHARED_STEP_TABLE
+        .with(|t| shared_step_lookup(t, &key).unwrap_or_else(|| shared_step_compute(t, key, o, w)));
     debug_assert_eq!(
         quat_bits(value),
         quat_bits(rotate_vec_step(o, w)),
         "shared step table differs from the step"
     );
+    value
+}
+
+/// The step whose key is `key`, when `table` (this thread's table of steps) holds it.
+#[inline(always)]
+fn shared_step_lookup(table: &SharedSteps, key: &[u32; 8]) -> Option<Quat> {
+    let slot = shared_step_slot(key);
+    table[slot]
+        .get()
+        .filter(|e| same_key(&e.key, key))
+        .map(|e| e.value)
+}
+
+/// [`rotate_vec_step`]`(o, w)` for the step whose key is `key`, computed and put in
+/// `table` (this thread's table of steps).
+#[inline(always)]
+fn shared_step_compute(table: &SharedSteps, key: [u32; 8], o: Quat, w: Vec3) -> Quat {
+    let value = rotate_vec_step(o, w);
+    table[shared_step_slot(&key)].set(Some(StepEntry { key, value }));
     value
 }
 
@@ -642,6 +691,9 @@ impl OffsetMemo {
     #[inline(never)]
     fn refill(&mut self, a: &AFrame, b: &AFrame) {
         let key = combine_key(a, b);
+        // Stored first, as the orientations' own bits: two copies of 16 bytes, not
+        // six stores of the parts the arithmetic below holds.
+        self.combine.key = key;
         match (yaw_only(a.orientation), yaw_only(b.orientation)) {
             (Some(p), Some(q)) => self.combine.fill_orientations(p, q, key),
             _ => self.combine.fill(a, b, key),
@@ -802,10 +854,11 @@ impl Combine2Entry {
     #[cold]
     #[inline(never)]
     fn restep(&mut self, omega: &Vec3, q: f32, memo: &mut RotateVecMemo) {
-        let mut o = self.m.product;
-        memo.step_in_place(&mut o, omega, q);
-        self.stepped = o;
+        // The key first and the step in place: the memo's miss, most resteps', is then
+        // a tail call, and nothing is saved across it.
         self.step_key = step_inputs_key(omega, q);
+        self.stepped = self.m.product;
+        memo.step_in_place(&mut self.stepped, omega, q);
     }
 }
 
