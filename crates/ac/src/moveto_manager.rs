@@ -505,6 +505,12 @@ fn check_progress_made(m: &mut MoveToManager, now: f64, d: f32) -> bool {
     true
 }
 
+/// Whether `motion` is one of the turns a turning node runs (TurnRight, TurnLeft).
+#[inline(always)]
+fn is_turn(motion: u32) -> bool {
+    motion == TURN_RIGHT || motion == TURN_LEFT
+}
+
 /// What a step of `HandleTurnToHeading` decides for a mover still turning (`TurnRight`
 /// or `TurnLeft` running).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1073,7 +1079,7 @@ impl PhysicsObj {
         // Taken from its box once (see `mt_handle_move_to_position`).
         let m: &mut MoveToManager = &mut self.moveto;
         let cc = m.current_command;
-        if cc != TURN_RIGHT && cc != TURN_LEFT {
+        if !is_turn(cc) {
             self.mt_begin_turn_to_heading();
             return;
         }
@@ -1188,7 +1194,15 @@ impl PhysicsObj {
         };
         match node.kind {
             MovementType::MoveToPosition => self.mt_handle_move_to_position::<FAST>(),
-            MovementType::TurnToHeading => self.mt_handle_turn_to_heading::<FAST>(node),
+            MovementType::TurnToHeading => {
+                // A turning node whose turn has not begun waits while the object
+                // animates (`BeginTurnToHeading`, Q65): tested here, a step that can only
+                // wait makes no call.
+                if FAST && self.is_animating && !is_turn(self.moveto.current_command) {
+                    return;
+                }
+                self.mt_handle_turn_to_heading::<FAST>(node)
+            }
             _ => {}
         }
     }
