@@ -17,7 +17,7 @@ use crate::anim_queue::AnimQueue;
 use crate::commands::*;
 use crate::interpolation::Position;
 use crate::math::Vec3;
-use crate::math::{heading_of_facing, heading_sin_cos, rem360, AFrame, EPSILON};
+use crate::math::{heading_of_facing, heading_sin_cos, rem360, AFrame, Quat, EPSILON};
 use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::{
@@ -353,28 +353,37 @@ fn aim(m: &MoveToManager, cur: &Position) -> f32 {
     h
 }
 
-/// [`steer_plain`], where `FAST` first tries [`steer_estimate`]: a certain Hold or turn
-/// costs no arctangent. `h` is left out (None) when the estimate decides; a Hold that
-/// snaps a correction turn then forms it alone ([`aim`]). With `FAST` the offset to the
-/// target comes back too, for the distance to read: [`offset_but_zero_signs`], which
-/// is all the estimate and the distance read of it.
+/// [`steer_plain`] for the mover in cell `cell` at `frame`, where `FAST` first tries
+/// [`steer_estimate`]: a certain Hold or turn costs no arctangent. `h` is left out (None)
+/// when the estimate decides; a Hold that snaps a correction turn then forms it alone
+/// ([`aim`]). With `FAST` the offset to the target comes back too, for the distance to
+/// read: [`offset_but_zero_signs`], which is all the estimate and the distance read of
+/// it.
+// The mover's cell and frame, not a copied `Position`: the estimate reads four parts of
+// the orientation and two of the origin in place, and only the plain path forms the
+// position.
 #[inline]
 fn steer<const FAST: bool>(
     m: &MoveToManager,
-    cur: &Position,
+    cell: u32,
+    frame: &AFrame,
 ) -> (Steer, Option<f32>, Option<Vec3>) {
     if FAST {
-        let d = offset_but_zero_signs(cur, &m.current_target_position);
-        let (_, m21, m22, _) = cur.frame.orientation.matrix_elements();
+        let d = offset_but_zero_signs_from(cell, frame.origin, &m.current_target_position);
+        let (_, m21, m22, _) = frame.orientation.matrix_elements();
         let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
         if let Some(s) = steer_estimate(d.x, d.y, m21, m22, away) {
-            debug_assert_eq!(s, steer_plain(m, cur).0, "steer estimate");
+            debug_assert_eq!(
+                s,
+                steer_plain(m, &Position::new(cell, *frame)).0,
+                "steer estimate"
+            );
             return (s, None, Some(d));
         }
-        let (s, h) = steer_plain(m, cur);
+        let (s, h) = steer_plain(m, &Position::new(cell, *frame));
         return (s, Some(h), Some(d));
     }
-    let (s, h) = steer_plain(m, cur);
+    let (s, h) = steer_plain(m, &Position::new(cell, *frame));
     (s, Some(h), None)
 }
 
@@ -394,15 +403,20 @@ fn same_frame_bits(a: &AFrame, b: &AFrame) -> bool {
 /// difference only where it is zero. The offset is formed without that addition.
 #[inline(always)]
 fn offset_but_zero_signs(from: &Position, to: &Position) -> Vec3 {
-    if (from.cell ^ to.cell) >> 16 == 0 {
-        let d = to.frame.origin.sub(from.frame.origin);
-        debug_assert!(
-            same_but_zero_signs(d, from.get_offset(to)),
-            "offset but zero signs"
-        );
+    offset_but_zero_signs_from(from.cell, from.frame.origin, to)
+}
+
+/// [`offset_but_zero_signs`] from the position in cell `cell` at `origin`.
+#[inline(always)]
+fn offset_but_zero_signs_from(cell: u32, origin: Vec3, to: &Position) -> Vec3 {
+    // `get_offset` reads the cell and the origin alone.
+    let plain = || Position::new(cell, AFrame::new(origin, Quat::IDENTITY)).get_offset(to);
+    if (cell ^ to.cell) >> 16 == 0 {
+        let d = to.frame.origin.sub(origin);
+        debug_assert!(same_but_zero_signs(d, plain()), "offset but zero signs");
         return d;
     }
-    from.get_offset(to)
+    plain()
 }
 
 /// Whether two vectors have the same bits in every part but the signs of zeros.
@@ -899,7 +913,6 @@ impl PhysicsObj {
     // it again after that call. A steady step makes no such call.
     #[inline(never)]
     fn mt_handle_move_to_position<const FAST: bool>(&mut self) {
-        let cur = self.position();
         let mut m: &mut MoveToManager = &mut self.moveto;
         // ACE builds one parameter set per call, which every motion call of the step
         // shares (and adjusts); most steps issue none, so it is built at its first use.
@@ -909,7 +922,7 @@ impl PhysicsObj {
         let mut offset = None;
         if !self.is_animating {
             // Q70: a ±20° dead band, snapped when the correction turn ends.
-            let (steer, h, d) = steer::<FAST>(m, &cur);
+            let (steer, h, d) = steer::<FAST>(m, self.cell, &self.frame);
             offset = d;
             match steer {
                 Steer::Right | Steer::Left => {
@@ -928,6 +941,7 @@ impl PhysicsObj {
                 }
                 Steer::Hold => {
                     if m.aux_command != 0 {
+                        let cur = Position::new(self.cell, self.frame);
                         let h = match h {
                             Some(h) => h,
                             None => aim(m, &cur),
