@@ -22,7 +22,7 @@ use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::{
     cylinder_distance_by_offset, cylinder_distance_by_offset_f32, heading, norm, steer_estimate,
-    turn_progress_estimate, turn_reached_estimate, Steer,
+    turn_progress_parts, turn_reached_parts, Steer,
 };
 use crate::target_manager::{TargetInfo, TargetStatus};
 
@@ -577,13 +577,20 @@ fn turn_estimate(
     // Read after the direction, whose first use of a heading calls the library sine:
     // read before, the facing would be kept in memory across that call on every step.
     let (m21, m22) = facing(frame);
-    if turn_reached_estimate(m21, m22, sin_t, cos_t, right)? {
+    let (settled, reached) = turn_reached_parts(m21, m22, sin_t, cos_t, right);
+    if !settled {
+        return None;
+    }
+    if reached {
         return Some(TurnStep::Reached);
     }
     let PreviousHeading::Facing(p21, p22) = m.previous_heading else {
         return None;
     };
-    let progress = turn_progress_estimate(m21, m22, p21, p22, right)?;
+    let (settled, progress) = turn_progress_parts(m21, m22, p21, p22, right);
+    if !settled {
+        return None;
+    }
     Some(TurnStep::Turning {
         progress,
         heading: PreviousHeading::Facing(m21, m22),
