@@ -997,19 +997,25 @@ impl PhysicsObj {
                 m.fail_progress_count += 1;
             }
         } else {
-            let mut in_range = false;
-            if !m.movement_params.use_spheres {
-                // Q72: overshoot arrival; the progress window never opens.
-                in_range = dist < 1.0 && m.previous_distance < dist;
-                m.previous_distance = dist;
-                m.previous_distance_time = now;
-            }
             m.fail_progress_count = 0;
             let p = &m.movement_params;
-            if (m.moving_away && dist >= p.min_distance)
-                || (!m.moving_away && dist <= p.distance_to_object)
-                || in_range
-            {
+            let reached = if m.moving_away {
+                dist >= p.min_distance
+            } else {
+                dist <= p.distance_to_object
+            };
+            // The arrival test on each branch: with spheres (nearly every move) it is
+            // the range test alone, without an overshoot flag to merge.
+            let arrived = if p.use_spheres {
+                reached
+            } else {
+                // Q72: overshoot arrival; the progress window never opens.
+                let in_range = dist < 1.0 && m.previous_distance < dist;
+                m.previous_distance = dist;
+                m.previous_distance_time = now;
+                reached || in_range
+            };
+            if arrived {
                 m.pending_actions.pop_front();
                 let cmd = m.current_command;
                 let p = shared_params(&mut mp, m);
