@@ -1143,28 +1143,7 @@ impl PhysicsObj {
             }
         };
         let TurnStep::Turning { progress, heading } = step else {
-            self.moveto.fail_progress_count = 0;
-            match self.moveto.turn_memo.kept(node.heading) {
-                // The direction the turn's estimate read is the one the snap turns to.
-                Some(sc) if FAST => {
-                    let before = self.frame;
-                    self.frame.set_heading_sin_cos(sc);
-                    debug_assert!(
-                        same_frame_bits(&self.frame, &{
-                            let mut plain = before;
-                            plain.set_heading(node.heading);
-                            plain
-                        }),
-                        "snap from the turn's direction"
-                    );
-                }
-                _ => self.set_heading(node.heading),
-            }
-            self.moveto.pending_actions.pop_front();
-            let mut mp = motion_params(1.0, self.moveto.movement_params.hold_key_to_apply);
-            self.mt_stop_motion(cc, &mut mp);
-            self.moveto.current_command = 0;
-            self.mt_begin_next_node();
+            self.mt_turn_reached::<FAST>(node, cc);
             return;
         };
         // A facing is stored as its parts: built as a whole, the value went through
@@ -1181,6 +1160,35 @@ impl PhysicsObj {
         ) {
             m.fail_progress_count += 1;
         }
+    }
+
+    /// The end of a turn that reached or passed its node's heading (`HandleTurnToHeading`,
+    /// Q67): snap to the node's heading, stop the turn, begin the next node. Out of line:
+    /// once per turn, and the steady step then makes no call of its own.
+    #[inline(never)]
+    fn mt_turn_reached<const FAST: bool>(&mut self, node: MovementNode, cc: u32) {
+        self.moveto.fail_progress_count = 0;
+        match self.moveto.turn_memo.kept(node.heading) {
+            // The direction the turn's estimate read is the one the snap turns to.
+            Some(sc) if FAST => {
+                let before = self.frame;
+                self.frame.set_heading_sin_cos(sc);
+                debug_assert!(
+                    same_frame_bits(&self.frame, &{
+                        let mut plain = before;
+                        plain.set_heading(node.heading);
+                        plain
+                    }),
+                    "snap from the turn's direction"
+                );
+            }
+            _ => self.set_heading(node.heading),
+        }
+        self.moveto.pending_actions.pop_front();
+        let mut mp = motion_params(1.0, self.moveto.movement_params.hold_key_to_apply);
+        self.mt_stop_motion(cc, &mut mp);
+        self.moveto.current_command = 0;
+        self.mt_begin_next_node();
     }
 
     /// `MoveToManager.UseTime`: only on the ground and with nodes pending.
