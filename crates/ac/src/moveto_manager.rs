@@ -17,12 +17,12 @@ use crate::anim_queue::AnimQueue;
 use crate::commands::*;
 use crate::interpolation::Position;
 use crate::math::Vec3;
-use crate::math::{heading_of_facing, heading_sin_cos, rem360, AFrame, EPSILON};
+use crate::math::{heading_of_facing, heading_sin_cos, rem360, AFrame, Quat, EPSILON};
 use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::{
     cylinder_distance_by_offset, cylinder_distance_by_offset_f32, heading, norm, steer_estimate,
-    turn_progress_estimate, turn_reached_estimate, Steer,
+    turn_progress_parts, turn_reached_parts, Steer,
 };
 use crate::target_manager::{TargetInfo, TargetStatus};
 
@@ -353,28 +353,37 @@ fn aim(m: &MoveToManager, cur: &Position) -> f32 {
     h
 }
 
-/// [`steer_plain`], where `FAST` first tries [`steer_estimate`]: a certain Hold or turn
-/// costs no arctangent. `h` is left out (None) when the estimate decides; a Hold that
-/// snaps a correction turn then forms it alone ([`aim`]). With `FAST` the offset to the
-/// target comes back too, for the distance to read: [`offset_but_zero_signs`], which
-/// is all the estimate and the distance read of it.
+/// [`steer_plain`] for the mover in cell `cell` at `frame`, where `FAST` first tries
+/// [`steer_estimate`]: a certain Hold or turn costs no arctangent. `h` is left out (None)
+/// when the estimate decides; a Hold that snaps a correction turn then forms it alone
+/// ([`aim`]). With `FAST` the offset to the target comes back too, for the distance to
+/// read: [`offset_but_zero_signs`], which is all the estimate and the distance read of
+/// it.
+// The mover's cell and frame, not a copied `Position`: the estimate reads four parts of
+// the orientation and two of the origin in place, and only the plain path forms the
+// position.
 #[inline]
 fn steer<const FAST: bool>(
     m: &MoveToManager,
-    cur: &Position,
+    cell: u32,
+    frame: &AFrame,
 ) -> (Steer, Option<f32>, Option<Vec3>) {
     if FAST {
-        let d = offset_but_zero_signs(cur, &m.current_target_position);
-        let (_, m21, m22, _) = cur.frame.orientation.matrix_elements();
+        let d = offset_but_zero_signs_from(cell, frame.origin, &m.current_target_position);
+        let (_, m21, m22, _) = frame.orientation.matrix_elements();
         let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
         if let Some(s) = steer_estimate(d.x, d.y, m21, m22, away) {
-            debug_assert_eq!(s, steer_plain(m, cur).0, "steer estimate");
+            debug_assert_eq!(
+                s,
+                steer_plain(m, &Position::new(cell, *frame)).0,
+                "steer estimate"
+            );
             return (s, None, Some(d));
         }
-        let (s, h) = steer_plain(m, cur);
+        let (s, h) = steer_plain(m, &Position::new(cell, *frame));
         return (s, Some(h), Some(d));
     }
-    let (s, h) = steer_plain(m, cur);
+    let (s, h) = steer_plain(m, &Position::new(cell, *frame));
     (s, Some(h), None)
 }
 
@@ -394,15 +403,20 @@ fn same_frame_bits(a: &AFrame, b: &AFrame) -> bool {
 /// difference only where it is zero. The offset is formed without that addition.
 #[inline(always)]
 fn offset_but_zero_signs(from: &Position, to: &Position) -> Vec3 {
-    if (from.cell ^ to.cell) >> 16 == 0 {
-        let d = to.frame.origin.sub(from.frame.origin);
-        debug_assert!(
-            same_but_zero_signs(d, from.get_offset(to)),
-            "offset but zero signs"
-        );
+    offset_but_zero_signs_from(from.cell, from.frame.origin, to)
+}
+
+/// [`offset_but_zero_signs`] from the position in cell `cell` at `origin`.
+#[inline(always)]
+fn offset_but_zero_signs_from(cell: u32, origin: Vec3, to: &Position) -> Vec3 {
+    // `get_offset` reads the cell and the origin alone.
+    let plain = || Position::new(cell, AFrame::new(origin, Quat::IDENTITY)).get_offset(to);
+    if (cell ^ to.cell) >> 16 == 0 {
+        let d = to.frame.origin.sub(origin);
+        debug_assert!(same_but_zero_signs(d, plain()), "offset but zero signs");
         return d;
     }
-    from.get_offset(to)
+    plain()
 }
 
 /// Whether two vectors have the same bits in every part but the signs of zeros.
@@ -505,6 +519,12 @@ fn check_progress_made(m: &mut MoveToManager, now: f64, d: f32) -> bool {
     true
 }
 
+/// Whether `motion` is one of the turns a turning node runs (TurnRight, TurnLeft).
+#[inline(always)]
+fn is_turn(motion: u32) -> bool {
+    motion == TURN_RIGHT || motion == TURN_LEFT
+}
+
 /// What a step of `HandleTurnToHeading` decides for a mover still turning (`TurnRight`
 /// or `TurnLeft` running).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -557,13 +577,20 @@ fn turn_estimate(
     // Read after the direction, whose first use of a heading calls the library sine:
     // read before, the facing would be kept in memory across that call on every step.
     let (m21, m22) = facing(frame);
-    if turn_reached_estimate(m21, m22, sin_t, cos_t, right)? {
+    let (settled, reached) = turn_reached_parts(m21, m22, sin_t, cos_t, right);
+    if !settled {
+        return None;
+    }
+    if reached {
         return Some(TurnStep::Reached);
     }
     let PreviousHeading::Facing(p21, p22) = m.previous_heading else {
         return None;
     };
-    let progress = turn_progress_estimate(m21, m22, p21, p22, right)?;
+    let (settled, progress) = turn_progress_parts(m21, m22, p21, p22, right);
+    if !settled {
+        return None;
+    }
     Some(TurnStep::Turning {
         progress,
         heading: PreviousHeading::Facing(m21, m22),
@@ -921,7 +948,6 @@ impl PhysicsObj {
     // it again after that call. A steady step makes no such call.
     #[inline(never)]
     fn mt_handle_move_to_position<const FAST: bool>(&mut self) {
-        let cur = self.position();
         let mut m: &mut MoveToManager = &mut self.moveto;
         // ACE builds one parameter set per call, which every motion call of the step
         // shares (and adjusts); most steps issue none, so it is built at its first use.
@@ -931,7 +957,7 @@ impl PhysicsObj {
         let mut offset = None;
         if !self.is_animating {
             // Q70: a ±20° dead band, snapped when the correction turn ends.
-            let (steer, h, d) = steer::<FAST>(m, &cur);
+            let (steer, h, d) = steer::<FAST>(m, self.cell, &self.frame);
             offset = d;
             match steer {
                 Steer::Right | Steer::Left => {
@@ -950,6 +976,7 @@ impl PhysicsObj {
                 }
                 Steer::Hold => {
                     if m.aux_command != 0 {
+                        let cur = Position::new(self.cell, self.frame);
                         let h = match h {
                             Some(h) => h,
                             None => aim(m, &cur),
@@ -998,19 +1025,25 @@ impl PhysicsObj {
                 m.fail_progress_count += 1;
             }
         } else {
-            let mut in_range = false;
-            if !m.movement_params.use_spheres {
-                // Q72: overshoot arrival; the progress window never opens.
-                in_range = dist < 1.0 && m.previous_distance < dist;
-                m.previous_distance = dist;
-                m.previous_distance_time = now;
-            }
             m.fail_progress_count = 0;
             let p = &m.movement_params;
-            if (m.moving_away && dist >= p.min_distance)
-                || (!m.moving_away && dist <= p.distance_to_object)
-                || in_range
-            {
+            let reached = if m.moving_away {
+                dist >= p.min_distance
+            } else {
+                dist <= p.distance_to_object
+            };
+            // The arrival test on each branch: with spheres (nearly every move) it is
+            // the range test alone, without an overshoot flag to merge.
+            let arrived = if p.use_spheres {
+                reached
+            } else {
+                // Q72: overshoot arrival; the progress window never opens.
+                let in_range = dist < 1.0 && m.previous_distance < dist;
+                m.previous_distance = dist;
+                m.previous_distance_time = now;
+                reached || in_range
+            };
+            if arrived {
                 m.pending_actions.pop_front();
                 let cmd = m.current_command;
                 let p = shared_params(&mut mp, m);
@@ -1101,7 +1134,7 @@ impl PhysicsObj {
         // Taken from its box once (see `mt_handle_move_to_position`).
         let m: &mut MoveToManager = &mut self.moveto;
         let cc = m.current_command;
-        if cc != TURN_RIGHT && cc != TURN_LEFT {
+        if !is_turn(cc) {
             self.mt_begin_turn_to_heading();
             return;
         }
@@ -1138,28 +1171,7 @@ impl PhysicsObj {
             }
         };
         let TurnStep::Turning { progress, heading } = step else {
-            self.moveto.fail_progress_count = 0;
-            match self.moveto.turn_memo.kept(node.heading) {
-                // The direction the turn's estimate read is the one the snap turns to.
-                Some(sc) if FAST => {
-                    let before = self.frame;
-                    self.frame.set_heading_sin_cos(sc);
-                    debug_assert!(
-                        same_frame_bits(&self.frame, &{
-                            let mut plain = before;
-                            plain.set_heading(node.heading);
-                            plain
-                        }),
-                        "snap from the turn's direction"
-                    );
-                }
-                _ => self.set_heading(node.heading),
-            }
-            self.moveto.pending_actions.pop_front();
-            let mut mp = motion_params(1.0, self.moveto.movement_params.hold_key_to_apply);
-            self.mt_stop_motion(cc, &mut mp);
-            self.moveto.current_command = 0;
-            self.mt_begin_next_node();
+            self.mt_turn_reached::<FAST>(node, cc);
             return;
         };
         // A facing is stored as its parts: built as a whole, the value went through
@@ -1176,6 +1188,35 @@ impl PhysicsObj {
         ) {
             m.fail_progress_count += 1;
         }
+    }
+
+    /// The end of a turn that reached or passed its node's heading (`HandleTurnToHeading`,
+    /// Q67): snap to the node's heading, stop the turn, begin the next node. Out of line:
+    /// once per turn, and the steady step then makes no call of its own.
+    #[inline(never)]
+    fn mt_turn_reached<const FAST: bool>(&mut self, node: MovementNode, cc: u32) {
+        self.moveto.fail_progress_count = 0;
+        match self.moveto.turn_memo.kept(node.heading) {
+            // The direction the turn's estimate read is the one the snap turns to.
+            Some(sc) if FAST => {
+                let before = self.frame;
+                self.frame.set_heading_sin_cos(sc);
+                debug_assert!(
+                    same_frame_bits(&self.frame, &{
+                        let mut plain = before;
+                        plain.set_heading(node.heading);
+                        plain
+                    }),
+                    "snap from the turn's direction"
+                );
+            }
+            _ => self.set_heading(node.heading),
+        }
+        self.moveto.pending_actions.pop_front();
+        let mut mp = motion_params(1.0, self.moveto.movement_params.hold_key_to_apply);
+        self.mt_stop_motion(cc, &mut mp);
+        self.moveto.current_command = 0;
+        self.mt_begin_next_node();
     }
 
     /// `MoveToManager.UseTime`: only on the ground and with nodes pending.
@@ -1216,7 +1257,15 @@ impl PhysicsObj {
         };
         match node.kind {
             MovementType::MoveToPosition => self.mt_handle_move_to_position::<FAST>(),
-            MovementType::TurnToHeading => self.mt_handle_turn_to_heading::<FAST>(node),
+            MovementType::TurnToHeading => {
+                // A turning node whose turn has not begun waits while the object
+                // animates (`BeginTurnToHeading`, Q65): tested here, a step that can only
+                // wait makes no call.
+                if FAST && self.is_animating && !is_turn(self.moveto.current_command) {
+                    return;
+                }
+                self.mt_handle_turn_to_heading::<FAST>(node)
+            }
             _ => {}
         }
     }

@@ -236,18 +236,21 @@ fn offset_in_range(dx: f32, dy: f32) -> bool {
 }
 
 /// Which side of the line through `b` the direction `a` lies on, given `s` and `c`, the
-/// sine and cosine of the angle from `b` to `a` times any one positive factor: `Some(true)`
-/// for an angle in (0°, 180°) clockwise, `Some(false)` for one in (180°, 360°), `None`
-/// within 0.01° of 0° or 180°, and for NaN.
+/// sine and cosine of the angle from `b` to `a` times any one positive factor, as two
+/// flags: whether it answers, and the answer when it does. It answers (true, true) for an
+/// angle in (0°, 180°) clockwise and (true, false) for one in (180°, 360°); within 0.01°
+/// of 0° or 180°, and for NaN, it does not answer (false, …).
 ///
 /// The facings the turn tests pass are f32 pairs: every product of two of them, or of
 /// one and a sine or cosine, is formed in f64 with no overflow or underflow, and within
 /// 2⁻⁵² of the facing's length of its true value, far inside the margin. A zero facing
 /// (`s` and `c` both 0), an infinite one (`c` infinite or NaN) and a NaN one all fail
 /// the test, so no guard on the facing's length is needed.
+// Two flags, not an `Option<bool>`: a turning step tests them with two branches, where
+// the option's three values were formed and compared again.
 #[inline(always)]
-fn side(s: f64, c: f64) -> Option<bool> {
-    (s.abs() * COS_MARGIN > c.abs() * SIN_MARGIN).then_some(s > 0.0)
+fn side(s: f64, c: f64) -> (bool, bool) {
+    (s.abs() * COS_MARGIN > c.abs() * SIN_MARGIN, s > 0.0)
 }
 
 /// `heading_greater(h, target, turn)` for the frame heading `h` of the facing `(m21, m22)`
@@ -271,10 +274,24 @@ pub fn turn_reached_estimate(
     cos_t: f64,
     right: bool,
 ) -> Option<bool> {
+    let (settled, reached) = turn_reached_parts(m21, m22, sin_t, cos_t, right);
+    settled.then_some(reached)
+}
+
+/// [`turn_reached_estimate`] as two flags: whether it answers, and the answer when it
+/// does.
+#[inline(always)]
+pub(crate) fn turn_reached_parts(
+    m21: f32,
+    m22: f32,
+    sin_t: f64,
+    cos_t: f64,
+    right: bool,
+) -> (bool, bool) {
     // The facing is (sin h, cos h) · |facing| in compass terms (x east, y north).
     let (x, y) = (f64::from(m21), f64::from(m22));
-    let clockwise = side(x * cos_t - y * sin_t, x * sin_t + y * cos_t)?;
-    Some(clockwise == right)
+    let (settled, clockwise) = side(x * cos_t - y * sin_t, x * sin_t + y * cos_t);
+    (settled, clockwise == right)
 }
 
 /// `d = heading_diff(h, previous, turn); d > EPSILON && d < 180` (the progress test of
@@ -288,10 +305,24 @@ pub fn turn_reached_estimate(
 /// more than 0.01° from 0° and 180° (EPSILON is 0.0002°) has the plain path's answer.
 #[inline]
 pub fn turn_progress_estimate(m21: f32, m22: f32, p21: f32, p22: f32, right: bool) -> Option<bool> {
+    let (settled, progress) = turn_progress_parts(m21, m22, p21, p22, right);
+    settled.then_some(progress)
+}
+
+/// [`turn_progress_estimate`] as two flags: whether it answers, and the answer when it
+/// does.
+#[inline(always)]
+pub(crate) fn turn_progress_parts(
+    m21: f32,
+    m22: f32,
+    p21: f32,
+    p22: f32,
+    right: bool,
+) -> (bool, bool) {
     let (x, y) = (f64::from(m21), f64::from(m22));
     let (px, py) = (f64::from(p21), f64::from(p22));
-    let clockwise = side(x * py - y * px, x * px + y * py)?;
-    Some(clockwise == right)
+    let (settled, clockwise) = side(x * py - y * px, x * px + y * py);
+    (settled, clockwise == right)
 }
 
 #[cfg(test)]
