@@ -139,6 +139,7 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     let m = &mut *obj.moveto;
     m.starting_position = Some(here);
     m.movement_params = *p;
+    m.arm_charge_test();
     m.initialize_local_vars(now);
     stop_twice(obj);
     obj.on_move_complete(WeenieError::None);
@@ -204,6 +205,7 @@ pub(crate) fn start_out_of_range(
     m.movement_type = MovementType::MoveToObject;
     m.top_level_object_id = top;
     m.movement_params = mvs.params;
+    m.arm_charge_test();
     // `SetTarget(0, top, 0.5, 0)`'s `AddVoyeur` carried out: a new entry (the start
     // found none), sent the target's position at once.
     let target = w.at_mut(t);

@@ -162,6 +162,9 @@ pub struct MoveToManager {
     pub initialized: bool,
     pub pending_actions: AnimQueue<MovementNode>,
     pub(crate) turn_memo: TurnMemo,
+    /// Kept equal to `ChargeArm::of(starting_position, movement_params.fail_distance)`
+    /// by [`MoveToManager::arm_charge_test`] wherever either is written.
+    pub(crate) charge: ChargeArm,
 }
 
 impl MoveToManager {
@@ -189,9 +192,19 @@ impl MoveToManager {
             initialized: false,
             pending_actions: AnimQueue::with_capacity(4),
             turn_memo: TurnMemo::EMPTY,
+            charge: ChargeArm::OFF,
         };
         m.initialize_local_vars(now);
         m
+    }
+
+    /// Re-arms the charge-too-far test from the start and the fail distance; called
+    /// wherever either is written.
+    pub(crate) fn arm_charge_test(&mut self) {
+        self.charge = ChargeArm::of(
+            self.starting_position.as_ref(),
+            self.movement_params.fail_distance,
+        );
     }
 
     /// `InitializeLocalVars`: resets only some fields (Q93).
@@ -456,28 +469,60 @@ fn distance_by_offset(
     d
 }
 
-/// `StartingPosition.Distance(here) > fail` (Q92). With `FAST`, a fail distance of
+/// `StartingPosition.Distance(here) > fail` (Q92).
+#[inline(always)]
+fn charged_too_far(start: &Position, here: &Position, fail: f32) -> bool {
+    start.distance(here) > fail
+}
+
+/// The charge-too-far test's fast path, armed where a move's start and parameters are
+/// written, so a step tests one landblock and no more: with a fail distance of
 /// `f32::MAX` (the default, which nearly every move keeps) and both positions in one
-/// landblock, the distance is not formed: it is the root of an f32 sum of squares,
+/// landblock, the distance is not formed. It is the root of an f32 sum of squares,
 /// taken in f64 and narrowed, so it is at most about 1.9e19 unless the sum is +∞, and
 /// only then greater than `f32::MAX` (a NaN sum gives a NaN distance, greater than
 /// nothing). The sum's terms are the squares of `(0 + here) − start`, whose magnitudes
 /// are those of `here − start` (adding the landblock's zero offset changes only the sign
 /// of a zero), so the sum is formed from the origins' difference alone. (The fail
 /// distance is compared by its bits: no other f32, NaN included, equals `f32::MAX`.)
-#[inline(always)]
-fn charged_too_far<const FAST: bool>(start: &Position, here: &Position, fail: f32) -> bool {
-    if FAST && fail.to_bits() == f32::MAX.to_bits() && (start.cell ^ here.cell) >> 16 == 0 {
-        let sum = here.frame.origin.sub(start.frame.origin).length_sq();
-        let far = sum == f32::INFINITY;
-        debug_assert_eq!(
-            far,
-            start.distance(here) > fail,
-            "charge-too-far by the sum"
-        );
-        return far;
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ChargeArm {
+    /// The start's landblock, or [`ChargeArm::OFF`]'s, which no cell's is (a cell's
+    /// landblock is its top 16 bits).
+    block: u32,
+    origin: Vec3,
+}
+
+impl ChargeArm {
+    pub(crate) const OFF: ChargeArm = ChargeArm {
+        block: u32::MAX,
+        origin: Vec3::ZERO,
+    };
+
+    /// The arm for a move's start and fail distance.
+    pub(crate) fn of(start: Option<&Position>, fail: f32) -> ChargeArm {
+        match start {
+            Some(s) if fail.to_bits() == f32::MAX.to_bits() => ChargeArm {
+                block: s.cell >> 16,
+                origin: s.frame.origin,
+            },
+            _ => ChargeArm::OFF,
+        }
     }
-    start.distance(here) > fail
+
+    /// Equal bit for bit (a NaN origin equals itself).
+    fn same_bits(&self, other: &ChargeArm) -> bool {
+        let bits = |v: Vec3| [v.x, v.y, v.z].map(f32::to_bits);
+        self.block == other.block && bits(self.origin) == bits(other.origin)
+    }
+
+    /// The test's answer at `here` when the arm covers it; `None` when the plain test
+    /// must run.
+    #[inline(always)]
+    fn far(&self, here: &Position) -> Option<bool> {
+        (here.cell >> 16 == self.block)
+            .then(|| here.frame.origin.sub(self.origin).length_sq() == f32::INFINITY)
+    }
 }
 
 /// A step without progress counts as a failure only when neither the position manager
@@ -677,6 +722,7 @@ impl PhysicsObj {
         m.movement_type = MovementType::MoveToObject;
         m.top_level_object_id = top_level_id;
         m.movement_params = *params;
+        m.arm_charge_test();
         m.initialized = false;
         if self.id != top_level_id {
             self.set_target(0, top_level_id, 0.5, 0.0);
@@ -719,6 +765,7 @@ impl PhysicsObj {
         m.movement_type = MovementType::MoveToPosition;
         m.movement_params = *params;
         m.movement_params.sticky = false;
+        m.arm_charge_test();
         self.mt_begin_next_node();
     }
 
@@ -740,6 +787,7 @@ impl PhysicsObj {
             .set_heading(params.desired_heading);
         m.top_level_object_id = top_level_id;
         m.movement_params = *params;
+        m.arm_charge_test();
         if self.id != top_level_id {
             self.moveto.initialized = false;
             self.set_target(0, top_level_id, 0.5, 0.0);
@@ -756,6 +804,7 @@ impl PhysicsObj {
         let m: &mut MoveToManager = &mut self.moveto;
         m.movement_params = *params;
         m.movement_params.sticky = false;
+        m.arm_charge_test();
         m.sought_position.frame.set_heading(params.desired_heading);
         m.movement_type = MovementType::TurnToHeading;
         m.pending_actions.push_back(MovementNode {
@@ -1056,9 +1105,22 @@ impl PhysicsObj {
                 // Read in place: the start is not copied out of the manager.
                 // Q92: straight-line from the start, only on progress ticks.
                 let fail = m.movement_params.fail_distance;
-                let far = match &m.starting_position {
-                    Some(start) => charged_too_far::<FAST>(start, &here, fail),
-                    None => charged_too_far::<FAST>(&FRESH, &here, fail),
+                let plain = |m: &MoveToManager| match &m.starting_position {
+                    Some(start) => charged_too_far(start, &here, fail),
+                    None => charged_too_far(&FRESH, &here, fail),
+                };
+                debug_assert!(
+                    m.charge
+                        .same_bits(&ChargeArm::of(m.starting_position.as_ref(), fail)),
+                    "charge arm kept"
+                );
+                let armed = if FAST { m.charge.far(&here) } else { None };
+                let far = match armed {
+                    Some(far) => {
+                        debug_assert_eq!(far, plain(m), "charge-too-far by the sum");
+                        far
+                    }
+                    None => plain(m),
                 };
                 if far {
                     self.mt_cancel_move_to(WeenieError::YouChargedTooFar);
@@ -1485,9 +1547,10 @@ mod tests {
     #[test]
     fn the_charge_too_far_test_passes_only_an_infinite_sum_at_the_largest_fail_distance() {
         let both = |start: &Position, here: &Position, fail: f32| {
-            let fast = charged_too_far::<true>(start, here, fail);
-            assert_eq!(fast, charged_too_far::<false>(start, here, fail));
-            fast
+            let plain = charged_too_far(start, here, fail);
+            let fast = ChargeArm::of(Some(start), fail).far(here);
+            assert_eq!(fast.unwrap_or(plain), plain);
+            plain
         };
         let b = 0x7d64;
         // 1e19 apart: the square, 1e38, is below f32::MAX (3.4e38): a finite distance.
@@ -1503,6 +1566,31 @@ mod tests {
         // One landblock east is 192 further east: 192 + 1 − 0 = 193 from the start.
         assert!(both(&on_x(b, 0.0), &on_x(b + 0x100, 1.0), 192.5));
         assert!(!both(&on_x(b, 0.0), &on_x(b + 0x100, 1.0), f32::MAX));
+    }
+
+    #[test]
+    fn the_charge_arm_answers_only_at_the_largest_fail_distance_in_the_start_landblock() {
+        let b = 0x7d64;
+        let start = on_x(b, 3.0);
+        // Armed: the start's landblock and origin.
+        let arm = ChargeArm::of(Some(&start), f32::MAX);
+        assert_eq!(
+            arm,
+            ChargeArm {
+                block: 0x7d64,
+                origin: Vec3::new(3.0, 0.0, 0.0),
+            }
+        );
+        // In its landblock it answers: 1e19 − 3 apart is finite, 2e19 is +∞.
+        assert_eq!(arm.far(&on_x(b, 1e19)), Some(false));
+        assert_eq!(arm.far(&on_x(b, -2e19)), Some(true));
+        // One landblock east, the plain test must run.
+        assert_eq!(arm.far(&on_x(b + 0x100, 1.0)), None);
+        // Any other fail distance, or no start, leaves it off: no landblock matches.
+        assert_eq!(ChargeArm::of(Some(&start), 19.5), ChargeArm::OFF);
+        assert_eq!(ChargeArm::of(Some(&start), f32::INFINITY), ChargeArm::OFF);
+        assert_eq!(ChargeArm::of(None, f32::MAX), ChargeArm::OFF);
+        assert_eq!(ChargeArm::OFF.far(&on_x(0xffff, 0.0)), None);
     }
 
     #[test]
