@@ -144,7 +144,12 @@ pub struct MoveToManager {
     pub movement_type: MovementType,
     pub sought_position: Position,
     pub current_target_position: Position,
+    /// Written by the move's start. Code that writes it directly mid-move calls
+    /// [`MoveToManager::arm_charge_test`] afterwards: the forward step reads its
+    /// charge-too-far test from a copy taken at the start.
     pub starting_position: Option<Position>,
+    /// Written by the move's start; after a direct write of `fail_distance` mid-move,
+    /// call [`MoveToManager::arm_charge_test`], as for `starting_position`.
     pub movement_params: MovementParameters,
     pub(crate) previous_heading: PreviousHeading,
     pub previous_distance: f32,
@@ -198,9 +203,12 @@ impl MoveToManager {
         m
     }
 
-    /// Re-arms the charge-too-far test from the start and the fail distance; called
-    /// wherever either is written.
-    pub(crate) fn arm_charge_test(&mut self) {
+    /// Re-arms the charge-too-far test from the start and the fail distance. The crate
+    /// calls it wherever it writes either; a host or tool that writes
+    /// `starting_position` or `movement_params.fail_distance` directly during a move
+    /// calls it too, or the forward step keeps testing against the old pair (debug
+    /// builds assert that it was called).
+    pub fn arm_charge_test(&mut self) {
         self.charge = ChargeArm::of(
             self.starting_position.as_ref(),
             self.movement_params.fail_distance,
