@@ -121,12 +121,7 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
         };
     }
     #[cfg(debug_assertions)]
-    let plain = crate::table_manager::clone_checks().then(|| {
-        let mut pair = vec![w.at(i).clone(), w.at(t).clone()];
-        let r = pair[0].perform_movement_struct(mvs);
-        crate::world::flush(&mut pair, 0);
-        (pair, r)
-    });
+    let plain = plain_start_on_clones(w, i, t, mvs);
     let obj = w.at_mut(i);
     obj.set_active(true);
     obj.reserve_move_buffers();
@@ -182,12 +177,7 @@ pub(crate) fn start_out_of_range(
     d: f32,
 ) -> WeenieError {
     #[cfg(debug_assertions)]
-    let plain = crate::table_manager::clone_checks().then(|| {
-        let mut pair = vec![w.at(i).clone(), w.at(t).clone()];
-        let r = pair[0].perform_movement_struct(mvs);
-        crate::world::flush(&mut pair, 0);
-        (pair, r)
-    });
+    let plain = plain_start_on_clones(w, i, t, mvs);
     let top = mvs.top_level_id;
     let obj = w.at_mut(i);
     let me = obj.id;
@@ -432,6 +422,24 @@ fn same_mover(a: &PhysicsObj, b: &PhysicsObj) {
         "chase in range: box"
     );
     crate::physics_obj::debug_assert_same_move_end(a, b, "chase in range");
+}
+
+/// Debug builds, when clone checks are on: the mover and its target after the plain
+/// start and flush, run on clones, with the start's answer, for a fast start to be
+/// compared with.
+#[cfg(debug_assertions)]
+fn plain_start_on_clones(
+    w: &impl Registry,
+    i: usize,
+    t: usize,
+    mvs: &MovementStruct,
+) -> Option<(Vec<PhysicsObj>, WeenieError)> {
+    crate::table_manager::clone_checks().then(|| {
+        let mut pair = vec![w.at(i).clone(), w.at(t).clone()];
+        let r = pair[0].perform_movement_struct(mvs);
+        crate::world::flush(&mut pair, 0);
+        (pair, r)
+    })
 }
 
 #[cfg(test)]

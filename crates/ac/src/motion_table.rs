@@ -1089,6 +1089,15 @@ mod tests {
     const NC: u32 = 0x8000_003D;
 
     /// A link whose only clip names it.
+    /// A motion state in `style` at `substate`, nothing else set.
+    fn state_at(style: u32, substate: u32) -> MotionState {
+        MotionState {
+            style,
+            substate,
+            ..MotionState::default()
+        }
+    }
+
     fn link(anim_id: u32) -> MotionData {
         MotionData {
             anims: vec![AnimRef {
@@ -1125,11 +1134,7 @@ mod tests {
         };
         let t = MotionTableData::from(&table);
         let src = crate::sequence::AnimMap::new();
-        let mut state = MotionState {
-            style: NC,
-            substate: READY,
-            ..MotionState::default()
-        };
+        let mut state = state_at(NC, READY);
         // An empty list takes a modifier; the substate and an active one are refused.
         assert!(state.add_modifier(TURN_RIGHT, 1.0));
         assert!(!state.add_modifier(TURN_RIGHT, 3.0));
@@ -1185,14 +1190,7 @@ mod tests {
         let src = crate::sequence::AnimMap::new();
         let rates = |seq: &Sequence| seq.nodes().iter().map(|n| n.framerate).collect::<Vec<_>>();
         // A state in `style` at `substate`, an empty sequence and a count to overwrite.
-        let start = |style, substate| {
-            let state = MotionState {
-                style,
-                substate,
-                ..MotionState::default()
-            };
-            (state, Sequence::new(), 9u32)
-        };
+        let start = |style, substate| (state_at(style, substate), Sequence::new(), 9u32);
         // Turning back from the default at speed -1: the link from the default to
         // itself is found twice, forward (to the default at speed 1) and as the reverse
         // lookup's fallback to the run (played at -1), then the cycle: two owed.
@@ -1231,11 +1229,7 @@ mod tests {
         };
         let t = MotionTableData::from(&table);
         let src = crate::sequence::AnimMap::new();
-        let mut state = MotionState {
-            style: NC,
-            substate: READY,
-            ..MotionState::default()
-        };
+        let mut state = state_at(NC, READY);
         let mut seq = Sequence::new();
         seq.set_velocity(Vec3::new(7.0, 7.0, 7.0));
         let mut n = 9u32;
