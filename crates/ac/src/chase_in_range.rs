@@ -187,25 +187,20 @@ pub(crate) fn start_out_of_range(
     obj.stop_completely();
     debug_assert!(obj.outbox.is_empty(), "an idle mover's stop queues nothing");
     let here = obj.position();
-    let m = &mut *obj.moveto;
-    m.starting_position = Some(here);
-    m.sought_object_id = mvs.object_id;
-    m.sought_object_radius = mvs.radius;
-    m.sought_object_height = mvs.height;
-    m.movement_type = MovementType::MoveToObject;
-    m.top_level_object_id = top;
-    m.movement_params = mvs.params;
-    m.arm_charge_test();
+    obj.moveto.start_move_to_object(
+        here,
+        mvs.object_id,
+        top,
+        mvs.radius,
+        mvs.height,
+        &mvs.params,
+    );
     // `SetTarget(0, top, 0.5, 0)`'s `AddVoyeur` carried out: a new entry (the start
     // found none), sent the target's position at once.
     let target = w.at_mut(t);
     let pos = target.position();
     let velocity = target.cached_velocity;
-    if let Some(table) = target
-        .target_manager
-        .as_mut()
-        .and_then(|m| m.voyeurs.as_mut())
-    {
+    if let Some(table) = crate::world::voyeurs_mut(target) {
         table.insert_slot(Voyeur {
             object_id: me,
             quantum: 0.0,

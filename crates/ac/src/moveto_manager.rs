@@ -203,6 +203,30 @@ impl MoveToManager {
         m
     }
 
+    /// `MoveToObject`'s fields: the move starts at `here` towards `object_id` (top-level
+    /// `top_level_id`, its cylinder `radius` × `height`) with `params`, and the
+    /// charge-too-far test is armed from them. Shared by the plain start and the chase
+    /// started out of range.
+    #[inline]
+    pub(crate) fn start_move_to_object(
+        &mut self,
+        here: Position,
+        object_id: u32,
+        top_level_id: u32,
+        radius: f32,
+        height: f32,
+        params: &MovementParameters,
+    ) {
+        self.starting_position = Some(here);
+        self.sought_object_id = object_id;
+        self.sought_object_radius = radius;
+        self.sought_object_height = height;
+        self.movement_type = MovementType::MoveToObject;
+        self.top_level_object_id = top_level_id;
+        self.movement_params = *params;
+        self.arm_charge_test();
+    }
+
     /// Re-arms the charge-too-far test from the start and the fail distance. The crate
     /// calls it wherever it writes either; a host or tool that writes
     /// `starting_position` or `movement_params.fail_distance` directly during a move
@@ -723,14 +747,7 @@ impl PhysicsObj {
         self.mt_stop_completely();
         let pos = self.position();
         let m: &mut MoveToManager = &mut self.moveto;
-        m.starting_position = Some(pos);
-        m.sought_object_id = object_id;
-        m.sought_object_radius = radius;
-        m.sought_object_height = height;
-        m.movement_type = MovementType::MoveToObject;
-        m.top_level_object_id = top_level_id;
-        m.movement_params = *params;
-        m.arm_charge_test();
+        m.start_move_to_object(pos, object_id, top_level_id, radius, height, params);
         m.initialized = false;
         if self.id != top_level_id {
             self.set_target(0, top_level_id, 0.5, 0.0);

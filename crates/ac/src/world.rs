@@ -274,7 +274,7 @@ pub fn flush(w: &mut impl Registry, i: usize) {
 /// The voyeur table of an object that has one: a target's watchers, read and changed in
 /// place by the flushes and the reports.
 #[inline(always)]
-fn voyeurs_mut(obj: &mut PhysicsObj) -> Option<&mut VoyeurTable> {
+pub(crate) fn voyeurs_mut(obj: &mut PhysicsObj) -> Option<&mut VoyeurTable> {
     obj.target_manager.as_mut().and_then(|m| m.voyeurs.as_mut())
 }
 
@@ -407,7 +407,7 @@ fn send_voyeur_update(
     status: TargetStatus,
 ) {
     let obj = w.at_mut(t);
-    let table = obj.target_manager.as_mut().and_then(|m| m.voyeurs.as_mut());
+    let table = voyeurs_mut(obj);
     let (radius, quantum) = match (table, snapshot) {
         (Some(table), Some((slot, gen, snap))) => match table.get_gen_at_mut(slot, voyeur, gen) {
             Some(v) => {
