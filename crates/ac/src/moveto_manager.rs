@@ -401,9 +401,11 @@ fn aim(m: &MoveToManager, cur: &Position) -> f32 {
 /// [`steer_plain`] for the mover in cell `cell` at `frame`, where `FAST` first tries
 /// [`steer_estimate`]: a certain Hold or turn costs no arctangent. `h` is left out (None)
 /// when the estimate decides; a Hold that snaps a correction turn then forms it alone
-/// ([`aim`]). With `FAST` the offset to the target comes back too, for the distance to
-/// read: [`offset_but_zero_signs`], which is all the estimate and the distance read of
-/// it.
+/// ([`aim`]). With `FAST` the offset's horizontal parts come back too, for the distance
+/// to read: those of [`offset_but_zero_signs`], which is all the estimate reads of it.
+// Not its vertical part: formed here, it would be held until the distance reads it,
+// and the step's rare calls made the compiler keep it in memory on every step; the
+// distance forms it from the origins, which no call has changed by then.
 // The mover's cell and frame, not a copied `Position`: the estimate reads four parts of
 // the orientation and two of the origin in place, and only the plain path forms the
 // position.
@@ -412,7 +414,7 @@ fn steer<const FAST: bool>(
     m: &MoveToManager,
     cell: u32,
     frame: &AFrame,
-) -> (Steer, Option<f32>, Option<Vec3>) {
+) -> (Steer, Option<f32>, Option<(f32, f32)>) {
     if FAST {
         let d = offset_but_zero_signs_from(cell, frame.origin, &m.current_target_position);
         let (_, m21, m22, _) = frame.orientation.matrix_elements();
@@ -423,10 +425,10 @@ fn steer<const FAST: bool>(
                 steer_plain(m, &Position::new(cell, *frame)).0,
                 "steer estimate"
             );
-            return (s, None, Some(d));
+            return (s, None, Some((d.x, d.y)));
         }
         let (s, h) = steer_plain(m, &Position::new(cell, *frame));
-        return (s, Some(h), Some(d));
+        return (s, Some(h), Some((d.x, d.y)));
     }
     let (s, h) = steer_plain(m, &Position::new(cell, *frame));
     (s, Some(h), None)
@@ -1026,8 +1028,8 @@ impl PhysicsObj {
         // ACE builds one parameter set per call, which every motion call of the step
         // shares (and adjusts); most steps issue none, so it is built at its first use.
         let mut mp = None;
-        // The offset from the mover to its target as the steering formed it, while no
-        // call has run since: the distance below reads the same offset.
+        // The offset's horizontal parts from the mover to its target as the steering
+        // formed them, while no call has run since: the distance below reads the same.
         let mut offset = None;
         if !self.is_animating {
             // Q70: a ±20° dead band, snapped when the correction turn ends.
@@ -1079,7 +1081,9 @@ impl PhysicsObj {
             &here,
             target,
             match offset {
-                Some(d) => {
+                Some((dx, dy)) => {
+                    // The vertical part as `offset_but_zero_signs` forms it.
+                    let d = Vec3::new(dx, dy, target.frame.origin.z - here.frame.origin.z);
                     debug_assert!(
                         same_but_zero_signs(d, here.get_offset(target)),
                         "kept offset"
