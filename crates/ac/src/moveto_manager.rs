@@ -260,6 +260,13 @@ impl MoveToManager {
         self.sought_object_height = 0.0;
     }
 
+    /// Whether a forward step tunes the target's prediction horizon (Q85): a move to an
+    /// object under way.
+    #[inline(always)]
+    fn tunes_horizon(&self) -> bool {
+        self.top_level_object_id != 0 && self.movement_type != MovementType::Invalid
+    }
+
     /// `is_moving_to`.
     pub fn is_moving_to(&self) -> bool {
         self.movement_type != MovementType::Invalid
@@ -676,6 +683,35 @@ fn turn_estimate(
     })
 }
 
+/// What a steady forward step ([`PhysicsObj::mt_steady_forward_step`]) leaves to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Steady {
+    /// Nothing: the step is done.
+    Done,
+    /// The step's last act: tune the target's prediction horizon to `t`.
+    Horizon(f64),
+    /// The mover arrived, `dist` from its target: the arrival, then the horizon.
+    Arrived(f32),
+    /// Not steady: the plain step runs.
+    Plain,
+}
+
+/// The prediction horizon a mover `dist` from its target, moving at `velocity`, tunes
+/// its target's to (Q85): the time `dist` takes at its speed, when it moves faster than
+/// 0.1 and that time is more than 1 from the target's horizon (`quantum`, read only
+/// then); None otherwise.
+#[inline(always)]
+fn horizon_to_tune(velocity: Vec3, dist: f32, quantum: impl FnOnce() -> f64) -> Option<f64> {
+    let v = velocity.length();
+    if v > 0.1 {
+        let t = dist / v;
+        if (t as f64 - quantum()).abs() > 1.0 {
+            return Some(t as f64);
+        }
+    }
+    None
+}
+
 impl PhysicsObj {
     /// `GetRadius()` (the Setup radius at scale 1).
     pub fn get_radius(&self) -> f32 {
@@ -1018,12 +1054,163 @@ impl PhysicsObj {
         m.original_distance_time = now;
     }
 
-    /// `HandleMoveToPosition`: one step of a forward leg.
-    // The manager is taken from its box once and held across the step; only a call that
-    // may change it (a motion, the next node, a cancel) gives it up, and the step takes
-    // it again after that call. A steady step makes no such call.
+    /// `HandleMoveToPosition`: one step of a forward leg. With `FAST`, a steady step
+    /// ([`PhysicsObj::mt_steady_forward_step`]) is taken without the plain step's frame;
+    /// any other runs the plain step ([`PhysicsObj::mt_forward_step`]).
+    // Each act after the steady step's reads is the step's last, a tail call: a steady
+    // step makes no other call, and so needs no registers saved and no stack.
     #[inline(never)]
     fn mt_handle_move_to_position<const FAST: bool>(&mut self) {
+        if !FAST {
+            return self.mt_forward_step::<false>();
+        }
+        #[cfg(debug_assertions)]
+        let plain = crate::table_manager::clone_checks().then(|| {
+            let mut o = self.clone();
+            o.mt_forward_step::<false>();
+            o
+        });
+        match self.mt_steady_forward_step() {
+            Steady::Done => {}
+            Steady::Horizon(t) => self.mt_set_horizon(t),
+            Steady::Arrived(dist) => self.mt_forward_arrived(dist),
+            Steady::Plain => self.mt_forward_step::<true>(),
+        }
+        #[cfg(debug_assertions)]
+        if let Some(o) = plain {
+            crate::physics_obj::debug_assert_same_move_end(&o, self, "forward step");
+            debug_assert!(
+                o.cell == self.cell && same_frame_bits(&o.frame, &self.frame),
+                "forward step: position"
+            );
+        }
+    }
+
+    /// A step of `HandleMoveToPosition` that issues no motion and changes nothing, but
+    /// perhaps its target's prediction horizon or, when the mover arrived, what the
+    /// arrival does: what is left to do, or [`Steady::Plain`] when the step would do
+    /// anything else (read before anything is changed, so the plain step then runs from
+    /// the start). The steering decided by [`steer_estimate`] without a turn to begin
+    /// or end (the estimate left undecided, the plain step decides), no correction
+    /// turn to stop while the object animates, both in one landblock, the distance
+    /// with spheres, the progress window closed (`CheckProgressMade` then changes
+    /// nothing) with no failure counted (so the count's reset changes nothing), and the
+    /// charge-too-far test answered by its arm, false.
+    #[inline(always)]
+    fn mt_steady_forward_step(&self) -> Steady {
+        let Some(m) = self.moveto.boxed() else {
+            return Steady::Plain;
+        };
+        let target = &m.current_target_position;
+        if (self.cell ^ target.cell) >> 16 != 0 || !m.movement_params.use_spheres {
+            return Steady::Plain;
+        }
+        // `offset_but_zero_signs` in one landblock.
+        let off = target.frame.origin.sub(self.frame.origin);
+        if self.is_animating {
+            if m.aux_command != 0 {
+                return Steady::Plain;
+            }
+        } else {
+            let (_, m21, m22, _) = self.frame.orientation.matrix_elements();
+            let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
+            let steer = steer_estimate(off.x, off.y, m21, m22, away);
+            let aux = match steer {
+                Some(Steer::Hold) => 0,
+                Some(Steer::Right) => TURN_RIGHT,
+                Some(Steer::Left) => TURN_LEFT,
+                None => return Steady::Plain,
+            };
+            if aux != m.aux_command {
+                return Steady::Plain;
+            }
+            debug_assert_eq!(
+                steer,
+                Some(steer_plain(m, &Position::new(self.cell, self.frame)).0),
+                "steer estimate"
+            );
+        }
+        let here = Position::new(self.cell, self.frame);
+        debug_assert!(
+            same_but_zero_signs(off, here.get_offset(target)),
+            "offset but zero signs"
+        );
+        let (radius, height) = (self.radius * self.scale, self.height * self.scale);
+        let dist = distance_by_offset(m, radius, height, &here, target, off);
+        if self.now - m.previous_distance_time > 1.0 || m.fail_progress_count != 0 {
+            return Steady::Plain;
+        }
+        let p = &m.movement_params;
+        let reached = if m.moving_away {
+            dist >= p.min_distance
+        } else {
+            dist <= p.distance_to_object
+        };
+        if reached {
+            return Steady::Arrived(dist);
+        }
+        if m.charge.far(&here) != Some(false) {
+            return Steady::Plain;
+        }
+        if m.tunes_horizon() {
+            if let Some(t) =
+                horizon_to_tune(self.cached_velocity, dist, || self.get_target_quantum())
+            {
+                return Steady::Horizon(t);
+            }
+        }
+        Steady::Done
+    }
+
+    /// `set_target_quantum(t)`, out of line: the steady step's last act, a tail call.
+    #[inline(never)]
+    fn mt_set_horizon(&mut self, t: f64) {
+        self.set_target_quantum(t);
+    }
+
+    /// The rest of a steady step whose mover arrived at `dist` from its target: the
+    /// arrival, then the prediction horizon.
+    #[inline(never)]
+    fn mt_forward_arrived(&mut self, dist: f32) {
+        self.mt_arrive(&mut None);
+        let tunes = self.moveto.tunes_horizon();
+        self.mt_tune_horizon(tunes, dist);
+    }
+
+    /// A forward leg's arrival (`HandleMoveToPosition`): the node done, the leg's motion
+    /// and any correction turn stopped with the step's parameter set `mp`, the next node
+    /// begun.
+    #[inline(always)]
+    fn mt_arrive(&mut self, mp: &mut Option<MovementParameters>) {
+        let m: &mut MoveToManager = &mut self.moveto;
+        m.pending_actions.pop_front();
+        let cmd = m.current_command;
+        let p = shared_params(mp, m);
+        self.mt_stop_motion(cmd, p);
+        self.moveto.current_command = 0;
+        self.mt_stop_aux_command(shared_params(mp, &self.moveto));
+        self.mt_begin_next_node();
+    }
+
+    /// Q85: a mover whose manager [`MoveToManager::tunes_horizon`] (`tunes`) tunes its
+    /// target's prediction horizon to the time `dist` takes at its speed.
+    #[inline(always)]
+    fn mt_tune_horizon(&mut self, tunes: bool, dist: f32) {
+        if tunes {
+            if let Some(t) =
+                horizon_to_tune(self.cached_velocity, dist, || self.get_target_quantum())
+            {
+                self.set_target_quantum(t);
+            }
+        }
+    }
+
+    /// `HandleMoveToPosition`'s plain step.
+    // The manager is taken from its box once and held across the step; only a call that
+    // may change it (a motion, the next node, a cancel) gives it up, and the step takes
+    // it again after that call.
+    #[inline(never)]
+    fn mt_forward_step<const FAST: bool>(&mut self) {
         let mut m: &mut MoveToManager = &mut self.moveto;
         // ACE builds one parameter set per call, which every motion call of the step
         // shares (and adjusts); most steps issue none, so it is built at its first use.
@@ -1122,13 +1309,7 @@ impl PhysicsObj {
                 reached || in_range
             };
             if arrived {
-                m.pending_actions.pop_front();
-                let cmd = m.current_command;
-                let p = shared_params(&mut mp, m);
-                self.mt_stop_motion(cmd, p);
-                self.moveto.current_command = 0;
-                self.mt_stop_aux_command(shared_params(&mut mp, &self.moveto));
-                self.mt_begin_next_node();
+                self.mt_arrive(&mut mp);
                 m = &mut self.moveto;
             } else {
                 // Read in place: the start is not copied out of the manager.
@@ -1157,16 +1338,8 @@ impl PhysicsObj {
                 }
             }
         }
-        if m.top_level_object_id != 0 && m.movement_type != MovementType::Invalid {
-            let v = self.cached_velocity.length();
-            if v > 0.1 {
-                let t = dist / v;
-                // Q85: the mover tunes its target's prediction horizon.
-                if (t as f64 - self.get_target_quantum()).abs() > 1.0 {
-                    self.set_target_quantum(t as f64);
-                }
-            }
-        }
+        let tunes = m.tunes_horizon();
+        self.mt_tune_horizon(tunes, dist);
     }
 
     /// `BeginTurnToHeading`: waits while any motion is pending (Q65).
@@ -1562,6 +1735,87 @@ mod tests {
         b.set_heading(90.0);
         assert!(same_frame_bits(&a, &b));
         assert_eq!(a.get_heading(), 90.0);
+    }
+
+    /// A mover of radius 0.5 and height 2 at the origin of cell 0x7d64_0013 facing north
+    /// (+Y), running (no correction turn) to object 2, of radius 0.5 and height 2, at
+    /// `target` on the same floor, moving north at 4 units a second; the leg's progress
+    /// window opened now and the target's prediction horizon is 0.5 s.
+    fn running_to(target: Vec3) -> PhysicsObj {
+        use crate::motion_interp::Weenie;
+        use crate::sequence::AnimMap;
+        let weenie = Weenie {
+            is_creature: true,
+            run_rate: 1.0,
+        };
+        let cell = 0x7d64_0013;
+        let here = AFrame::new(Vec3::ZERO, Quat::IDENTITY);
+        let anims = std::sync::Arc::new(AnimMap::default());
+        let mut obj = PhysicsObj::new(anims, weenie, cell, here);
+        (obj.radius, obj.height, obj.scale) = (0.5, 2.0, 1.0);
+        obj.cached_velocity = Vec3::new(0.0, 4.0, 0.0);
+        obj.set_target(0, 2, 0.5, 0.5);
+        let params = MovementParameters::default();
+        let now = obj.now;
+        let m: &mut MoveToManager = &mut obj.moveto;
+        m.start_move_to_object(Position::new(cell, here), 2, 2, 0.5, 2.0, &params);
+        m.current_target_position = Position::new(cell, AFrame::new(target, Quat::IDENTITY));
+        m.current_command = RUN_FORWARD;
+        m.previous_distance_time = now;
+        obj
+    }
+
+    #[test]
+    fn the_steady_forward_step_leaves_only_the_horizon_or_the_arrival_to_do() {
+        // 10 ahead: the cylinders' sides 10 − (0.5 + 0.5) = 9 apart, their heights
+        // overlapping (0 − (0 + 2) = −2), so the distance is 9, out of range (0.6). The
+        // target dead ahead is held; 9 at 4 a second takes 2.25 s, 1.75 from the
+        // target's 0.5: tuned.
+        let mut obj = running_to(Vec3::new(0.0, 10.0, 0.0));
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Horizon(2.25));
+        // Within 1 s of the target's horizon (2.25 against 2): nothing left to do.
+        let tm = obj.target_manager.as_mut().unwrap();
+        tm.target_info.as_mut().unwrap().quantum = 2.0;
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Done);
+        // 1.5 ahead: 1.5 − 1 = 0.5, in range: arrived.
+        let obj = running_to(Vec3::new(0.0, 1.5, 0.0));
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Arrived(0.5));
+        // At (6, 8), 10 away, 36.9° to the right: a turn right to begin is the plain
+        // step's; one already running keeps running, and the step stays steady.
+        let mut obj = running_to(Vec3::new(6.0, 8.0, 0.0));
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Plain);
+        obj.moveto.aux_command = TURN_RIGHT;
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Horizon(2.25));
+        obj.moveto.aux_command = TURN_LEFT;
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Plain);
+        // Animating, the step does not steer: the distance alone, unless a correction
+        // turn must be stopped.
+        let mut obj = running_to(Vec3::new(10.0, 0.0, 0.0));
+        obj.is_animating = true;
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Horizon(2.25));
+        obj.moveto.aux_command = TURN_RIGHT;
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Plain);
+        // The progress window open (1.5 s), a failure counted, a fail distance of its
+        // own, another landblock: the plain step's.
+        let plain = |change: fn(&mut PhysicsObj)| {
+            let mut obj = running_to(Vec3::new(0.0, 10.0, 0.0));
+            change(&mut obj);
+            obj.mt_steady_forward_step()
+        };
+        assert_eq!(
+            plain(|o| o.moveto.previous_distance_time -= 1.5),
+            Steady::Plain
+        );
+        assert_eq!(plain(|o| o.moveto.fail_progress_count = 1), Steady::Plain);
+        let far = |o: &mut PhysicsObj| {
+            o.moveto.movement_params.fail_distance = 100.0;
+            o.moveto.arm_charge_test();
+        };
+        assert_eq!(plain(far), Steady::Plain);
+        assert_eq!(
+            plain(|o| o.moveto.current_target_position.cell += 0x0100_0000),
+            Steady::Plain
+        );
     }
 
     /// A position on the x axis of landblock `block` (cell 0x0013 of it).
