@@ -712,6 +712,17 @@ fn horizon_to_tune(velocity: Vec3, dist: f32, quantum: impl FnOnce() -> f64) -> 
     None
 }
 
+/// What a steady turning step ([`PhysicsObj::mt_steady_turn_step`]) leaves to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TurnSteady {
+    /// Nothing: the step is done.
+    Done,
+    /// The turn (command `cc`) reached the node's heading: its end.
+    Reached(u32),
+    /// Not steady: the plain step runs.
+    Plain,
+}
+
 impl PhysicsObj {
     /// `GetRadius()` (the Setup radius at scale 1).
     pub fn get_radius(&self) -> f32 {
@@ -1389,13 +1400,102 @@ impl PhysicsObj {
     }
 
     /// `HandleTurnToHeading`: overshoot, then snap to the node's heading (Q67).
-    /// `node` is the first pending node, as the caller read it. With `FAST` the step is
-    /// first decided by [`turn_estimate`], without the frame heading's arctangent.
+    /// `node` is the first pending node, as the caller read it. With `FAST` a steady
+    /// step ([`PhysicsObj::mt_steady_turn_step`]) is taken without the plain step's
+    /// frame; any other runs the plain step ([`PhysicsObj::mt_turn_step`]).
     // Out of line, as the forward step is: the node dispatch that calls both stays
-    // inlined in the world's loop.
+    // inlined in the world's loop. Its calls are its last acts, tail calls.
     #[inline(never)]
     fn mt_handle_turn_to_heading<const FAST: bool>(&mut self, node: MovementNode) {
-        // Taken from its box once (see `mt_handle_move_to_position`).
+        if !FAST {
+            return self.mt_turn_step::<false>(node);
+        }
+        #[cfg(debug_assertions)]
+        let plain = crate::table_manager::clone_checks().then(|| {
+            let mut o = self.clone();
+            o.mt_turn_step::<false>(node);
+            o
+        });
+        match self.mt_steady_turn_step(node) {
+            TurnSteady::Done => {}
+            TurnSteady::Reached(cc) => self.mt_turn_reached::<true>(node, cc),
+            TurnSteady::Plain => self.mt_turn_step::<true>(node),
+        }
+        #[cfg(debug_assertions)]
+        if let Some(o) = plain {
+            crate::physics_obj::debug_assert_same_move_end(&o, self, "turning step");
+            debug_assert!(
+                same_frame_bits(&o.frame, &self.frame),
+                "turning step: frame"
+            );
+        }
+    }
+
+    /// A step of `HandleTurnToHeading` whose turn runs, decided by the turn estimates
+    /// from the direction the turn memo keeps for the node's heading and the previous
+    /// step's facing ([`turn_estimate`]'s decision when the memo has nothing to fill):
+    /// a step that has not reached the node's heading keeps its facing as the previous
+    /// heading and counts its progress ([`TurnSteady::Done`]); one that has is left to
+    /// [`PhysicsObj::mt_turn_reached`]. [`TurnSteady::Plain`], having changed nothing,
+    /// for any other step.
+    #[inline(always)]
+    fn mt_steady_turn_step(&mut self, node: MovementNode) -> TurnSteady {
+        let Some(m) = self.moveto.boxed_mut() else {
+            return TurnSteady::Plain;
+        };
+        let cc = m.current_command;
+        if !is_turn(cc) {
+            return TurnSteady::Plain;
+        }
+        let Some((sin_t, cos_t)) = m.turn_memo.kept(node.heading) else {
+            return TurnSteady::Plain;
+        };
+        let right = cc == TURN_RIGHT;
+        let (m21, m22) = facing(&self.frame);
+        let (settled, reached) = turn_reached_parts(m21, m22, sin_t, cos_t, right);
+        if !settled {
+            return TurnSteady::Plain;
+        }
+        if reached {
+            debug_assert_eq!(
+                turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc),
+                TurnStep::Reached,
+                "turn estimate"
+            );
+            return TurnSteady::Reached(cc);
+        }
+        let PreviousHeading::Facing(p21, p22) = m.previous_heading else {
+            return TurnSteady::Plain;
+        };
+        let (settled, progress) = turn_progress_parts(m21, m22, p21, p22, right);
+        if !settled {
+            return TurnSteady::Plain;
+        }
+        debug_assert_eq!(
+            turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc),
+            TurnStep::Turning {
+                progress,
+                heading: PreviousHeading::Facing(m21, m22)
+            },
+            "turn estimate"
+        );
+        m.previous_heading = PreviousHeading::Facing(m21, m22);
+        if progress {
+            m.fail_progress_count = 0;
+        } else if neither_interpolating_nor_animating(
+            self.position_manager.as_deref(),
+            self.is_animating,
+        ) {
+            m.fail_progress_count += 1;
+        }
+        TurnSteady::Done
+    }
+
+    /// `HandleTurnToHeading`'s plain step. With `FAST` the step is first decided by
+    /// [`turn_estimate`], without the frame heading's arctangent.
+    #[inline(never)]
+    fn mt_turn_step<const FAST: bool>(&mut self, node: MovementNode) {
+        // Taken from its box once (see `mt_forward_step`).
         let m: &mut MoveToManager = &mut self.moveto;
         let cc = m.current_command;
         if !is_turn(cc) {
@@ -1816,6 +1916,83 @@ mod tests {
             plain(|o| o.moveto.current_target_position.cell += 0x0100_0000),
             Steady::Plain
         );
+    }
+
+    /// A mover facing north (+Y), turning with `turn` to the node heading `target`,
+    /// whose turn memo keeps `target`'s direction; the previous step faced `previous`
+    /// (compass degrees) and three steps failed to progress.
+    fn turning(turn: u32, target: f32, previous: f32) -> (PhysicsObj, MovementNode) {
+        use crate::motion_interp::Weenie;
+        use crate::sequence::AnimMap;
+        let weenie = Weenie {
+            is_creature: true,
+            run_rate: 1.0,
+        };
+        let here = AFrame::new(Vec3::ZERO, Quat::IDENTITY);
+        let anims = std::sync::Arc::new(AnimMap::default());
+        let mut obj = PhysicsObj::new(anims, weenie, 0x7d64_0013, here);
+        let m: &mut MoveToManager = &mut obj.moveto;
+        m.current_command = turn;
+        m.turn_memo.direction(target);
+        let (s, c) = previous.to_radians().sin_cos();
+        m.previous_heading = PreviousHeading::Facing(s, c);
+        m.fail_progress_count = 3;
+        let node = MovementNode {
+            kind: MovementType::TurnToHeading,
+            heading: target,
+        };
+        (obj, node)
+    }
+
+    #[test]
+    fn the_steady_turning_step_keeps_its_facing_and_counts_its_progress() {
+        // Facing north (0°), turning right to 90°: not there. From 350°, 10° clockwise:
+        // progress, the count reset, and north's facing (+0, 1) kept.
+        let (mut obj, node) = turning(TURN_RIGHT, 90.0, 350.0);
+        assert_eq!(obj.mt_steady_turn_step(node), TurnSteady::Done);
+        assert_eq!(obj.moveto.fail_progress_count, 0);
+        assert!(matches!(
+            obj.moveto.previous_heading,
+            PreviousHeading::Facing(x, y) if x.to_bits() == 0 && y == 1.0
+        ));
+        // From 10°, 10° counter-clockwise: no progress, one more failure.
+        let (mut obj, node) = turning(TURN_RIGHT, 90.0, 10.0);
+        assert_eq!(obj.mt_steady_turn_step(node), TurnSteady::Done);
+        assert_eq!(obj.moveto.fail_progress_count, 4);
+        // Turning left from 10° it is progress.
+        let (mut obj, node) = turning(TURN_LEFT, 270.0, 10.0);
+        assert_eq!(obj.mt_steady_turn_step(node), TurnSteady::Done);
+        assert_eq!(obj.moveto.fail_progress_count, 0);
+        // Turning right to 355°, north is 5° past it: reached, left to the turn's end.
+        let (mut obj, node) = turning(TURN_RIGHT, 355.0, 350.0);
+        assert_eq!(
+            obj.mt_steady_turn_step(node),
+            TurnSteady::Reached(TURN_RIGHT)
+        );
+        assert_eq!(obj.moveto.fail_progress_count, 3);
+        // The plain step's, nothing changed: the node's heading 0.005° from north (too
+        // close to call), the previous heading a number (a turn's first step), no
+        // direction kept for the node's heading, no turn running.
+        let unchanged = |(mut obj, node): (PhysicsObj, MovementNode)| {
+            let before: MoveToManager = (*obj.moveto).clone();
+            let s = obj.mt_steady_turn_step(node);
+            assert_eq!(*obj.moveto, before);
+            assert_eq!(obj.moveto.fail_progress_count, 3);
+            s
+        };
+        assert_eq!(
+            unchanged(turning(TURN_RIGHT, 359.995, 350.0)),
+            TurnSteady::Plain
+        );
+        let (mut obj, node) = turning(TURN_RIGHT, 90.0, 350.0);
+        obj.moveto.previous_heading = PreviousHeading::Value(350.0);
+        assert_eq!(unchanged((obj, node)), TurnSteady::Plain);
+        let (obj, mut node) = turning(TURN_RIGHT, 90.0, 350.0);
+        node.heading = 91.0;
+        assert_eq!(unchanged((obj, node)), TurnSteady::Plain);
+        let (mut obj, node) = turning(TURN_RIGHT, 90.0, 350.0);
+        obj.moveto.current_command = RUN_FORWARD;
+        assert_eq!(unchanged((obj, node)), TurnSteady::Plain);
     }
 
     /// A position on the x axis of landblock `block` (cell 0x0013 of it).
