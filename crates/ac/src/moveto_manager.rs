@@ -526,6 +526,11 @@ fn charged_too_far(start: &Position, here: &Position, fail: f32) -> bool {
 /// are those of `here − start` (adding the landblock's zero offset changes only the sign
 /// of a zero), so the sum is formed from the origins' difference alone. (The fail
 /// distance is compared by its bits: no other f32, NaN included, equals `f32::MAX`.)
+///
+/// Nor is the sum formed while both origins lie within [`CHARGE_NEAR`] of the
+/// landblock's (the arm is off for a start beyond it): each difference is then at most
+/// 2⁶², its square at most 2¹²⁴, the sum (rounded) at most 2¹²⁶, below `f32::MAX`. A
+/// NaN part, which the test below may pass over, makes the sum NaN: not +∞ either.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct ChargeArm {
     /// The start's landblock, or [`ChargeArm::OFF`]'s, which no cell's is (a cell's
@@ -543,7 +548,7 @@ impl ChargeArm {
     /// The arm for a move's start and fail distance.
     pub(crate) fn of(start: Option<&Position>, fail: f32) -> ChargeArm {
         match start {
-            Some(s) if fail.to_bits() == f32::MAX.to_bits() => ChargeArm {
+            Some(s) if fail.to_bits() == f32::MAX.to_bits() && near(s.frame.origin) => ChargeArm {
                 block: s.cell >> 16,
                 origin: s.frame.origin,
             },
@@ -561,9 +566,25 @@ impl ChargeArm {
     /// must run.
     #[inline(always)]
     fn far(&self, here: &Position) -> Option<bool> {
-        (here.cell >> 16 == self.block)
-            .then(|| here.frame.origin.sub(self.origin).length_sq() == f32::INFINITY)
+        if here.cell >> 16 != self.block {
+            return None;
+        }
+        let o = here.frame.origin;
+        Some(!near(o) && o.sub(self.origin).length_sq() == f32::INFINITY)
     }
+}
+
+/// 2⁶¹: see [`ChargeArm`].
+const CHARGE_NEAR: f32 = 2_305_843_009_213_693_952.0;
+
+/// Whether every part of `v` is within [`CHARGE_NEAR`] of zero, NaN parts aside: the
+/// largest magnitude by `>`, which passes over a NaN part unless it is the last.
+#[inline(always)]
+fn near(v: Vec3) -> bool {
+    let (x, y, z) = (v.x.abs(), v.y.abs(), v.z.abs());
+    let xy = if x > y { x } else { y };
+    let largest = if xy > z { xy } else { z };
+    largest <= CHARGE_NEAR
 }
 
 /// A step without progress counts as a failure only when neither the position manager
@@ -2051,6 +2072,44 @@ mod tests {
         assert_eq!(ChargeArm::of(Some(&start), f32::INFINITY), ChargeArm::OFF);
         assert_eq!(ChargeArm::of(None, f32::MAX), ChargeArm::OFF);
         assert_eq!(ChargeArm::OFF.far(&on_x(0xffff, 0.0)), None);
+        // A start beyond 2⁶¹ (2.3e18) leaves it off too.
+        assert_eq!(
+            ChargeArm::of(Some(&on_x(b, 3e18)), f32::MAX),
+            ChargeArm::OFF
+        );
+    }
+
+    #[test]
+    fn origins_within_2_pow_61_are_near_and_never_charged_too_far() {
+        let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+        assert!(near(v(0.0, -0.0, 5.0)));
+        assert!(near(v(CHARGE_NEAR, -CHARGE_NEAR, CHARGE_NEAR)));
+        // The next f32 above 2⁶¹ is 2⁶¹ + 2³⁸ = 2305843284091600896.
+        let beyond = 2_305_843_284_091_600_896.0;
+        assert!(!near(v(beyond, 0.0, 0.0)) && !near(v(0.0, -beyond, 0.0)));
+        assert!(!near(v(0.0, 0.0, f32::INFINITY)) && !near(v(1.0, 1.0, f32::NAN)));
+        // As far apart as near origins get, 2⁶² in each part: a sum of squares
+        // 3 · 2¹²⁴ = 6.4e37, finite; the test answers false without forming it.
+        let arm = ChargeArm::of(
+            Some(&Position::new(
+                0x7d64_0013,
+                AFrame::new(v(-CHARGE_NEAR, -CHARGE_NEAR, -CHARGE_NEAR), Quat::IDENTITY),
+            )),
+            f32::MAX,
+        );
+        let here = Position::new(
+            0x7d64_0013,
+            AFrame::new(v(CHARGE_NEAR, CHARGE_NEAR, CHARGE_NEAR), Quat::IDENTITY),
+        );
+        assert_eq!(arm.far(&here), Some(false));
+        assert!(!charged_too_far(
+            &Position::new(
+                0x7d64_0013,
+                AFrame::new(v(-CHARGE_NEAR, -CHARGE_NEAR, -CHARGE_NEAR), Quat::IDENTITY)
+            ),
+            &here,
+            f32::MAX
+        ));
     }
 
     #[test]
