@@ -713,8 +713,9 @@ enum Steady {
     Horizon(f64),
     /// The mover arrived, `dist` from its target: the arrival, then the horizon.
     Arrived(f32),
-    /// Not steady: the plain step runs.
-    Plain,
+    /// Not steady: the plain step runs, given the steering's decision when the
+    /// estimate made it.
+    Plain(Option<Steer>),
 }
 
 /// The prediction horizon a mover `dist` from its target, moving at `velocity`, tunes
@@ -1094,19 +1095,19 @@ impl PhysicsObj {
     #[inline(never)]
     fn mt_handle_move_to_position<const FAST: bool>(&mut self) {
         if !FAST {
-            return self.mt_forward_step::<false>();
+            return self.mt_forward_step::<false>(None);
         }
         #[cfg(debug_assertions)]
         let plain = crate::table_manager::clone_checks().then(|| {
             let mut o = self.clone();
-            o.mt_forward_step::<false>();
+            o.mt_forward_step::<false>(None);
             o
         });
         match self.mt_steady_forward_step() {
             Steady::Done => {}
             Steady::Horizon(t) => self.mt_set_horizon(t),
             Steady::Arrived(dist) => self.mt_forward_arrived(dist),
-            Steady::Plain => self.mt_forward_step::<true>(),
+            Steady::Plain(steered) => self.mt_forward_step::<true>(steered),
         }
         #[cfg(debug_assertions)]
         if let Some(o) = plain {
@@ -1131,17 +1132,20 @@ impl PhysicsObj {
     #[inline(always)]
     fn mt_steady_forward_step(&self) -> Steady {
         let Some(m) = self.moveto.boxed() else {
-            return Steady::Plain;
+            return Steady::Plain(None);
         };
         let target = &m.current_target_position;
         if (self.cell ^ target.cell) >> 16 != 0 || !m.movement_params.use_spheres {
-            return Steady::Plain;
+            return Steady::Plain(None);
         }
         // `offset_but_zero_signs` in one landblock.
         let off = target.frame.origin.sub(self.frame.origin);
+        // The steering's decision, for the plain step to take up (None while animating,
+        // when the step does not steer).
+        let mut steered = None;
         if self.is_animating {
             if m.aux_command != 0 {
-                return Steady::Plain;
+                return Steady::Plain(None);
             }
         } else {
             let (_, m21, m22, _) = self.frame.orientation.matrix_elements();
@@ -1151,16 +1155,17 @@ impl PhysicsObj {
                 Some(Steer::Hold) => 0,
                 Some(Steer::Right) => TURN_RIGHT,
                 Some(Steer::Left) => TURN_LEFT,
-                None => return Steady::Plain,
+                None => return Steady::Plain(None),
             };
             if aux != m.aux_command {
-                return Steady::Plain;
+                return Steady::Plain(steer);
             }
             debug_assert_eq!(
                 steer,
                 Some(steer_plain(m, &Position::new(self.cell, self.frame)).0),
                 "steer estimate"
             );
+            steered = steer;
         }
         let here = Position::new(self.cell, self.frame);
         debug_assert!(
@@ -1170,7 +1175,7 @@ impl PhysicsObj {
         let (radius, height) = (self.radius * self.scale, self.height * self.scale);
         let dist = distance_by_offset(m, radius, height, &here, target, off);
         if self.now - m.previous_distance_time > 1.0 || m.fail_progress_count != 0 {
-            return Steady::Plain;
+            return Steady::Plain(steered);
         }
         let p = &m.movement_params;
         let reached = if m.moving_away {
@@ -1182,7 +1187,7 @@ impl PhysicsObj {
             return Steady::Arrived(dist);
         }
         if m.charge.far(&here) != Some(false) {
-            return Steady::Plain;
+            return Steady::Plain(steered);
         }
         if m.tunes_horizon() {
             if let Some(t) =
@@ -1237,12 +1242,14 @@ impl PhysicsObj {
         }
     }
 
-    /// `HandleMoveToPosition`'s plain step.
+    /// `HandleMoveToPosition`'s plain step; `steered` is the steering's decision when
+    /// the steady step's estimate made it (see [`PhysicsObj::mt_steady_forward_step`]),
+    /// which the step then takes up instead of steering again.
     // The manager is taken from its box once and held across the step; only a call that
     // may change it (a motion, the next node, a cancel) gives it up, and the step takes
     // it again after that call.
     #[inline(never)]
-    fn mt_forward_step<const FAST: bool>(&mut self) {
+    fn mt_forward_step<const FAST: bool>(&mut self, steered: Option<Steer>) {
         let mut m: &mut MoveToManager = &mut self.moveto;
         // ACE builds one parameter set per call, which every motion call of the step
         // shares (and adjusts); most steps issue none, so it is built at its first use.
@@ -1252,7 +1259,10 @@ impl PhysicsObj {
         let mut offset = None;
         if !self.is_animating {
             // Q70: a ±20° dead band, snapped when the correction turn ends.
-            let (steer, h, d) = steer::<FAST>(m, self.cell, &self.frame);
+            let (steer, h, d) = match steered {
+                Some(s) => (s, None, None),
+                None => steer::<FAST>(m, self.cell, &self.frame),
+            };
             offset = d;
             match steer {
                 Steer::Right | Steer::Left => {
@@ -1903,19 +1913,21 @@ mod tests {
         assert_eq!(obj.mt_steady_forward_step(), Steady::Arrived(0.5));
         // At (6, 8), 10 away, 36.9° to the right: a turn right to begin is the plain
         // step's; one already running keeps running, and the step stays steady.
+        // (The plain step takes the decision up.)
+        let right = Steady::Plain(Some(Steer::Right));
         let mut obj = running_to(Vec3::new(6.0, 8.0, 0.0));
-        assert_eq!(obj.mt_steady_forward_step(), Steady::Plain);
+        assert_eq!(obj.mt_steady_forward_step(), right);
         obj.moveto.aux_command = TURN_RIGHT;
         assert_eq!(obj.mt_steady_forward_step(), Steady::Horizon(2.25));
         obj.moveto.aux_command = TURN_LEFT;
-        assert_eq!(obj.mt_steady_forward_step(), Steady::Plain);
+        assert_eq!(obj.mt_steady_forward_step(), right);
         // Animating, the step does not steer: the distance alone, unless a correction
         // turn must be stopped.
         let mut obj = running_to(Vec3::new(10.0, 0.0, 0.0));
         obj.is_animating = true;
         assert_eq!(obj.mt_steady_forward_step(), Steady::Horizon(2.25));
         obj.moveto.aux_command = TURN_RIGHT;
-        assert_eq!(obj.mt_steady_forward_step(), Steady::Plain);
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Plain(None));
         // The progress window open (1.5 s), a failure counted, a fail distance of its
         // own, another landblock: the plain step's.
         let plain = |change: fn(&mut PhysicsObj)| {
@@ -1923,19 +1935,17 @@ mod tests {
             change(&mut obj);
             obj.mt_steady_forward_step()
         };
-        assert_eq!(
-            plain(|o| o.moveto.previous_distance_time -= 1.5),
-            Steady::Plain
-        );
-        assert_eq!(plain(|o| o.moveto.fail_progress_count = 1), Steady::Plain);
+        let hold = Steady::Plain(Some(Steer::Hold));
+        assert_eq!(plain(|o| o.moveto.previous_distance_time -= 1.5), hold);
+        assert_eq!(plain(|o| o.moveto.fail_progress_count = 1), hold);
         let far = |o: &mut PhysicsObj| {
             o.moveto.movement_params.fail_distance = 100.0;
             o.moveto.arm_charge_test();
         };
-        assert_eq!(plain(far), Steady::Plain);
+        assert_eq!(plain(far), hold);
         assert_eq!(
             plain(|o| o.moveto.current_target_position.cell += 0x0100_0000),
-            Steady::Plain
+            Steady::Plain(None)
         );
     }
 
