@@ -44,6 +44,14 @@ impl<T: Pristine> ColdBox<T> {
         self.0.as_deref()
     }
 
+    /// The part to change in place once it has a box of its own; `None` while it is
+    /// still pristine. Unlike `DerefMut`, it never boxes: a caller without a call of
+    /// its own to make needs none for the box.
+    #[inline(always)]
+    pub fn boxed_mut(&mut self) -> Option<&mut T> {
+        self.0.as_deref_mut()
+    }
+
     /// Whether the part has been changed (or was made with [`ColdBox::new`]).
     pub fn is_boxed(&self) -> bool {
         self.0.is_some()

@@ -260,6 +260,13 @@ impl MoveToManager {
         self.sought_object_height = 0.0;
     }
 
+    /// Whether a forward step tunes the target's prediction horizon (Q85): a move to an
+    /// object under way.
+    #[inline(always)]
+    fn tunes_horizon(&self) -> bool {
+        self.top_level_object_id != 0 && self.movement_type != MovementType::Invalid
+    }
+
     /// `is_moving_to`.
     pub fn is_moving_to(&self) -> bool {
         self.movement_type != MovementType::Invalid
@@ -401,9 +408,11 @@ fn aim(m: &MoveToManager, cur: &Position) -> f32 {
 /// [`steer_plain`] for the mover in cell `cell` at `frame`, where `FAST` first tries
 /// [`steer_estimate`]: a certain Hold or turn costs no arctangent. `h` is left out (None)
 /// when the estimate decides; a Hold that snaps a correction turn then forms it alone
-/// ([`aim`]). With `FAST` the offset to the target comes back too, for the distance to
-/// read: [`offset_but_zero_signs`], which is all the estimate and the distance read of
-/// it.
+/// ([`aim`]). With `FAST` the offset's horizontal parts come back too, for the distance
+/// to read: those of [`offset_but_zero_signs`], which is all the estimate reads of it.
+// Not its vertical part: formed here, it would be held until the distance reads it,
+// and the step's rare calls made the compiler keep it in memory on every step; the
+// distance forms it from the origins, which no call has changed by then.
 // The mover's cell and frame, not a copied `Position`: the estimate reads four parts of
 // the orientation and two of the origin in place, and only the plain path forms the
 // position.
@@ -412,7 +421,7 @@ fn steer<const FAST: bool>(
     m: &MoveToManager,
     cell: u32,
     frame: &AFrame,
-) -> (Steer, Option<f32>, Option<Vec3>) {
+) -> (Steer, Option<f32>, Option<(f32, f32)>) {
     if FAST {
         let d = offset_but_zero_signs_from(cell, frame.origin, &m.current_target_position);
         let (_, m21, m22, _) = frame.orientation.matrix_elements();
@@ -423,10 +432,10 @@ fn steer<const FAST: bool>(
                 steer_plain(m, &Position::new(cell, *frame)).0,
                 "steer estimate"
             );
-            return (s, None, Some(d));
+            return (s, None, Some((d.x, d.y)));
         }
         let (s, h) = steer_plain(m, &Position::new(cell, *frame));
-        return (s, Some(h), Some(d));
+        return (s, Some(h), Some((d.x, d.y)));
     }
     let (s, h) = steer_plain(m, &Position::new(cell, *frame));
     (s, Some(h), None)
@@ -517,6 +526,11 @@ fn charged_too_far(start: &Position, here: &Position, fail: f32) -> bool {
 /// are those of `here − start` (adding the landblock's zero offset changes only the sign
 /// of a zero), so the sum is formed from the origins' difference alone. (The fail
 /// distance is compared by its bits: no other f32, NaN included, equals `f32::MAX`.)
+///
+/// Nor is the sum formed while both origins lie within [`CHARGE_NEAR`] of the
+/// landblock's (the arm is off for a start beyond it): each difference is then at most
+/// 2⁶², its square at most 2¹²⁴, the sum (rounded) at most 2¹²⁶, below `f32::MAX`. A
+/// NaN part, which the test below may pass over, makes the sum NaN: not +∞ either.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct ChargeArm {
     /// The start's landblock, or [`ChargeArm::OFF`]'s, which no cell's is (a cell's
@@ -534,7 +548,7 @@ impl ChargeArm {
     /// The arm for a move's start and fail distance.
     pub(crate) fn of(start: Option<&Position>, fail: f32) -> ChargeArm {
         match start {
-            Some(s) if fail.to_bits() == f32::MAX.to_bits() => ChargeArm {
+            Some(s) if fail.to_bits() == f32::MAX.to_bits() && near(s.frame.origin) => ChargeArm {
                 block: s.cell >> 16,
                 origin: s.frame.origin,
             },
@@ -552,9 +566,25 @@ impl ChargeArm {
     /// must run.
     #[inline(always)]
     fn far(&self, here: &Position) -> Option<bool> {
-        (here.cell >> 16 == self.block)
-            .then(|| here.frame.origin.sub(self.origin).length_sq() == f32::INFINITY)
+        if here.cell >> 16 != self.block {
+            return None;
+        }
+        let o = here.frame.origin;
+        Some(!near(o) && o.sub(self.origin).length_sq() == f32::INFINITY)
     }
+}
+
+/// 2⁶¹: see [`ChargeArm`].
+const CHARGE_NEAR: f32 = 2_305_843_009_213_693_952.0;
+
+/// Whether every part of `v` is within [`CHARGE_NEAR`] of zero, NaN parts aside: the
+/// largest magnitude by `>`, which passes over a NaN part unless it is the last.
+#[inline(always)]
+fn near(v: Vec3) -> bool {
+    let (x, y, z) = (v.x.abs(), v.y.abs(), v.z.abs());
+    let xy = if x > y { x } else { y };
+    let largest = if xy > z { xy } else { z };
+    largest <= CHARGE_NEAR
 }
 
 /// A step without progress counts as a failure only when neither the position manager
@@ -672,6 +702,47 @@ fn turn_estimate(
         progress,
         heading: PreviousHeading::Facing(m21, m22),
     })
+}
+
+/// What a steady forward step ([`PhysicsObj::mt_steady_forward_step`]) leaves to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Steady {
+    /// Nothing: the step is done.
+    Done,
+    /// The step's last act: tune the target's prediction horizon to `t`.
+    Horizon(f64),
+    /// The mover arrived, `dist` from its target: the arrival, then the horizon.
+    Arrived(f32),
+    /// Not steady: the plain step runs, given the steering's decision when the
+    /// estimate made it.
+    Plain(Option<Steer>),
+}
+
+/// The prediction horizon a mover `dist` from its target, moving at `velocity`, tunes
+/// its target's to (Q85): the time `dist` takes at its speed, when it moves faster than
+/// 0.1 and that time is more than 1 from the target's horizon (`quantum`, read only
+/// then); None otherwise.
+#[inline(always)]
+fn horizon_to_tune(velocity: Vec3, dist: f32, quantum: impl FnOnce() -> f64) -> Option<f64> {
+    let v = velocity.length();
+    if v > 0.1 {
+        let t = dist / v;
+        if (t as f64 - quantum()).abs() > 1.0 {
+            return Some(t as f64);
+        }
+    }
+    None
+}
+
+/// What a steady turning step ([`PhysicsObj::mt_steady_turn_step`]) leaves to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TurnSteady {
+    /// Nothing: the step is done.
+    Done,
+    /// The turn (command `cc`) reached the node's heading: its end.
+    Reached(u32),
+    /// Not steady: the plain step runs.
+    Plain,
 }
 
 impl PhysicsObj {
@@ -1016,22 +1087,182 @@ impl PhysicsObj {
         m.original_distance_time = now;
     }
 
-    /// `HandleMoveToPosition`: one step of a forward leg.
-    // The manager is taken from its box once and held across the step; only a call that
-    // may change it (a motion, the next node, a cancel) gives it up, and the step takes
-    // it again after that call. A steady step makes no such call.
+    /// `HandleMoveToPosition`: one step of a forward leg. With `FAST`, a steady step
+    /// ([`PhysicsObj::mt_steady_forward_step`]) is taken without the plain step's frame;
+    /// any other runs the plain step ([`PhysicsObj::mt_forward_step`]).
+    // Each act after the steady step's reads is the step's last, a tail call: a steady
+    // step makes no other call, and so needs no registers saved and no stack.
     #[inline(never)]
     fn mt_handle_move_to_position<const FAST: bool>(&mut self) {
+        if !FAST {
+            return self.mt_forward_step::<false>(None);
+        }
+        #[cfg(debug_assertions)]
+        let plain = crate::table_manager::clone_checks().then(|| {
+            let mut o = self.clone();
+            o.mt_forward_step::<false>(None);
+            o
+        });
+        match self.mt_steady_forward_step() {
+            Steady::Done => {}
+            Steady::Horizon(t) => self.mt_set_horizon(t),
+            Steady::Arrived(dist) => self.mt_forward_arrived(dist),
+            Steady::Plain(steered) => self.mt_forward_step::<true>(steered),
+        }
+        #[cfg(debug_assertions)]
+        if let Some(o) = plain {
+            crate::physics_obj::debug_assert_same_move_end(&o, self, "forward step");
+            debug_assert!(
+                o.cell == self.cell && same_frame_bits(&o.frame, &self.frame),
+                "forward step: position"
+            );
+        }
+    }
+
+    /// A step of `HandleMoveToPosition` that issues no motion and changes nothing, but
+    /// perhaps its target's prediction horizon or, when the mover arrived, what the
+    /// arrival does: what is left to do, or [`Steady::Plain`] when the step would do
+    /// anything else (read before anything is changed, so the plain step then runs from
+    /// the start). The steering decided by [`steer_estimate`] without a turn to begin
+    /// or end (the estimate left undecided, the plain step decides), no correction
+    /// turn to stop while the object animates, both in one landblock, the distance
+    /// with spheres, the progress window closed (`CheckProgressMade` then changes
+    /// nothing) with no failure counted (so the count's reset changes nothing), and the
+    /// charge-too-far test answered by its arm, false.
+    #[inline(always)]
+    fn mt_steady_forward_step(&self) -> Steady {
+        let Some(m) = self.moveto.boxed() else {
+            return Steady::Plain(None);
+        };
+        let target = &m.current_target_position;
+        if (self.cell ^ target.cell) >> 16 != 0 || !m.movement_params.use_spheres {
+            return Steady::Plain(None);
+        }
+        // `offset_but_zero_signs` in one landblock.
+        let off = target.frame.origin.sub(self.frame.origin);
+        // The steering's decision, for the plain step to take up (None while animating,
+        // when the step does not steer).
+        let mut steered = None;
+        if self.is_animating {
+            if m.aux_command != 0 {
+                return Steady::Plain(None);
+            }
+        } else {
+            let (_, m21, m22, _) = self.frame.orientation.matrix_elements();
+            let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
+            let steer = steer_estimate(off.x, off.y, m21, m22, away);
+            let aux = match steer {
+                Some(Steer::Hold) => 0,
+                Some(Steer::Right) => TURN_RIGHT,
+                Some(Steer::Left) => TURN_LEFT,
+                None => return Steady::Plain(None),
+            };
+            if aux != m.aux_command {
+                return Steady::Plain(steer);
+            }
+            debug_assert_eq!(
+                steer,
+                Some(steer_plain(m, &Position::new(self.cell, self.frame)).0),
+                "steer estimate"
+            );
+            steered = steer;
+        }
+        let here = Position::new(self.cell, self.frame);
+        debug_assert!(
+            same_but_zero_signs(off, here.get_offset(target)),
+            "offset but zero signs"
+        );
+        let (radius, height) = (self.radius * self.scale, self.height * self.scale);
+        let dist = distance_by_offset(m, radius, height, &here, target, off);
+        if self.now - m.previous_distance_time > 1.0 || m.fail_progress_count != 0 {
+            return Steady::Plain(steered);
+        }
+        let p = &m.movement_params;
+        let reached = if m.moving_away {
+            dist >= p.min_distance
+        } else {
+            dist <= p.distance_to_object
+        };
+        if reached {
+            return Steady::Arrived(dist);
+        }
+        if m.charge.far(&here) != Some(false) {
+            return Steady::Plain(steered);
+        }
+        if m.tunes_horizon() {
+            if let Some(t) =
+                horizon_to_tune(self.cached_velocity, dist, || self.get_target_quantum())
+            {
+                return Steady::Horizon(t);
+            }
+        }
+        Steady::Done
+    }
+
+    /// `set_target_quantum(t)`, out of line: the steady step's last act, a tail call.
+    #[inline(never)]
+    fn mt_set_horizon(&mut self, t: f64) {
+        self.set_target_quantum(t);
+    }
+
+    /// The rest of a steady step whose mover arrived at `dist` from its target: the
+    /// arrival, then the prediction horizon.
+    #[inline(never)]
+    fn mt_forward_arrived(&mut self, dist: f32) {
+        self.mt_arrive(&mut None);
+        let tunes = self.moveto.tunes_horizon();
+        self.mt_tune_horizon(tunes, dist);
+    }
+
+    /// A forward leg's arrival (`HandleMoveToPosition`): the node done, the leg's motion
+    /// and any correction turn stopped with the step's parameter set `mp`, the next node
+    /// begun.
+    #[inline(always)]
+    fn mt_arrive(&mut self, mp: &mut Option<MovementParameters>) {
+        let m: &mut MoveToManager = &mut self.moveto;
+        m.pending_actions.pop_front();
+        let cmd = m.current_command;
+        let p = shared_params(mp, m);
+        self.mt_stop_motion(cmd, p);
+        self.moveto.current_command = 0;
+        self.mt_stop_aux_command(shared_params(mp, &self.moveto));
+        self.mt_begin_next_node();
+    }
+
+    /// Q85: a mover whose manager [`MoveToManager::tunes_horizon`] (`tunes`) tunes its
+    /// target's prediction horizon to the time `dist` takes at its speed.
+    #[inline(always)]
+    fn mt_tune_horizon(&mut self, tunes: bool, dist: f32) {
+        if tunes {
+            if let Some(t) =
+                horizon_to_tune(self.cached_velocity, dist, || self.get_target_quantum())
+            {
+                self.set_target_quantum(t);
+            }
+        }
+    }
+
+    /// `HandleMoveToPosition`'s plain step; `steered` is the steering's decision when
+    /// the steady step's estimate made it (see [`PhysicsObj::mt_steady_forward_step`]),
+    /// which the step then takes up instead of steering again.
+    // The manager is taken from its box once and held across the step; only a call that
+    // may change it (a motion, the next node, a cancel) gives it up, and the step takes
+    // it again after that call.
+    #[inline(never)]
+    fn mt_forward_step<const FAST: bool>(&mut self, steered: Option<Steer>) {
         let mut m: &mut MoveToManager = &mut self.moveto;
         // ACE builds one parameter set per call, which every motion call of the step
         // shares (and adjusts); most steps issue none, so it is built at its first use.
         let mut mp = None;
-        // The offset from the mover to its target as the steering formed it, while no
-        // call has run since: the distance below reads the same offset.
+        // The offset's horizontal parts from the mover to its target as the steering
+        // formed them, while no call has run since: the distance below reads the same.
         let mut offset = None;
         if !self.is_animating {
             // Q70: a ±20° dead band, snapped when the correction turn ends.
-            let (steer, h, d) = steer::<FAST>(m, self.cell, &self.frame);
+            let (steer, h, d) = match steered {
+                Some(s) => (s, None, None),
+                None => steer::<FAST>(m, self.cell, &self.frame),
+            };
             offset = d;
             match steer {
                 Steer::Right | Steer::Left => {
@@ -1079,7 +1310,9 @@ impl PhysicsObj {
             &here,
             target,
             match offset {
-                Some(d) => {
+                Some((dx, dy)) => {
+                    // The vertical part as `offset_but_zero_signs` forms it.
+                    let d = Vec3::new(dx, dy, target.frame.origin.z - here.frame.origin.z);
                     debug_assert!(
                         same_but_zero_signs(d, here.get_offset(target)),
                         "kept offset"
@@ -1118,13 +1351,7 @@ impl PhysicsObj {
                 reached || in_range
             };
             if arrived {
-                m.pending_actions.pop_front();
-                let cmd = m.current_command;
-                let p = shared_params(&mut mp, m);
-                self.mt_stop_motion(cmd, p);
-                self.moveto.current_command = 0;
-                self.mt_stop_aux_command(shared_params(&mut mp, &self.moveto));
-                self.mt_begin_next_node();
+                self.mt_arrive(&mut mp);
                 m = &mut self.moveto;
             } else {
                 // Read in place: the start is not copied out of the manager.
@@ -1153,16 +1380,8 @@ impl PhysicsObj {
                 }
             }
         }
-        if m.top_level_object_id != 0 && m.movement_type != MovementType::Invalid {
-            let v = self.cached_velocity.length();
-            if v > 0.1 {
-                let t = dist / v;
-                // Q85: the mover tunes its target's prediction horizon.
-                if (t as f64 - self.get_target_quantum()).abs() > 1.0 {
-                    self.set_target_quantum(t as f64);
-                }
-            }
-        }
+        let tunes = m.tunes_horizon();
+        self.mt_tune_horizon(tunes, dist);
     }
 
     /// `BeginTurnToHeading`: waits while any motion is pending (Q65).
@@ -1212,13 +1431,102 @@ impl PhysicsObj {
     }
 
     /// `HandleTurnToHeading`: overshoot, then snap to the node's heading (Q67).
-    /// `node` is the first pending node, as the caller read it. With `FAST` the step is
-    /// first decided by [`turn_estimate`], without the frame heading's arctangent.
+    /// `node` is the first pending node, as the caller read it. With `FAST` a steady
+    /// step ([`PhysicsObj::mt_steady_turn_step`]) is taken without the plain step's
+    /// frame; any other runs the plain step ([`PhysicsObj::mt_turn_step`]).
     // Out of line, as the forward step is: the node dispatch that calls both stays
-    // inlined in the world's loop.
+    // inlined in the world's loop. Its calls are its last acts, tail calls.
     #[inline(never)]
     fn mt_handle_turn_to_heading<const FAST: bool>(&mut self, node: MovementNode) {
-        // Taken from its box once (see `mt_handle_move_to_position`).
+        if !FAST {
+            return self.mt_turn_step::<false>(node);
+        }
+        #[cfg(debug_assertions)]
+        let plain = crate::table_manager::clone_checks().then(|| {
+            let mut o = self.clone();
+            o.mt_turn_step::<false>(node);
+            o
+        });
+        match self.mt_steady_turn_step(node) {
+            TurnSteady::Done => {}
+            TurnSteady::Reached(cc) => self.mt_turn_reached::<true>(node, cc),
+            TurnSteady::Plain => self.mt_turn_step::<true>(node),
+        }
+        #[cfg(debug_assertions)]
+        if let Some(o) = plain {
+            crate::physics_obj::debug_assert_same_move_end(&o, self, "turning step");
+            debug_assert!(
+                same_frame_bits(&o.frame, &self.frame),
+                "turning step: frame"
+            );
+        }
+    }
+
+    /// A step of `HandleTurnToHeading` whose turn runs, decided by the turn estimates
+    /// from the direction the turn memo keeps for the node's heading and the previous
+    /// step's facing ([`turn_estimate`]'s decision when the memo has nothing to fill):
+    /// a step that has not reached the node's heading keeps its facing as the previous
+    /// heading and counts its progress ([`TurnSteady::Done`]); one that has is left to
+    /// [`PhysicsObj::mt_turn_reached`]. [`TurnSteady::Plain`], having changed nothing,
+    /// for any other step.
+    #[inline(always)]
+    fn mt_steady_turn_step(&mut self, node: MovementNode) -> TurnSteady {
+        let Some(m) = self.moveto.boxed_mut() else {
+            return TurnSteady::Plain;
+        };
+        let cc = m.current_command;
+        if !is_turn(cc) {
+            return TurnSteady::Plain;
+        }
+        let Some((sin_t, cos_t)) = m.turn_memo.kept(node.heading) else {
+            return TurnSteady::Plain;
+        };
+        let right = cc == TURN_RIGHT;
+        let (m21, m22) = facing(&self.frame);
+        let (settled, reached) = turn_reached_parts(m21, m22, sin_t, cos_t, right);
+        if !settled {
+            return TurnSteady::Plain;
+        }
+        if reached {
+            debug_assert_eq!(
+                turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc),
+                TurnStep::Reached,
+                "turn estimate"
+            );
+            return TurnSteady::Reached(cc);
+        }
+        let PreviousHeading::Facing(p21, p22) = m.previous_heading else {
+            return TurnSteady::Plain;
+        };
+        let (settled, progress) = turn_progress_parts(m21, m22, p21, p22, right);
+        if !settled {
+            return TurnSteady::Plain;
+        }
+        debug_assert_eq!(
+            turn_plain(m.previous_heading.get(), (m21, m22), node.heading, cc),
+            TurnStep::Turning {
+                progress,
+                heading: PreviousHeading::Facing(m21, m22)
+            },
+            "turn estimate"
+        );
+        m.previous_heading = PreviousHeading::Facing(m21, m22);
+        if progress {
+            m.fail_progress_count = 0;
+        } else if neither_interpolating_nor_animating(
+            self.position_manager.as_deref(),
+            self.is_animating,
+        ) {
+            m.fail_progress_count += 1;
+        }
+        TurnSteady::Done
+    }
+
+    /// `HandleTurnToHeading`'s plain step. With `FAST` the step is first decided by
+    /// [`turn_estimate`], without the frame heading's arctangent.
+    #[inline(never)]
+    fn mt_turn_step<const FAST: bool>(&mut self, node: MovementNode) {
+        // Taken from its box once (see `mt_forward_step`).
         let m: &mut MoveToManager = &mut self.moveto;
         let cc = m.current_command;
         if !is_turn(cc) {
@@ -1560,6 +1868,164 @@ mod tests {
         assert_eq!(a.get_heading(), 90.0);
     }
 
+    /// A mover of radius 0.5 and height 2 at the origin of cell 0x7d64_0013 facing north
+    /// (+Y), running (no correction turn) to object 2, of radius 0.5 and height 2, at
+    /// `target` on the same floor, moving north at 4 units a second; the leg's progress
+    /// window opened now and the target's prediction horizon is 0.5 s.
+    fn running_to(target: Vec3) -> PhysicsObj {
+        use crate::motion_interp::Weenie;
+        use crate::sequence::AnimMap;
+        let weenie = Weenie {
+            is_creature: true,
+            run_rate: 1.0,
+        };
+        let cell = 0x7d64_0013;
+        let here = AFrame::new(Vec3::ZERO, Quat::IDENTITY);
+        let anims = std::sync::Arc::new(AnimMap::default());
+        let mut obj = PhysicsObj::new(anims, weenie, cell, here);
+        (obj.radius, obj.height, obj.scale) = (0.5, 2.0, 1.0);
+        obj.cached_velocity = Vec3::new(0.0, 4.0, 0.0);
+        obj.set_target(0, 2, 0.5, 0.5);
+        let params = MovementParameters::default();
+        let now = obj.now;
+        let m: &mut MoveToManager = &mut obj.moveto;
+        m.start_move_to_object(Position::new(cell, here), 2, 2, 0.5, 2.0, &params);
+        m.current_target_position = Position::new(cell, AFrame::new(target, Quat::IDENTITY));
+        m.current_command = RUN_FORWARD;
+        m.previous_distance_time = now;
+        obj
+    }
+
+    #[test]
+    fn the_steady_forward_step_leaves_only_the_horizon_or_the_arrival_to_do() {
+        // 10 ahead: the cylinders' sides 10 − (0.5 + 0.5) = 9 apart, their heights
+        // overlapping (0 − (0 + 2) = −2), so the distance is 9, out of range (0.6). The
+        // target dead ahead is held; 9 at 4 a second takes 2.25 s, 1.75 from the
+        // target's 0.5: tuned.
+        let mut obj = running_to(Vec3::new(0.0, 10.0, 0.0));
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Horizon(2.25));
+        // Within 1 s of the target's horizon (2.25 against 2): nothing left to do.
+        let tm = obj.target_manager.as_mut().unwrap();
+        tm.target_info.as_mut().unwrap().quantum = 2.0;
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Done);
+        // 1.5 ahead: 1.5 − 1 = 0.5, in range: arrived.
+        let obj = running_to(Vec3::new(0.0, 1.5, 0.0));
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Arrived(0.5));
+        // At (6, 8), 10 away, 36.9° to the right: a turn right to begin is the plain
+        // step's; one already running keeps running, and the step stays steady.
+        // (The plain step takes the decision up.)
+        let right = Steady::Plain(Some(Steer::Right));
+        let mut obj = running_to(Vec3::new(6.0, 8.0, 0.0));
+        assert_eq!(obj.mt_steady_forward_step(), right);
+        obj.moveto.aux_command = TURN_RIGHT;
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Horizon(2.25));
+        obj.moveto.aux_command = TURN_LEFT;
+        assert_eq!(obj.mt_steady_forward_step(), right);
+        // Animating, the step does not steer: the distance alone, unless a correction
+        // turn must be stopped.
+        let mut obj = running_to(Vec3::new(10.0, 0.0, 0.0));
+        obj.is_animating = true;
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Horizon(2.25));
+        obj.moveto.aux_command = TURN_RIGHT;
+        assert_eq!(obj.mt_steady_forward_step(), Steady::Plain(None));
+        // The progress window open (1.5 s), a failure counted, a fail distance of its
+        // own, another landblock: the plain step's.
+        let plain = |change: fn(&mut PhysicsObj)| {
+            let mut obj = running_to(Vec3::new(0.0, 10.0, 0.0));
+            change(&mut obj);
+            obj.mt_steady_forward_step()
+        };
+        let hold = Steady::Plain(Some(Steer::Hold));
+        assert_eq!(plain(|o| o.moveto.previous_distance_time -= 1.5), hold);
+        assert_eq!(plain(|o| o.moveto.fail_progress_count = 1), hold);
+        let far = |o: &mut PhysicsObj| {
+            o.moveto.movement_params.fail_distance = 100.0;
+            o.moveto.arm_charge_test();
+        };
+        assert_eq!(plain(far), hold);
+        assert_eq!(
+            plain(|o| o.moveto.current_target_position.cell += 0x0100_0000),
+            Steady::Plain(None)
+        );
+    }
+
+    /// A mover facing north (+Y), turning with `turn` to the node heading `target`,
+    /// whose turn memo keeps `target`'s direction; the previous step faced `previous`
+    /// (compass degrees) and three steps failed to progress.
+    fn turning(turn: u32, target: f32, previous: f32) -> (PhysicsObj, MovementNode) {
+        use crate::motion_interp::Weenie;
+        use crate::sequence::AnimMap;
+        let weenie = Weenie {
+            is_creature: true,
+            run_rate: 1.0,
+        };
+        let here = AFrame::new(Vec3::ZERO, Quat::IDENTITY);
+        let anims = std::sync::Arc::new(AnimMap::default());
+        let mut obj = PhysicsObj::new(anims, weenie, 0x7d64_0013, here);
+        let m: &mut MoveToManager = &mut obj.moveto;
+        m.current_command = turn;
+        m.turn_memo.direction(target);
+        let (s, c) = previous.to_radians().sin_cos();
+        m.previous_heading = PreviousHeading::Facing(s, c);
+        m.fail_progress_count = 3;
+        let node = MovementNode {
+            kind: MovementType::TurnToHeading,
+            heading: target,
+        };
+        (obj, node)
+    }
+
+    #[test]
+    fn the_steady_turning_step_keeps_its_facing_and_counts_its_progress() {
+        // Facing north (0°), turning right to 90°: not there. From 350°, 10° clockwise:
+        // progress, the count reset, and north's facing (+0, 1) kept.
+        let (mut obj, node) = turning(TURN_RIGHT, 90.0, 350.0);
+        assert_eq!(obj.mt_steady_turn_step(node), TurnSteady::Done);
+        assert_eq!(obj.moveto.fail_progress_count, 0);
+        assert!(matches!(
+            obj.moveto.previous_heading,
+            PreviousHeading::Facing(x, y) if x.to_bits() == 0 && y == 1.0
+        ));
+        // From 10°, 10° counter-clockwise: no progress, one more failure.
+        let (mut obj, node) = turning(TURN_RIGHT, 90.0, 10.0);
+        assert_eq!(obj.mt_steady_turn_step(node), TurnSteady::Done);
+        assert_eq!(obj.moveto.fail_progress_count, 4);
+        // Turning left from 10° it is progress.
+        let (mut obj, node) = turning(TURN_LEFT, 270.0, 10.0);
+        assert_eq!(obj.mt_steady_turn_step(node), TurnSteady::Done);
+        assert_eq!(obj.moveto.fail_progress_count, 0);
+        // Turning right to 355°, north is 5° past it: reached, left to the turn's end.
+        let (mut obj, node) = turning(TURN_RIGHT, 355.0, 350.0);
+        assert_eq!(
+            obj.mt_steady_turn_step(node),
+            TurnSteady::Reached(TURN_RIGHT)
+        );
+        assert_eq!(obj.moveto.fail_progress_count, 3);
+        // The plain step's, nothing changed: the node's heading 0.005° from north (too
+        // close to call), the previous heading a number (a turn's first step), no
+        // direction kept for the node's heading, no turn running.
+        let unchanged = |(mut obj, node): (PhysicsObj, MovementNode)| {
+            let before: MoveToManager = (*obj.moveto).clone();
+            let s = obj.mt_steady_turn_step(node);
+            assert_eq!(*obj.moveto, before);
+            assert_eq!(obj.moveto.fail_progress_count, 3);
+            s
+        };
+        assert_eq!(
+            unchanged(turning(TURN_RIGHT, 359.995, 350.0)),
+            TurnSteady::Plain
+        );
+        let (mut obj, node) = turning(TURN_RIGHT, 90.0, 350.0);
+        obj.moveto.previous_heading = PreviousHeading::Value(350.0);
+        assert_eq!(unchanged((obj, node)), TurnSteady::Plain);
+        let (obj, mut node) = turning(TURN_RIGHT, 90.0, 350.0);
+        node.heading = 91.0;
+        assert_eq!(unchanged((obj, node)), TurnSteady::Plain);
+        let (mut obj, node) = turning(TURN_RIGHT, 90.0, 350.0);
+        obj.moveto.current_command = RUN_FORWARD;
+        assert_eq!(unchanged((obj, node)), TurnSteady::Plain);
+    }
+
     /// A position on the x axis of landblock `block` (cell 0x0013 of it).
     fn on_x(block: u32, x: f32) -> Position {
         let frame = AFrame {
@@ -1616,6 +2082,44 @@ mod tests {
         assert_eq!(ChargeArm::of(Some(&start), f32::INFINITY), ChargeArm::OFF);
         assert_eq!(ChargeArm::of(None, f32::MAX), ChargeArm::OFF);
         assert_eq!(ChargeArm::OFF.far(&on_x(0xffff, 0.0)), None);
+        // A start beyond 2⁶¹ (2.3e18) leaves it off too.
+        assert_eq!(
+            ChargeArm::of(Some(&on_x(b, 3e18)), f32::MAX),
+            ChargeArm::OFF
+        );
+    }
+
+    #[test]
+    fn origins_within_2_pow_61_are_near_and_never_charged_too_far() {
+        let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+        assert!(near(v(0.0, -0.0, 5.0)));
+        assert!(near(v(CHARGE_NEAR, -CHARGE_NEAR, CHARGE_NEAR)));
+        // The next f32 above 2⁶¹ is 2⁶¹ + 2³⁸ = 2305843284091600896.
+        let beyond = 2_305_843_284_091_600_896.0;
+        assert!(!near(v(beyond, 0.0, 0.0)) && !near(v(0.0, -beyond, 0.0)));
+        assert!(!near(v(0.0, 0.0, f32::INFINITY)) && !near(v(1.0, 1.0, f32::NAN)));
+        // As far apart as near origins get, 2⁶² in each part: a sum of squares
+        // 3 · 2¹²⁴ = 6.4e37, finite; the test answers false without forming it.
+        let arm = ChargeArm::of(
+            Some(&Position::new(
+                0x7d64_0013,
+                AFrame::new(v(-CHARGE_NEAR, -CHARGE_NEAR, -CHARGE_NEAR), Quat::IDENTITY),
+            )),
+            f32::MAX,
+        );
+        let here = Position::new(
+            0x7d64_0013,
+            AFrame::new(v(CHARGE_NEAR, CHARGE_NEAR, CHARGE_NEAR), Quat::IDENTITY),
+        );
+        assert_eq!(arm.far(&here), Some(false));
+        assert!(!charged_too_far(
+            &Position::new(
+                0x7d64_0013,
+                AFrame::new(v(-CHARGE_NEAR, -CHARGE_NEAR, -CHARGE_NEAR), Quat::IDENTITY)
+            ),
+            &here,
+            f32::MAX
+        ));
     }
 
     #[test]
