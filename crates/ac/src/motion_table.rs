@@ -753,6 +753,25 @@ impl MotionTableData {
         (ok, n)
     }
 
+    /// [`MotionTableData::sequence_from`]`::<true>` of the style's default substate at
+    /// speed 1 (`SD(style)`, 0 when absent), answering the animation count: a
+    /// substate's stop.
+    // A copy of its own, where the motion is the default and the speed 1: the tests of
+    // the two against the state fold, and the default is read once.
+    #[inline(never)]
+    fn stop_to_default(
+        &self,
+        cs: &mut MotionState,
+        seq: &mut Sequence,
+        src: &dyn AnimSource,
+    ) -> u32 {
+        let mut n = 0u32;
+        let sd = self.style_default(cs.style);
+        let d = sd.unwrap_or(0);
+        self.get_object_sequence_from(d, sd, cs, seq, 1.0, &mut n, true, src);
+        n
+    }
+
     /// [`MotionTableData::sequence_from`]'s body, with `sd` the style's entry in
     /// `style_defaults`.
     #[allow(clippy::too_many_arguments)]
@@ -1034,8 +1053,7 @@ impl MotionTableData {
             // `get_object_sequence` to the style's default: its first test, with the
             // substate equal to `motion`, which has the substate bit, so it is not 0.
             if state.style != 0 {
-                let d = self.sd(state.style);
-                *num_anims = self.sequence_from::<true>(d, state, seq, 1.0, src).1;
+                *num_anims = self.stop_to_default(state, seq, src);
             }
             return true;
         }
@@ -1266,6 +1284,51 @@ mod tests {
         assert_eq!((state.substate, n), (WALK_FORWARD, 0));
         let rates: Vec<f32> = seq.nodes().iter().map(|n| n.framerate).collect();
         assert_eq!(rates, [15.0]);
+    }
+
+    #[test]
+    fn a_substate_stop_plays_what_get_object_sequence_to_the_default_plays() {
+        // The sample table: Run → Ready has a link, TurnRight → Ready none (a right
+        // turn's stop plays Ready's cycle alone; a left one, at -1, turns back through
+        // Ready → TurnRight's link).
+        let (t, src) = crate::bench::sample_table().unwrap();
+        let rates = |seq: &Sequence| seq.nodes().iter().map(|n| n.framerate).collect::<Vec<_>>();
+        for (substate, speed, want) in [
+            (RUN_FORWARD, 1.5, vec![30.0, 30.0]),
+            (TURN_RIGHT, 1.5, vec![30.0]),
+            (TURN_RIGHT, -1.5, vec![-30.0, 30.0]),
+        ] {
+            let mut state = state_at(NC, substate);
+            state.substate_mod = speed;
+            let mut seq = Sequence::new();
+            let (mut n, mut plain_n) = (7u32, 7u32);
+            let (mut plain_state, mut plain_seq) = (state.clone(), seq.clone());
+            assert!(t.stop_sequence_motion(substate, 1.0, &mut state, &mut seq, &mut n, &src));
+            assert!(t.get_object_sequence(
+                READY,
+                &mut plain_state,
+                &mut plain_seq,
+                1.0,
+                &mut plain_n,
+                true,
+                &src
+            ));
+            assert_eq!(rates(&seq), want, "{substate:x} at {speed}");
+            assert_eq!((state.substate, state.substate_mod), (READY, 1.0));
+            assert_eq!(n as usize, want.len() - 1);
+            assert_eq!(
+                (&state, n, rates(&seq)),
+                (&plain_state, plain_n, rates(&plain_seq))
+            );
+            assert_eq!(seq.velocity(), plain_seq.velocity());
+            assert_eq!(seq.omega(), plain_seq.omega());
+        }
+        // A style without a default: nothing to stop to, nothing played.
+        let mut state = state_at(0x8000_0005, RUN_FORWARD);
+        let mut seq = Sequence::new();
+        let mut n = 7u32;
+        assert!(t.stop_sequence_motion(RUN_FORWARD, 1.0, &mut state, &mut seq, &mut n, &src));
+        assert_eq!((n, seq.nodes().len(), state.substate), (0, 0, RUN_FORWARD));
     }
 
     #[test]
