@@ -204,6 +204,22 @@ impl<V> FlatIdMap<V> {
         }
     }
 
+    /// Where the value of `key` is kept, if an entry has it: [`FlatIdMap::at`] of the
+    /// answer is [`FlatIdMap::get`] of the key.
+    pub fn place(&self, key: u64) -> Option<u32> {
+        let value = self.get(key)?;
+        self.values
+            .iter()
+            .position(|v| std::ptr::eq(v, value))
+            .map(|i| i as u32)
+    }
+
+    /// The value kept at `place` (none past the last).
+    #[inline]
+    pub fn at(&self, place: u32) -> Option<&V> {
+        self.values.get(place as usize)
+    }
+
     /// The number of entries.
     pub fn len(&self) -> usize {
         self.values.len()

@@ -186,6 +186,11 @@ pub struct MotionTableData {
     /// entry): a motion reads its style's default substate by indexing instead of
     /// hashing. The map is the plain twin.
     style_slots: Vec<Option<u32>>,
+    /// For each style slot with a default substate, where `cycle_index` keeps the cycle
+    /// `GetObjectSequence`'s substate branch finds for it (the style's, else the
+    /// default style's), [`LOOK_UP`] where it finds none: a stop, which goes to that
+    /// substate, reads the cycle without hashing. The lookups are the plain twin.
+    default_cycles: Vec<u32>,
     cycles: IdMap<MotionData>,
     modifiers: IdMap<MotionData>,
     links: IdMap<IdMap<MotionData>>,
@@ -256,6 +261,10 @@ fn checked_lookup<'a>(
 
 /// The style commands past the style bit kept in [`MotionTableData::style_slots`].
 const STYLE_SLOTS: usize = 1 << 10;
+
+/// A [`MotionTableData::default_cycles`] entry that names no place: the cycle is looked
+/// up (and found missing again).
+const LOOK_UP: u32 = u32::MAX;
 
 /// The slots of [`MotionTableData::style_slots`] for these style defaults.
 fn style_slots(style_defaults: &IdMap<u32>) -> Vec<Option<u32>> {
@@ -331,6 +340,7 @@ impl From<&MotionTable> for MotionTableData {
             id: t.id,
             default_style: t.default_style,
             style_slots: style_slots(&style_defaults),
+            default_cycles: Vec::new(),
             style_defaults,
             cycle_index: flat(&cycles),
             modifier_index: flat(&modifiers),
@@ -341,6 +351,7 @@ impl From<&MotionTable> for MotionTableData {
             self_linked: 0,
         };
         table.self_linked = table.self_linked_styles();
+        table.default_cycles = table.default_cycle_places();
         table
     }
 }
@@ -427,6 +438,24 @@ impl MotionTableData {
         &self.links
     }
 
+    /// The entries of [`MotionTableData::default_cycles`], slot by slot.
+    fn default_cycle_places(&self) -> Vec<u32> {
+        let index = &self.cycle_index;
+        let place = |style: u32, idx: u32| index.place(u64::from(key(style, idx)));
+        (0..self.style_slots.len())
+            .map(|k| {
+                let style = STYLE.wrapping_add(k as u32);
+                let Some(d) = self.style_slots[k] else {
+                    return LOOK_UP;
+                };
+                let idx = d & 0x00FF_FFFF;
+                place(style, idx)
+                    .or_else(|| place(self.default_style, idx))
+                    .unwrap_or(LOOK_UP)
+            })
+            .collect()
+    }
+
     /// The bits of [`MotionTableData::self_linked`], from the plain lookups.
     fn self_linked_styles(&self) -> u64 {
         let mut bits = 0u64;
@@ -475,6 +504,36 @@ impl MotionTableData {
             self.style_defaults.get(&style).copied(),
             "style slots"
         );
+        found
+    }
+
+    /// The cycle `GetObjectSequence`'s substate branch plays for substate `idx`
+    /// (masked): the style's, else the default style's.
+    #[inline(always)]
+    fn substate_cycle(&self, style: u32, idx: u32) -> Option<&MotionData> {
+        self.cycle(key(style, idx))
+            .or_else(|| self.cycle(key(self.default_style, idx)))
+    }
+
+    /// [`MotionTableData::substate_cycle`] of the style's default substate (`idx`,
+    /// masked), from its place in [`MotionTableData::default_cycles`] when the style
+    /// has a slot. Debug builds check every answer against the lookups.
+    #[inline(always)]
+    fn default_cycle(&self, style: u32, idx: u32) -> Option<&MotionData> {
+        let k = style.wrapping_sub(STYLE) as usize;
+        let at = self.default_cycles.get(k).copied().unwrap_or(LOOK_UP);
+        if at == LOOK_UP {
+            return self.substate_cycle(style, idx);
+        }
+        let found = self.cycle_index.at(at);
+        #[cfg(debug_assertions)]
+        {
+            let plain = self.substate_cycle(style, idx);
+            debug_assert!(
+                same_record(found, plain),
+                "default cycle: {found:?}, {plain:?}"
+            );
+        }
         found
     }
 
@@ -694,6 +753,25 @@ impl MotionTableData {
         (ok, n)
     }
 
+    /// [`MotionTableData::sequence_from`]`::<true>` of the style's default substate at
+    /// speed 1 (`SD(style)`, 0 when absent), answering the animation count: a
+    /// substate's stop.
+    // A copy of its own, where the motion is the default and the speed 1: the tests of
+    // the two against the state fold, and the default is read once.
+    #[inline(never)]
+    fn stop_to_default(
+        &self,
+        cs: &mut MotionState,
+        seq: &mut Sequence,
+        src: &dyn AnimSource,
+    ) -> u32 {
+        let mut n = 0u32;
+        let sd = self.style_default(cs.style);
+        let d = sd.unwrap_or(0);
+        self.get_object_sequence_from(d, sd, cs, seq, 1.0, &mut n, true, src);
+        n
+    }
+
     /// [`MotionTableData::sequence_from`]'s body, with `sd` the style's entry in
     /// `style_defaults`.
     #[allow(clippy::too_many_arguments)]
@@ -769,9 +847,13 @@ impl MotionTableData {
 
         if motion & SUBSTATE != 0 {
             let idx = motion & 0x00FF_FFFF;
-            let md = self
-                .cycle(key(cs.style, idx))
-                .or_else(|| self.cycle(key(self.default_style, idx)));
+            // A stop goes to the style's default substate, whose cycle has a place of
+            // its own (read by the stops alone: the motions' copy seldom goes there).
+            let md = if stop_modifiers && motion == sub {
+                self.default_cycle(cs.style, idx)
+            } else {
+                self.substate_cycle(cs.style, idx)
+            };
             if let Some(md) = md {
                 // `is_allowed` with the style's default substate already read (`sub`:
                 // nothing above changed the style).
@@ -971,8 +1053,7 @@ impl MotionTableData {
             // `get_object_sequence` to the style's default: its first test, with the
             // substate equal to `motion`, which has the substate bit, so it is not 0.
             if state.style != 0 {
-                let d = self.sd(state.style);
-                *num_anims = self.sequence_from::<true>(d, state, seq, 1.0, src).1;
+                *num_anims = self.stop_to_default(state, seq, src);
             }
             return true;
         }
@@ -1049,9 +1130,7 @@ impl MotionTableData {
         {
             return None;
         }
-        let idx = substate & 0x00FF_FFFF;
-        self.cycle(key(style, idx))
-            .or_else(|| self.cycle(key(self.default_style, idx)))
+        self.substate_cycle(style, substate & 0x00FF_FFFF)
     }
 
     /// `SetDefaultState`.
@@ -1157,6 +1236,99 @@ mod tests {
         assert_eq!(seq.velocity(), Vec3::new(0.0, 0.0, 0.0));
         assert!(state.modifiers.is_empty());
         assert!(!t.stop_sequence_motion(TURN_RIGHT, 1.0, &mut state, &mut seq, &mut n, &src));
+    }
+
+    #[test]
+    fn a_stop_reads_its_default_cycle_from_the_place_the_lookups_find() {
+        // NonCombat's default Ready has a cycle of its own (clip 3); 0x8000_0005's
+        // default Walk has none under its style, so the default style's (clip 5);
+        // 0x8000_0006's default Run has none anywhere; 0x8000_0500 has no slot.
+        let (borrows, bare, far) = (0x8000_0005u32, 0x8000_0006u32, 0x8000_0500u32);
+        let mut walk = link(5);
+        walk.anims[0].framerate = 15.0;
+        let table = MotionTable {
+            default_style: NC,
+            style_defaults: vec![
+                (NC, READY),
+                (borrows, WALK_FORWARD),
+                (bare, RUN_FORWARD),
+                (far, READY),
+            ],
+            cycles: vec![
+                (key(NC, READY), link(3)),
+                (key(NC, WALK_FORWARD), walk),
+                (key(borrows, TURN_RIGHT), link(7)),
+                (key(far, READY), link(9)),
+            ],
+            ..MotionTable::default()
+        };
+        let t = MotionTableData::from(&table);
+        let clip = |md: Option<&MotionData>| md.map(|m| m.anims[0].anim_id);
+        let k = |style: u32| style.wrapping_sub(STYLE) as usize;
+        assert_eq!(t.default_cycles.len(), 0x3E);
+        assert_eq!(t.default_cycles[k(bare)], LOOK_UP);
+        assert_eq!(t.default_cycles[1], LOOK_UP);
+        assert_eq!(clip(t.default_cycle(NC, READY & 0x00FF_FFFF)), Some(3));
+        assert_eq!(
+            clip(t.default_cycle(borrows, WALK_FORWARD & 0x00FF_FFFF)),
+            Some(5)
+        );
+        assert_eq!(clip(t.default_cycle(bare, RUN_FORWARD & 0x00FF_FFFF)), None);
+        assert_eq!(clip(t.default_cycle(far, READY & 0x00FF_FFFF)), Some(9));
+        // The stop from the turn plays the borrowed cycle alone (no links), at 15.
+        let src = crate::sequence::AnimMap::new();
+        let mut state = state_at(borrows, TURN_RIGHT);
+        let mut seq = Sequence::new();
+        let mut n = 7u32;
+        assert!(t.stop_sequence_motion(TURN_RIGHT, 1.0, &mut state, &mut seq, &mut n, &src));
+        assert_eq!((state.substate, n), (WALK_FORWARD, 0));
+        let rates: Vec<f32> = seq.nodes().iter().map(|n| n.framerate).collect();
+        assert_eq!(rates, [15.0]);
+    }
+
+    #[test]
+    fn a_substate_stop_plays_what_get_object_sequence_to_the_default_plays() {
+        // The sample table: Run → Ready has a link, TurnRight → Ready none (a right
+        // turn's stop plays Ready's cycle alone; a left one, at -1, turns back through
+        // Ready → TurnRight's link).
+        let (t, src) = crate::bench::sample_table().unwrap();
+        let rates = |seq: &Sequence| seq.nodes().iter().map(|n| n.framerate).collect::<Vec<_>>();
+        for (substate, speed, want) in [
+            (RUN_FORWARD, 1.5, vec![30.0, 30.0]),
+            (TURN_RIGHT, 1.5, vec![30.0]),
+            (TURN_RIGHT, -1.5, vec![-30.0, 30.0]),
+        ] {
+            let mut state = state_at(NC, substate);
+            state.substate_mod = speed;
+            let mut seq = Sequence::new();
+            let (mut n, mut plain_n) = (7u32, 7u32);
+            let (mut plain_state, mut plain_seq) = (state.clone(), seq.clone());
+            assert!(t.stop_sequence_motion(substate, 1.0, &mut state, &mut seq, &mut n, &src));
+            assert!(t.get_object_sequence(
+                READY,
+                &mut plain_state,
+                &mut plain_seq,
+                1.0,
+                &mut plain_n,
+                true,
+                &src
+            ));
+            assert_eq!(rates(&seq), want, "{substate:x} at {speed}");
+            assert_eq!((state.substate, state.substate_mod), (READY, 1.0));
+            assert_eq!(n as usize, want.len() - 1);
+            assert_eq!(
+                (&state, n, rates(&seq)),
+                (&plain_state, plain_n, rates(&plain_seq))
+            );
+            assert_eq!(seq.velocity(), plain_seq.velocity());
+            assert_eq!(seq.omega(), plain_seq.omega());
+        }
+        // A style without a default: nothing to stop to, nothing played.
+        let mut state = state_at(0x8000_0005, RUN_FORWARD);
+        let mut seq = Sequence::new();
+        let mut n = 7u32;
+        assert!(t.stop_sequence_motion(RUN_FORWARD, 1.0, &mut state, &mut seq, &mut n, &src));
+        assert_eq!((n, seq.nodes().len(), state.substate), (0, 0, RUN_FORWARD));
     }
 
     #[test]

@@ -511,7 +511,35 @@ impl Sequence {
     }
 
     /// `append_animation`.
+    #[inline]
     pub fn append_animation(&mut self, data: AnimData, src: &dyn AnimSource) {
+        let AnimData {
+            anim_id,
+            low_frame,
+            high_frame,
+            framerate,
+        } = data;
+        self.append_clip(anim_id, low_frame, high_frame, framerate, src);
+    }
+
+    /// [`Sequence::append_animation`] of the clip's fields.
+    // Out of line with the fields apart: they travel in registers, where the
+    // `AnimData` travelled through memory.
+    #[inline(never)]
+    fn append_clip(
+        &mut self,
+        anim_id: u32,
+        low_frame: i32,
+        high_frame: i32,
+        framerate: f32,
+        src: &dyn AnimSource,
+    ) {
+        let data = AnimData {
+            anim_id,
+            low_frame,
+            high_frame,
+            framerate,
+        };
         let node = SeqNode::new(data, src);
         self.nodes.push(node);
         let last = self.nodes.len() - 1;
