@@ -511,13 +511,14 @@ pub fn handle_targetting(w: &mut impl Registry, t: usize) {
         .is_some_and(|v| v.iter().next().is_some())
     {
         let snap = voyeur_snapshot(w.at_mut(t));
+        // The target's position and velocity formed once: a report runs only its
+        // voyeur's requests, which change voyeur tables, never a frame or a velocity.
+        let (here, velocity) = (w.at(t).position(), w.at(t).cached_velocity);
         for &(slot, gen, v) in &snap {
             let obj = w.at(t);
-            let mut p = obj.position();
-            p.frame.origin = p
-                .frame
-                .origin
-                .add(obj.cached_velocity.scale(v.quantum as f32));
+            debug_assert!(obj.position() == here && obj.cached_velocity == velocity);
+            let mut p = here;
+            p.frame.origin = p.frame.origin.add(velocity.scale(v.quantum as f32));
             let last = v.last_sent_position.unwrap_or(crate::moveto_manager::FRESH);
             // The snapshot entry may have been updated since (its own last position).
             let current_last = obj
