@@ -477,13 +477,29 @@ fn return_snapshot(obj: &mut PhysicsObj, snap: Vec<(usize, u64, Voyeur)>) {
     }
 }
 
+/// `now - last < 0.5`, HandleTargetting's test (ACE's f64 values), as
+/// `last - now > -0.5`: a difference rounded to nearest is the exact negation of the
+/// difference taken the other way round (infinities and NaN alike), so the two give
+/// the same answer for every pair. This form subtracts the clock from the stored time
+/// in place, where ACE's kept a copy of the clock in a register on every object-tick.
+#[inline(always)]
+pub(crate) fn targetting_not_due(now: f64, last: f64) -> bool {
+    let not_due = last - now > -0.5;
+    debug_assert_eq!(
+        not_due,
+        now - last < 0.5,
+        "targetting_not_due({now}, {last})"
+    );
+    not_due
+}
+
 /// `TargetManager.HandleTargetting()` of object `t` (Q84).
 pub fn handle_targetting(w: &mut impl Registry, t: usize) {
     let now = w.at(t).now;
     let Some(tm) = &w.at(t).target_manager else {
         return;
     };
-    if now - tm.last_update_time < 0.5 {
+    if targetting_not_due(now, tm.last_update_time) {
         return;
     }
     if tm.target_info.is_some_and(|i| i.target_position.is_none()) {
@@ -495,13 +511,14 @@ pub fn handle_targetting(w: &mut impl Registry, t: usize) {
         .is_some_and(|v| v.iter().next().is_some())
     {
         let snap = voyeur_snapshot(w.at_mut(t));
+        // The target's position and velocity formed once: a report runs only its
+        // voyeur's requests, which change voyeur tables, never a frame or a velocity.
+        let (here, velocity) = (w.at(t).position(), w.at(t).cached_velocity);
         for &(slot, gen, v) in &snap {
             let obj = w.at(t);
-            let mut p = obj.position();
-            p.frame.origin = p
-                .frame
-                .origin
-                .add(obj.cached_velocity.scale(v.quantum as f32));
+            debug_assert!(obj.position() == here && obj.cached_velocity == velocity);
+            let mut p = here;
+            p.frame.origin = p.frame.origin.add(velocity.scale(v.quantum as f32));
             let last = v.last_sent_position.unwrap_or(crate::moveto_manager::FRESH);
             // The snapshot entry may have been updated since (its own last position).
             let current_last = obj
@@ -519,7 +536,17 @@ pub fn handle_targetting(w: &mut impl Registry, t: usize) {
         }
         return_snapshot(w.at_mut(t), snap);
     }
-    if let Some(tm) = &mut w.at_mut(t).target_manager {
+    // The clock read again rather than kept: nothing the reports run changes an
+    // object's clock, and a value kept across the report loop cost a spill on every
+    // object-tick, though most ticks stop at the time test.
+    let obj = w.at_mut(t);
+    debug_assert_eq!(
+        obj.now.to_bits(),
+        now.to_bits(),
+        "HandleTargetting: the clock"
+    );
+    let now = obj.now;
+    if let Some(tm) = &mut obj.target_manager {
         tm.last_update_time = now;
     }
 }
@@ -951,6 +978,43 @@ mod tests {
             assert!(w.add_creature(id, 0.5, 1.8, Creature::new(&motions)));
         }
         w
+    }
+
+    #[test]
+    fn targetting_not_due_answers_as_aces_difference_at_the_edge_ties_infinities_and_nan() {
+        // Exactly half a second: due.
+        assert!(!targetting_not_due(100.5, 100.0));
+        // 100.5 less one ulp: 0.4999999999999858 after 100.0, not due.
+        assert!(targetting_not_due(100.499_999_999_999_99, 100.0));
+        assert!(targetting_not_due(100.0, 100.0));
+        // 1.0 - 0.49999999999999994 is 0.5 + 2^-54 exactly, a tie that rounds to even,
+        // 0.5, either way round: due.
+        assert!(!targetting_not_due(1.0, 0.499_999_999_999_999_94));
+        // The clock behind the stored time: not due.
+        assert!(targetting_not_due(99.0, 100.0));
+        // -inf - 0 = -inf < 0.5: not due; inf - inf and NaN compare false: due.
+        assert!(targetting_not_due(f64::NEG_INFINITY, 0.0));
+        assert!(!targetting_not_due(f64::INFINITY, 0.0));
+        assert!(!targetting_not_due(f64::INFINITY, f64::INFINITY));
+        assert!(!targetting_not_due(f64::NAN, 100.0));
+        assert!(!targetting_not_due(100.0, f64::NAN));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn targetting_not_due_agrees_with_aces_test_for_any_bits(a: u64, b: u64) {
+            let (now, last) = (f64::from_bits(a), f64::from_bits(b));
+            proptest::prop_assert_eq!(targetting_not_due(now, last), now - last < 0.5);
+        }
+
+        /// Clocks near each other, where the differences round.
+        #[test]
+        fn targetting_not_due_agrees_with_aces_test_near_half_a_second(
+            now in 0.0f64..1.0e6, d in 0.49f64..0.51,
+        ) {
+            let last = now - d;
+            proptest::prop_assert_eq!(targetting_not_due(now, last), now - last < 0.5);
+        }
     }
 
     #[test]
