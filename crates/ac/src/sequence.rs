@@ -468,6 +468,13 @@ fn signed_step(q: f32, sign: f32) -> f32 {
     }
 }
 
+/// The step of a backward crossing (`fr · t < 0`): `signed_step(1 / fr, t)`, which
+/// is `1 / fr` with `t`'s sign, the opposite of `fr`'s (±0 for an infinite `fr`).
+#[inline(always)]
+fn backward_step(fr: f32) -> f32 {
+    -(1.0 / fr)
+}
+
 /// `apply_physics(frame, q, sign)` on the sequence's velocity, omega and rotation memo.
 #[inline(always)]
 fn apply_physics_with(
@@ -785,6 +792,10 @@ impl Sequence {
                     floor = floor64(self.frame_number);
                     done = true;
                 }
+                // `apply_physics`' step `signed_step(1 / fr, t)` is `-(1 / fr)` here:
+                // `fr · t < 0` gives them opposite signs, neither zero nor NaN.
+                let q = backward_step(fr);
+                debug_assert_eq!(q.to_bits(), signed_step(1.0 / fr, t).to_bits());
                 while floor < last as f64 {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
@@ -794,7 +805,8 @@ impl Sequence {
                             None => f.subtract_identity(),
                         }
                         if fr.abs() > EPSILON {
-                            self.apply_physics(f, 1.0 / fr, t);
+                            f.origin = f.origin.add(self.velocity.scale(q));
+                            f.rotate_vec_memo(&self.omega, q, &mut self.rotation_memo);
                         }
                     }
                     fire!(ci, last, -1);
@@ -974,8 +986,8 @@ impl Sequence {
 #[cfg(test)]
 mod tests {
     use super::{
-        floor64, floor_i32, floor_key, signed_step, AnimMap, AnimSource, FiredHook, NodeAnimation,
-        SeqNode, Sequence, MAX_HOOKS_PER_UPDATE,
+        backward_step, floor64, floor_i32, floor_key, signed_step, AnimMap, AnimSource, FiredHook,
+        NodeAnimation, SeqNode, Sequence, MAX_HOOKS_PER_UPDATE,
     };
     use crate::math::{AFrame, Quat, Vec3};
     use crate::records::{AnimHook, Animation, PartFrame};
@@ -1039,6 +1051,38 @@ mod tests {
             0x8000_0000
         );
         assert_eq!(signed_step(1.0 / f32::INFINITY, 1.0).to_bits(), 0);
+    }
+
+    #[test]
+    fn backward_step_is_the_negated_reciprocal_framerate() {
+        // A left turn's cycle plays at -30 frames a second with a positive t: each
+        // crossing steps by +1/30.
+        assert_eq!(backward_step(-30.0).to_bits(), 0x3d08_8889);
+        assert_eq!(backward_step(0.5).to_bits(), (-2.0f32).to_bits());
+        // An infinite framerate steps by a zero of the other sign (t's).
+        assert_eq!(backward_step(f32::INFINITY).to_bits(), 0x8000_0000);
+        assert_eq!(backward_step(f32::NEG_INFINITY).to_bits(), 0);
+        // Wherever `fr * t < 0`, it has the bits of `signed_step(1 / fr, t)`.
+        let vals = [
+            1.0e-45,
+            1.0e-30,
+            0.5,
+            1.0,
+            30.0,
+            1.0e30,
+            f32::MAX,
+            f32::INFINITY,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                for (fr, t) in [(a, -b), (-a, b)] {
+                    if fr * t < 0.0 {
+                        let want = signed_step(1.0 / fr, t).to_bits();
+                        assert_eq!(backward_step(fr).to_bits(), want, "{fr} {t}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
