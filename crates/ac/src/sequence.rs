@@ -490,6 +490,17 @@ fn apply_physics_with(
     frame.rotate_vec_memo(&omega, q, memo);
 }
 
+/// Whether a frame number `x` (an f32 widened) lies past the frame numbered `last`:
+/// `Math.Floor(x) > last`, which for an integer `last` is `x ≥ last + 1`, exact in f64
+/// (a NaN fails it, as its floor fails the comparison). One conversion and compare a
+/// test, and no floor taken of the frame number.
+#[inline(always)]
+fn frame_crossed(x: f64, last: i32) -> bool {
+    let crossed = x >= f64::from(last) + 1.0;
+    debug_assert_eq!(crossed, floor_key(x as f32, i64::MIN) > i64::from(last));
+    crossed
+}
+
 /// `Math.Floor(x)` of an f32 value as an `i64` that compares with every `i32` the way
 /// the f64 floor does; a NaN floor, which fails every comparison, becomes `nan`, which
 /// the caller picks to fail the comparisons it makes.
@@ -719,11 +730,8 @@ impl Sequence {
             let mut leftover = 0.0f32;
             let mut done = false;
             if ft > 0.0 {
-                // Nothing in the crossing loop moves `frame_number`, so its floor is
-                // taken once per value.
-                // A NaN floor fails both tests below.
-                let mut floor = floor_key(self.frame_number, i64::MIN);
-                if i64::from(high) < floor {
+                // A NaN frame number crosses nothing (its floor fails every test).
+                if frame_crossed(f64::from(self.frame_number), high) {
                     let mut off = (self.frame_number - high as f32) - 1.0;
                     if off < 0.0 {
                         off = 0.0;
@@ -732,9 +740,10 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = high as f32;
-                    floor = floor_key(self.frame_number, i64::MIN);
                     done = true;
                 }
+                // Nothing in the crossing loop moves `frame_number`.
+                let x = f64::from(self.frame_number);
                 // The node is looked up once for the whole loop (the loop changes
                 // the memos, the frame and the hook list, never the playlist).
                 let node = &self.nodes[ci];
@@ -742,7 +751,7 @@ impl Sequence {
                 // here: `fr · t > 0` makes both non-zero, not NaN and of one sign, so
                 // `1 / fr` (±0 for an infinite `fr`, never NaN) already has `t`'s sign.
                 let q = 1.0 / fr;
-                while floor > i64::from(last) {
+                while frame_crossed(x, last) {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
@@ -773,10 +782,12 @@ impl Sequence {
                     }
                     last += 1;
                 }
-                // `floor` is `floor_i32(frame_number)` whenever it fits an i32 (a
-                // NaN's i64::MIN does not, and NaN is not remembered).
-                if let Ok(f) = i32::try_from(floor) {
-                    self.floor_memo = (self.frame_number.to_bits(), f);
+                // The loop stops at the floor of the frame number: it starts at the old
+                // number's, and the number only grew. A clamped number's floor may lie
+                // below, and a NaN has none: the memo is left as it is there (its entry
+                // still holds of its own bits).
+                if !done && !x.is_nan() {
+                    self.floor_memo = (self.frame_number.to_bits(), last);
                 }
             } else if ft < 0.0 {
                 let mut floor = floor64(self.frame_number);
@@ -986,8 +997,8 @@ impl Sequence {
 #[cfg(test)]
 mod tests {
     use super::{
-        backward_step, floor64, floor_i32, floor_key, signed_step, AnimMap, AnimSource, FiredHook,
-        NodeAnimation, SeqNode, Sequence, MAX_HOOKS_PER_UPDATE,
+        backward_step, floor64, floor_i32, floor_key, frame_crossed, signed_step, AnimMap,
+        AnimSource, FiredHook, NodeAnimation, SeqNode, Sequence, MAX_HOOKS_PER_UPDATE,
     };
     use crate::math::{AFrame, Quat, Vec3};
     use crate::records::{AnimHook, Animation, PartFrame};
@@ -1051,6 +1062,43 @@ mod tests {
             0x8000_0000
         );
         assert_eq!(signed_step(1.0 / f32::INFINITY, 1.0).to_bits(), 0);
+    }
+
+    #[test]
+    fn frame_crossed_is_a_floor_past_the_frame() {
+        let crossed = |x: f32, last| frame_crossed(f64::from(x), last);
+        // Floor 2 lies past frame 1; just below 2 the floor is 1.
+        assert!(crossed(2.0, 1));
+        assert!(!crossed(1.999_999_9, 1));
+        assert!(!crossed(1.0, 1));
+        // Below zero: the floor of -0.5 is -1, past -2 but not past -1.
+        assert!(crossed(-0.5, -2));
+        assert!(!crossed(-0.5, -1));
+        assert!(!crossed(-0.0, 0));
+        // Beyond every i32: the floor of 2^31 is past i32::MAX.
+        assert!(crossed(2_147_483_648.0, i32::MAX));
+        assert!(crossed(f32::INFINITY, i32::MAX));
+        assert!(!crossed(f32::NEG_INFINITY, i32::MIN));
+        // A NaN crosses nothing.
+        assert!(!crossed(f32::NAN, i32::MIN));
+        // The floor's own comparison (`floor_key`) agrees everywhere in between.
+        let xs = [
+            -3.5f32,
+            -1.0,
+            -1.0e-30,
+            0.0,
+            0.25,
+            0.999_999_94,
+            1.0,
+            29.999_998,
+            3.0e9,
+        ];
+        for x in xs {
+            for last in [i32::MIN, -4, -2, -1, 0, 1, 29, 30, i32::MAX] {
+                let want = floor_key(x, i64::MIN) > i64::from(last);
+                assert_eq!(crossed(x, last), want, "{x} {last}");
+            }
+        }
     }
 
     #[test]
