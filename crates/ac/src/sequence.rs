@@ -501,6 +501,16 @@ fn frame_crossed(x: f64, last: i32) -> bool {
     crossed
 }
 
+/// Whether a frame number `x` (an f32 widened) lies before the frame numbered
+/// `last`: `Math.Floor(x) < last`, which for an integer `last` is `x < last`, exact in
+/// f64 (a NaN fails it, as its floor fails the comparison).
+#[inline(always)]
+fn frame_before(x: f64, last: i32) -> bool {
+    let before = x < f64::from(last);
+    debug_assert_eq!(before, floor64(x as f32) < f64::from(last));
+    before
+}
+
 /// `Math.Floor(x)` of an f32 value as an `i64` that compares with every `i32` the way
 /// the f64 floor does; a NaN floor, which fails every comparison, becomes `nan`, which
 /// the caller picks to fail the comparisons it makes.
@@ -790,8 +800,7 @@ impl Sequence {
                     self.floor_memo = (self.frame_number.to_bits(), last);
                 }
             } else if ft < 0.0 {
-                let mut floor = floor64(self.frame_number);
-                if (low as f64) > floor {
+                if frame_before(f64::from(self.frame_number), low) {
                     let mut off = self.frame_number - low as f32;
                     if off > 0.0 {
                         off = 0.0;
@@ -800,14 +809,15 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = low as f32;
-                    floor = floor64(self.frame_number);
                     done = true;
                 }
+                // Nothing in the crossing loop moves `frame_number`.
+                let x = f64::from(self.frame_number);
                 // `apply_physics`' step `signed_step(1 / fr, t)` is `-(1 / fr)` here:
                 // `fr · t < 0` gives them opposite signs, neither zero nor NaN.
                 let q = backward_step(fr);
                 debug_assert_eq!(q.to_bits(), signed_step(1.0 / fr, t).to_bits());
-                while floor < last as f64 {
+                while frame_before(x, last) {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // `pos_frame` is the identity out of range (Q12).
@@ -823,9 +833,12 @@ impl Sequence {
                     fire!(ci, last, -1);
                     last -= 1;
                 }
-                // `floor` is `floor64(frame_number)`, whose `i32` conversion is
-                // `floor_i32`'s (a left turn plays its animation backward every tick).
-                self.floor_memo = (self.frame_number.to_bits(), floor as i32);
+                // The loop stops at the floor of the frame number (it starts at the old
+                // number's, and the number only fell), but not for a clamped or NaN
+                // number (see the forward loop's memo).
+                if !done && !x.is_nan() {
+                    self.floor_memo = (self.frame_number.to_bits(), last);
+                }
             } else if let Some(f) = frame.as_deref_mut() {
                 if t.abs() > EPSILON {
                     self.apply_physics(f, t, t);
@@ -997,8 +1010,8 @@ impl Sequence {
 #[cfg(test)]
 mod tests {
     use super::{
-        backward_step, floor64, floor_i32, floor_key, frame_crossed, signed_step, AnimMap,
-        AnimSource, FiredHook, NodeAnimation, SeqNode, Sequence, MAX_HOOKS_PER_UPDATE,
+        backward_step, floor64, floor_i32, floor_key, frame_before, frame_crossed, signed_step,
+        AnimMap, AnimSource, FiredHook, NodeAnimation, SeqNode, Sequence, MAX_HOOKS_PER_UPDATE,
     };
     use crate::math::{AFrame, Quat, Vec3};
     use crate::records::{AnimHook, Animation, PartFrame};
@@ -1097,6 +1110,40 @@ mod tests {
             for last in [i32::MIN, -4, -2, -1, 0, 1, 29, 30, i32::MAX] {
                 let want = floor_key(x, i64::MIN) > i64::from(last);
                 assert_eq!(crossed(x, last), want, "{x} {last}");
+            }
+        }
+    }
+
+    #[test]
+    fn frame_before_is_a_floor_before_the_frame() {
+        let before = |x: f32, last| frame_before(f64::from(x), last);
+        // The floor of 0.5 is 0, before frame 1 but not before frame 0.
+        assert!(before(0.5, 1));
+        assert!(!before(0.5, 0));
+        assert!(!before(1.0, 1));
+        // The floor of -0.25 is -1, before frame 0; -0.0's floor is 0.
+        assert!(before(-0.25, 0));
+        assert!(!before(-0.0, 0));
+        assert!(before(f32::NEG_INFINITY, i32::MIN));
+        assert!(!before(f32::INFINITY, i32::MAX));
+        // A NaN is before nothing.
+        assert!(!before(f32::NAN, i32::MAX));
+        // The f64 floor's own comparison agrees everywhere in between.
+        let xs = [
+            -3.5f32,
+            -1.0,
+            -1.0e-30,
+            0.0,
+            0.25,
+            0.999_999_94,
+            1.0,
+            29.999_998,
+            3.0e9,
+        ];
+        for x in xs {
+            for last in [i32::MIN, -4, -2, -1, 0, 1, 29, 30, i32::MAX] {
+                let want = floor64(x) < f64::from(last);
+                assert_eq!(before(x, last), want, "{x} {last}");
             }
         }
     }
