@@ -468,6 +468,13 @@ fn signed_step(q: f32, sign: f32) -> f32 {
     }
 }
 
+/// The step of a backward crossing (`fr · t < 0`): `signed_step(1 / fr, t)`, which
+/// is `1 / fr` with `t`'s sign, the opposite of `fr`'s (±0 for an infinite `fr`).
+#[inline(always)]
+fn backward_step(fr: f32) -> f32 {
+    -(1.0 / fr)
+}
+
 /// `apply_physics(frame, q, sign)` on the sequence's velocity, omega and rotation memo.
 #[inline(always)]
 fn apply_physics_with(
@@ -481,6 +488,27 @@ fn apply_physics_with(
     let q = signed_step(q, sign);
     frame.origin = frame.origin.add(velocity.scale(q));
     frame.rotate_vec_memo(&omega, q, memo);
+}
+
+/// Whether a frame number `x` (an f32 widened) lies past the frame numbered `last`:
+/// `Math.Floor(x) > last`, which for an integer `last` is `x ≥ last + 1`, exact in f64
+/// (a NaN fails it, as its floor fails the comparison). One conversion and compare a
+/// test, and no floor taken of the frame number.
+#[inline(always)]
+fn frame_crossed(x: f64, last: i32) -> bool {
+    let crossed = x >= f64::from(last) + 1.0;
+    debug_assert_eq!(crossed, floor_key(x as f32, i64::MIN) > i64::from(last));
+    crossed
+}
+
+/// Whether a frame number `x` (an f32 widened) lies before the frame numbered
+/// `last`: `Math.Floor(x) < last`, which for an integer `last` is `x < last`, exact in
+/// f64 (a NaN fails it, as its floor fails the comparison).
+#[inline(always)]
+fn frame_before(x: f64, last: i32) -> bool {
+    let before = x < f64::from(last);
+    debug_assert_eq!(before, floor64(x as f32) < f64::from(last));
+    before
 }
 
 /// `Math.Floor(x)` of an f32 value as an `i64` that compares with every `i32` the way
@@ -740,11 +768,8 @@ impl Sequence {
             let mut leftover = 0.0f32;
             let mut done = false;
             if ft > 0.0 {
-                // Nothing in the crossing loop moves `frame_number`, so its floor is
-                // taken once per value.
-                // A NaN floor fails both tests below.
-                let mut floor = floor_key(self.frame_number, i64::MIN);
-                if i64::from(high) < floor {
+                // A NaN frame number crosses nothing (its floor fails every test).
+                if frame_crossed(f64::from(self.frame_number), high) {
                     let mut off = (self.frame_number - high as f32) - 1.0;
                     if off < 0.0 {
                         off = 0.0;
@@ -753,9 +778,10 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = high as f32;
-                    floor = floor_key(self.frame_number, i64::MIN);
                     done = true;
                 }
+                // Nothing in the crossing loop moves `frame_number`.
+                let x = f64::from(self.frame_number);
                 // The node is looked up once for the whole loop (the loop changes
                 // the memos, the frame and the hook list, never the playlist).
                 let node = &self.nodes[ci];
@@ -763,7 +789,7 @@ impl Sequence {
                 // here: `fr · t > 0` makes both non-zero, not NaN and of one sign, so
                 // `1 / fr` (±0 for an infinite `fr`, never NaN) already has `t`'s sign.
                 let q = 1.0 / fr;
-                while floor > i64::from(last) {
+                while frame_crossed(x, last) {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // ACE combines unconditionally; an out-of-range (identity) pos
@@ -794,14 +820,15 @@ impl Sequence {
                     }
                     last += 1;
                 }
-                // `floor` is `floor_i32(frame_number)` whenever it fits an i32 (a
-                // NaN's i64::MIN does not, and NaN is not remembered).
-                if let Ok(f) = i32::try_from(floor) {
-                    self.floor_memo = (self.frame_number.to_bits(), f);
+                // The loop stops at the floor of the frame number: it starts at the old
+                // number's, and the number only grew. A clamped number's floor may lie
+                // below, and a NaN has none: the memo is left as it is there (its entry
+                // still holds of its own bits).
+                if !done && !x.is_nan() {
+                    self.floor_memo = (self.frame_number.to_bits(), last);
                 }
             } else if ft < 0.0 {
-                let mut floor = floor64(self.frame_number);
-                if (low as f64) > floor {
+                if frame_before(f64::from(self.frame_number), low) {
                     let mut off = self.frame_number - low as f32;
                     if off > 0.0 {
                         off = 0.0;
@@ -810,10 +837,15 @@ impl Sequence {
                         leftover = off / fr;
                     }
                     self.frame_number = low as f32;
-                    floor = floor64(self.frame_number);
                     done = true;
                 }
-                while floor < last as f64 {
+                // Nothing in the crossing loop moves `frame_number`.
+                let x = f64::from(self.frame_number);
+                // `apply_physics`' step `signed_step(1 / fr, t)` is `-(1 / fr)` here:
+                // `fr · t < 0` gives them opposite signs, neither zero nor NaN.
+                let q = backward_step(fr);
+                debug_assert_eq!(q.to_bits(), signed_step(1.0 / fr, t).to_bits());
+                while frame_before(x, last) {
                     count_crossing!();
                     if let Some(f) = frame.as_deref_mut() {
                         // `pos_frame` is the identity out of range (Q12).
@@ -822,15 +854,19 @@ impl Sequence {
                             None => f.subtract_identity(),
                         }
                         if fr.abs() > EPSILON {
-                            self.apply_physics(f, 1.0 / fr, t);
+                            f.origin = f.origin.add(self.velocity.scale(q));
+                            f.rotate_vec_memo(&self.omega, q, &mut self.rotation_memo);
                         }
                     }
                     fire!(ci, last, -1);
                     last -= 1;
                 }
-                // `floor` is `floor64(frame_number)`, whose `i32` conversion is
-                // `floor_i32`'s (a left turn plays its animation backward every tick).
-                self.floor_memo = (self.frame_number.to_bits(), floor as i32);
+                // The loop stops at the floor of the frame number (it starts at the old
+                // number's, and the number only fell), but not for a clamped or NaN
+                // number (see the forward loop's memo).
+                if !done && !x.is_nan() {
+                    self.floor_memo = (self.frame_number.to_bits(), last);
+                }
             } else if let Some(f) = frame.as_deref_mut() {
                 if t.abs() > EPSILON {
                     self.apply_physics(f, t, t);
@@ -1002,8 +1038,8 @@ impl Sequence {
 #[cfg(test)]
 mod tests {
     use super::{
-        floor64, floor_i32, floor_key, signed_step, AnimMap, AnimSource, FiredHook, NodeAnimation,
-        SeqNode, Sequence, MAX_HOOKS_PER_UPDATE,
+        backward_step, floor64, floor_i32, floor_key, frame_before, frame_crossed, signed_step,
+        AnimMap, AnimSource, FiredHook, NodeAnimation, SeqNode, Sequence, MAX_HOOKS_PER_UPDATE,
     };
     use crate::math::{AFrame, Quat, Vec3};
     use crate::records::{AnimHook, Animation, PartFrame};
@@ -1067,6 +1103,109 @@ mod tests {
             0x8000_0000
         );
         assert_eq!(signed_step(1.0 / f32::INFINITY, 1.0).to_bits(), 0);
+    }
+
+    #[test]
+    fn frame_crossed_is_a_floor_past_the_frame() {
+        let crossed = |x: f32, last| frame_crossed(f64::from(x), last);
+        // Floor 2 lies past frame 1; just below 2 the floor is 1.
+        assert!(crossed(2.0, 1));
+        assert!(!crossed(1.999_999_9, 1));
+        assert!(!crossed(1.0, 1));
+        // Below zero: the floor of -0.5 is -1, past -2 but not past -1.
+        assert!(crossed(-0.5, -2));
+        assert!(!crossed(-0.5, -1));
+        assert!(!crossed(-0.0, 0));
+        // Beyond every i32: the floor of 2^31 is past i32::MAX.
+        assert!(crossed(2_147_483_648.0, i32::MAX));
+        assert!(crossed(f32::INFINITY, i32::MAX));
+        assert!(!crossed(f32::NEG_INFINITY, i32::MIN));
+        // A NaN crosses nothing.
+        assert!(!crossed(f32::NAN, i32::MIN));
+        // The floor's own comparison (`floor_key`) agrees everywhere in between.
+        let xs = [
+            -3.5f32,
+            -1.0,
+            -1.0e-30,
+            0.0,
+            0.25,
+            0.999_999_94,
+            1.0,
+            29.999_998,
+            3.0e9,
+        ];
+        for x in xs {
+            for last in [i32::MIN, -4, -2, -1, 0, 1, 29, 30, i32::MAX] {
+                let want = floor_key(x, i64::MIN) > i64::from(last);
+                assert_eq!(crossed(x, last), want, "{x} {last}");
+            }
+        }
+    }
+
+    #[test]
+    fn frame_before_is_a_floor_before_the_frame() {
+        let before = |x: f32, last| frame_before(f64::from(x), last);
+        // The floor of 0.5 is 0, before frame 1 but not before frame 0.
+        assert!(before(0.5, 1));
+        assert!(!before(0.5, 0));
+        assert!(!before(1.0, 1));
+        // The floor of -0.25 is -1, before frame 0; -0.0's floor is 0.
+        assert!(before(-0.25, 0));
+        assert!(!before(-0.0, 0));
+        assert!(before(f32::NEG_INFINITY, i32::MIN));
+        assert!(!before(f32::INFINITY, i32::MAX));
+        // A NaN is before nothing.
+        assert!(!before(f32::NAN, i32::MAX));
+        // The f64 floor's own comparison agrees everywhere in between.
+        let xs = [
+            -3.5f32,
+            -1.0,
+            -1.0e-30,
+            0.0,
+            0.25,
+            0.999_999_94,
+            1.0,
+            29.999_998,
+            3.0e9,
+        ];
+        for x in xs {
+            for last in [i32::MIN, -4, -2, -1, 0, 1, 29, 30, i32::MAX] {
+                let want = floor64(x) < f64::from(last);
+                assert_eq!(before(x, last), want, "{x} {last}");
+            }
+        }
+    }
+
+    #[test]
+    fn backward_step_is_the_negated_reciprocal_framerate() {
+        // A left turn's cycle plays at -30 frames a second with a positive t: each
+        // crossing steps by +1/30.
+        assert_eq!(backward_step(-30.0).to_bits(), 0x3d08_8889);
+        assert_eq!(backward_step(0.5).to_bits(), (-2.0f32).to_bits());
+        // An infinite framerate steps by a zero of the other sign (t's).
+        assert_eq!(backward_step(f32::INFINITY).to_bits(), 0x8000_0000);
+        assert_eq!(backward_step(f32::NEG_INFINITY).to_bits(), 0);
+        // Wherever `fr * t < 0`, it has the bits of `signed_step(1 / fr, t)`.
+        let vals = [
+            1.0e-45,
+            1.0e-30,
+            0.5,
+            1.0,
+            30.0,
+            1.0e30,
+            f32::MAX,
+            f32::INFINITY,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                for (fr, t) in [(a, -b), (-a, b)] {
+                    if fr * t < 0.0 {
+                        let want = signed_step(1.0 / fr, t).to_bits();
+                        assert_eq!(backward_step(fr).to_bits(), want, "{fr} {t}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
