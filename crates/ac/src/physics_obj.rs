@@ -625,24 +625,33 @@ impl PhysicsObj {
     }
 
     /// The queued hooks of [`PhysicsObj::process_hooks`]. Most updates that queue hooks
-    /// queue one, and most lone hooks are not AnimationDone (a sound, a footstep): with
-    /// no event log and room in the hook log, such a hook is only logged, which needs
-    /// no call and so no register saves; the rest take [`Self::process_queued_hooks_plain`].
+    /// queue one: with no event log and room in the hook log, a lone hook is logged
+    /// here, which needs no call and so no register saves, and a lone AnimationDone then
+    /// signals the table manager in a tail call (the plain path raises nothing either);
+    /// the rest take [`Self::process_queued_hooks_plain`].
     #[inline(never)]
     fn process_queued_hooks(&mut self) {
         if let [h] = self.anim_hooks[..] {
-            if h.hook_type != HOOK_ANIMATION_DONE
-                && self.events.is_none()
-                && self.hook_log.len() < self.hook_log.capacity()
-            {
+            if self.events.is_none() && self.hook_log.len() < self.hook_log.capacity() {
                 self.hook_log.push(h.hook_type);
                 self.anim_hooks.clear();
+                if h.hook_type == HOOK_ANIMATION_DONE {
+                    self.lone_animation_done();
+                    return;
+                }
                 #[cfg(debug_assertions)]
                 self.debug_assert_lone_hook_as_plain(h);
                 return;
             }
         }
         self.process_queued_hooks_plain();
+    }
+
+    /// A lone AnimationDone, logged: the table manager signalled (nothing it reaches
+    /// reads the hook queue, already cleared).
+    #[inline(never)]
+    fn lone_animation_done(&mut self) {
+        self.animation_done(true);
     }
 
     /// Debug builds: the lone hook `h` that [`PhysicsObj::process_queued_hooks`] has
