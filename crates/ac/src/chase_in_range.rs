@@ -124,7 +124,9 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     let plain = plain_start_on_clones(w, i, t, mvs);
     let obj = w.at_mut(i);
     obj.set_active(true);
-    obj.reserve_move_buffers();
+    // No `reserve_move_buffers`: the buffers are sized for a move that lasts, and this
+    // one ends here. Its few appends grow a short buffer as any append does, and a move
+    // that lasts sizes them where it starts (the plain start, `start_out_of_range`).
     // The plain path writes the manager between its two stops; a stop reads only the
     // manager's movement type, which is Invalid before the start and after the end,
     // and changes nothing the manager holds, so the two stops are made one after the

@@ -624,10 +624,58 @@ impl PhysicsObj {
         }
     }
 
+    /// The queued hooks of [`PhysicsObj::process_hooks`]. Most updates that queue hooks
+    /// queue one: with no event log and room in the hook log, a lone hook is logged
+    /// here, which needs no call and so no register saves, and a lone AnimationDone then
+    /// signals the table manager in a tail call (the plain path raises nothing either);
+    /// the rest take [`Self::process_queued_hooks_plain`].
     #[inline(never)]
     fn process_queued_hooks(&mut self) {
-        // Most updates that queue hooks queue one (a sound, or the AnimationDone of a
-        // link): without the loop, fewer registers are live across its calls.
+        if let [h] = self.anim_hooks[..] {
+            if self.events.is_none() && self.hook_log.len() < self.hook_log.capacity() {
+                self.hook_log.push(h.hook_type);
+                self.anim_hooks.clear();
+                if h.hook_type == HOOK_ANIMATION_DONE {
+                    self.lone_animation_done();
+                    return;
+                }
+                #[cfg(debug_assertions)]
+                self.debug_assert_lone_hook_as_plain(h);
+                return;
+            }
+        }
+        self.process_queued_hooks_plain();
+    }
+
+    /// A lone AnimationDone, logged: the table manager signalled (nothing it reaches
+    /// reads the hook queue, already cleared).
+    #[inline(never)]
+    fn lone_animation_done(&mut self) {
+        self.animation_done(true);
+    }
+
+    /// Debug builds: the lone hook `h` that [`PhysicsObj::process_queued_hooks`] has
+    /// just logged, taken back and handed to the plain path, which must log it the same
+    /// way and raise nothing. Neither buffer grows (the log had room, the queue held
+    /// `h`), so a steady tick still allocates nothing.
+    #[cfg(debug_assertions)]
+    fn debug_assert_lone_hook_as_plain(&mut self, h: FiredHook) {
+        let fast = self.hook_log.pop();
+        let (len, cap) = (self.hook_log.len(), self.hook_log.capacity());
+        self.anim_hooks.push(h);
+        self.process_queued_hooks_plain();
+        debug_assert_eq!(self.hook_log.len(), len + 1, "lone hook: log");
+        debug_assert_eq!(self.hook_log.last().copied(), fast, "lone hook: logged");
+        debug_assert_eq!(self.hook_log.capacity(), cap, "lone hook: log grew");
+        debug_assert!(self.anim_hooks.is_empty(), "lone hook: queue");
+        debug_assert!(self.events.is_none(), "lone hook: raised");
+    }
+
+    /// [`PhysicsObj::process_queued_hooks`] for any queue: each hook logged, raised and,
+    /// for AnimationDone, acted on.
+    #[inline(never)]
+    fn process_queued_hooks_plain(&mut self) {
+        // A lone hook without the loop: fewer registers are live across its calls.
         if let [h] = self.anim_hooks[..] {
             self.process_hook(h);
         } else {
@@ -1090,5 +1138,61 @@ mod at_rest {
         obj.update_object_internal(1.0 / 30.0);
         assert_eq!(bits(obj.velocity), [0; 3]);
         assert!(!obj.active);
+    }
+}
+
+#[cfg(test)]
+mod lone_hooks {
+    use crate::bench::{sample_table, spawn};
+    use crate::events::Event;
+    use crate::math::Vec3;
+    use crate::sequence::FiredHook;
+    use std::sync::Arc;
+
+    const SOUND: FiredHook = FiredHook {
+        hook_type: 1,
+        anim_id: 0x0300_0102,
+        frame: 7,
+        index: 0,
+    };
+
+    // Debug builds (this test's) also check each lone hook logged alone against the
+    // plain path on a clone.
+    #[test]
+    fn a_lone_hook_other_than_animation_done_is_logged_alone_or_through_the_plain_path() {
+        let (table, anims) = sample_table().unwrap();
+        let mut obj = spawn(table, Arc::new(anims), Vec3::ZERO);
+        obj.hook_log.clear();
+        // Room in the log and no event log: logged, nothing raised.
+        obj.anim_hooks.push(SOUND);
+        obj.process_hooks();
+        assert_eq!(obj.hook_log, [1]);
+        assert!(obj.anim_hooks.is_empty());
+        assert!(obj.events.is_none());
+        // A full log: the plain path grows it and logs the hook last.
+        while obj.hook_log.len() < obj.hook_log.capacity() {
+            obj.hook_log.push(2);
+        }
+        let full = obj.hook_log.len();
+        obj.anim_hooks.push(SOUND);
+        obj.process_hooks();
+        assert_eq!(obj.hook_log.len(), full + 1);
+        assert_eq!(obj.hook_log.last(), Some(&1));
+        // An event log: the plain path logs the hook and raises it.
+        obj.hook_log.clear();
+        obj.enable_events();
+        obj.anim_hooks.push(SOUND);
+        obj.process_hooks();
+        assert_eq!(obj.hook_log, [1]);
+        assert_eq!(
+            obj.events(),
+            [Event::Hook {
+                hook_type: 1,
+                anim_id: 0x0300_0102,
+                frame: 7,
+                index: 0
+            }]
+        );
+        assert!(obj.anim_hooks.is_empty());
     }
 }

@@ -89,6 +89,8 @@ pub struct MotionTableManager {
     /// `remove_redundant_links` has nothing to cut. Kept where entries are queued (an
     /// owing entry queued behind the head clears it); taking entries from the front,
     /// clearing the queue and zeroing counts leave it true. False only means unknown.
+    /// Never true for a manager with plain stops ([`MotionTableManager::plain_stops`]),
+    /// which always scans, so a true flag answers without reading the rest memo.
     // In the padding after `animation_counter`: the manager keeps its size.
     quiet_tail: bool,
     /// The rest cycle a StopCompletely at rest reads (see [`RestMemo`]).
@@ -351,6 +353,7 @@ impl MotionTableManager {
     #[cfg(feature = "reference")]
     pub(crate) fn plain_stops(&mut self) {
         *self.rest = RestMemo::Off;
+        self.quiet_tail = false;
     }
 
     /// The completion queue (`pending_animations`), oldest first.
@@ -397,7 +400,8 @@ impl MotionTableManager {
             motion,
             num_anims: 0,
         });
-        if self.quiet_tail && !self.takes_plain_stops() {
+        if self.quiet_tail {
+            debug_assert!(!self.takes_plain_stops(), "quiet tail: plain stops");
             debug_assert!(self.only_first_owes(), "quiet tail: an entry owes");
             #[cfg(debug_assertions)]
             self.debug_assert_plain_scan_cuts_nothing(seq, "quiet tail, zero entry");
@@ -466,7 +470,8 @@ impl MotionTableManager {
         if self.pending.len() > 1 && self.pending.back().is_some_and(|n| n.num_anims != 0) {
             self.quiet_tail = false;
         }
-        if self.quiet_tail && !self.takes_plain_stops() {
+        if self.quiet_tail {
+            debug_assert!(!self.takes_plain_stops(), "quiet tail: plain stops");
             debug_assert!(self.only_first_owes(), "quiet tail: an entry owes");
             #[cfg(debug_assertions)]
             self.debug_assert_plain_scan_cuts_nothing(seq, "quiet tail");
@@ -651,6 +656,24 @@ mod tests {
         let mut m = manager(&[(READY, 1), (WALK_FORWARD, 1), (READY, 1)]);
         m.remove_redundant_links(&mut seq);
         assert_eq!(queue(&m), [(READY, 1), (WALK_FORWARD, 0), (READY, 0)]);
+    }
+
+    #[test]
+    fn a_manager_with_plain_stops_never_keeps_a_quiet_tail() {
+        let mut m = manager(&[]);
+        let mut seq = Sequence::new();
+        m.add_to_queue(READY, 1, &mut seq);
+        m.add_to_queue(READY, 0, &mut seq);
+        assert!(m.quiet_tail);
+        // Plain stops forget the quiet tail, and no scan remembers one again: each
+        // zero-count entry queued behind the head is scanned (and cuts nothing).
+        m.plain_stops();
+        assert!(!m.quiet_tail);
+        assert!(!m.add_zero_to_queue_cut(READY, &mut seq));
+        assert!(!m.quiet_tail);
+        m.remove_redundant_links(&mut seq);
+        assert!(!m.quiet_tail);
+        assert_eq!(queue(&m), [(READY, 1), (READY, 0), (READY, 0)]);
     }
 
     #[test]

@@ -289,6 +289,9 @@ impl VoyeurTable {
     /// What inserting an entry for an id the table lacks and removing it again leaves
     /// behind: the generation it took, and the slot it took from the free list back on
     /// top of that list (a new slot, empty and free, when the list was empty).
+    // Inline: a counter and a test, fewer instructions than the call from the chase's
+    // in-range start in the other module.
+    #[inline]
     pub(crate) fn insert_and_remove(&mut self) {
         self.next_gen += 1;
         if self.free.is_empty() {
