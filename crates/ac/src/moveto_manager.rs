@@ -598,6 +598,22 @@ fn neither_interpolating_nor_animating(
     !pm.is_some_and(|p| p.is_interpolating()) && !is_animating
 }
 
+/// A turning step's failure count: progress resets it; a step without progress adds
+/// one unless the object is being interpolated or animated.
+#[inline(always)]
+fn count_turn_progress(
+    count: &mut i32,
+    progress: bool,
+    pm: Option<&crate::position_manager::PositionManager>,
+    is_animating: bool,
+) {
+    if progress {
+        *count = 0;
+    } else if neither_interpolating_nor_animating(pm, is_animating) {
+        *count += 1;
+    }
+}
+
 /// `CheckProgressMade(d)` at world time `now`: judged at most once per window of more
 /// than 1 s (Q71).
 #[inline]
@@ -1087,6 +1103,17 @@ impl PhysicsObj {
         m.original_distance_time = now;
     }
 
+    /// The object after the plain step `step` ran on a clone of it, for a steady step's
+    /// debug check to compare with (none while clone checks are off).
+    #[cfg(debug_assertions)]
+    fn plain_step_on_clone(&self, step: impl FnOnce(&mut PhysicsObj)) -> Option<PhysicsObj> {
+        crate::table_manager::clone_checks().then(|| {
+            let mut o = self.clone();
+            step(&mut o);
+            o
+        })
+    }
+
     /// `HandleMoveToPosition`: one step of a forward leg. With `FAST`, a steady step
     /// ([`PhysicsObj::mt_steady_forward_step`]) is taken without the plain step's frame;
     /// any other runs the plain step ([`PhysicsObj::mt_forward_step`]).
@@ -1098,11 +1125,7 @@ impl PhysicsObj {
             return self.mt_forward_step::<false>(None);
         }
         #[cfg(debug_assertions)]
-        let plain = crate::table_manager::clone_checks().then(|| {
-            let mut o = self.clone();
-            o.mt_forward_step::<false>(None);
-            o
-        });
+        let plain = self.plain_step_on_clone(|o| o.mt_forward_step::<false>(None));
         match self.mt_steady_forward_step() {
             Steady::Done => {}
             Steady::Horizon(t) => self.mt_set_horizon(t),
@@ -1442,11 +1465,7 @@ impl PhysicsObj {
             return self.mt_turn_step::<false>(node);
         }
         #[cfg(debug_assertions)]
-        let plain = crate::table_manager::clone_checks().then(|| {
-            let mut o = self.clone();
-            o.mt_turn_step::<false>(node);
-            o
-        });
+        let plain = self.plain_step_on_clone(|o| o.mt_turn_step::<false>(node));
         match self.mt_steady_turn_step(node) {
             TurnSteady::Done => {}
             TurnSteady::Reached(cc) => self.mt_turn_reached::<true>(node, cc),
@@ -1511,14 +1530,12 @@ impl PhysicsObj {
             "turn estimate"
         );
         m.previous_heading = PreviousHeading::Facing(m21, m22);
-        if progress {
-            m.fail_progress_count = 0;
-        } else if neither_interpolating_nor_animating(
+        count_turn_progress(
+            &mut m.fail_progress_count,
+            progress,
             self.position_manager.as_deref(),
             self.is_animating,
-        ) {
-            m.fail_progress_count += 1;
-        }
+        );
         TurnSteady::Done
     }
 
@@ -1575,14 +1592,12 @@ impl PhysicsObj {
             PreviousHeading::Facing(m21, m22) => PreviousHeading::Facing(m21, m22),
             h => h,
         };
-        if progress {
-            m.fail_progress_count = 0;
-        } else if neither_interpolating_nor_animating(
+        count_turn_progress(
+            &mut m.fail_progress_count,
+            progress,
             self.position_manager.as_deref(),
             self.is_animating,
-        ) {
-            m.fail_progress_count += 1;
-        }
+        );
     }
 
     /// The end of a turn that reached or passed its node's heading (`HandleTurnToHeading`,

@@ -1073,22 +1073,25 @@ mod tests {
         assert!(node.part_frame(i32::MAX).is_none());
     }
 
+    /// Framerate and time magnitudes for the crossing steps' sign tests, from the
+    /// smallest subnormal to infinity.
+    const STEP_RATES: [f32; 9] = [
+        f32::MIN_POSITIVE,
+        1.0e-45,
+        1.0e-30,
+        0.5,
+        1.0,
+        30.0,
+        1.0e30,
+        f32::MAX,
+        f32::INFINITY,
+    ];
+
     #[test]
     fn forward_step_is_the_reciprocal_framerate() {
         // Wherever `fr * t > 0`, `signed_step(1 / fr, t)` has the bits of `1 / fr`.
-        let vals = [
-            f32::MIN_POSITIVE,
-            1.0e-45,
-            1.0e-30,
-            0.5,
-            1.0,
-            30.0,
-            1.0e30,
-            f32::MAX,
-            f32::INFINITY,
-        ];
-        for &a in &vals {
-            for &b in &vals {
+        for a in STEP_RATES {
+            for b in STEP_RATES {
                 for (fr, t) in [(a, b), (-a, -b)] {
                     if fr * t > 0.0 {
                         let want = (1.0 / fr).to_bits();
@@ -1104,6 +1107,20 @@ mod tests {
         );
         assert_eq!(signed_step(1.0 / f32::INFINITY, 1.0).to_bits(), 0);
     }
+
+    /// Frame numbers around the floors' edges, and the frames they are compared with.
+    const FLOOR_CASES: [f32; 9] = [
+        -3.5,
+        -1.0,
+        -1.0e-30,
+        0.0,
+        0.25,
+        0.999_999_94,
+        1.0,
+        29.999_998,
+        3.0e9,
+    ];
+    const FLOOR_LASTS: [i32; 9] = [i32::MIN, -4, -2, -1, 0, 1, 29, 30, i32::MAX];
 
     #[test]
     fn frame_crossed_is_a_floor_past_the_frame() {
@@ -1123,19 +1140,8 @@ mod tests {
         // A NaN crosses nothing.
         assert!(!crossed(f32::NAN, i32::MIN));
         // The floor's own comparison (`floor_key`) agrees everywhere in between.
-        let xs = [
-            -3.5f32,
-            -1.0,
-            -1.0e-30,
-            0.0,
-            0.25,
-            0.999_999_94,
-            1.0,
-            29.999_998,
-            3.0e9,
-        ];
-        for x in xs {
-            for last in [i32::MIN, -4, -2, -1, 0, 1, 29, 30, i32::MAX] {
+        for x in FLOOR_CASES {
+            for last in FLOOR_LASTS {
                 let want = floor_key(x, i64::MIN) > i64::from(last);
                 assert_eq!(crossed(x, last), want, "{x} {last}");
             }
@@ -1157,19 +1163,8 @@ mod tests {
         // A NaN is before nothing.
         assert!(!before(f32::NAN, i32::MAX));
         // The f64 floor's own comparison agrees everywhere in between.
-        let xs = [
-            -3.5f32,
-            -1.0,
-            -1.0e-30,
-            0.0,
-            0.25,
-            0.999_999_94,
-            1.0,
-            29.999_998,
-            3.0e9,
-        ];
-        for x in xs {
-            for last in [i32::MIN, -4, -2, -1, 0, 1, 29, 30, i32::MAX] {
+        for x in FLOOR_CASES {
+            for last in FLOOR_LASTS {
                 let want = floor64(x) < f64::from(last);
                 assert_eq!(before(x, last), want, "{x} {last}");
             }
@@ -1186,18 +1181,8 @@ mod tests {
         assert_eq!(backward_step(f32::INFINITY).to_bits(), 0x8000_0000);
         assert_eq!(backward_step(f32::NEG_INFINITY).to_bits(), 0);
         // Wherever `fr * t < 0`, it has the bits of `signed_step(1 / fr, t)`.
-        let vals = [
-            1.0e-45,
-            1.0e-30,
-            0.5,
-            1.0,
-            30.0,
-            1.0e30,
-            f32::MAX,
-            f32::INFINITY,
-        ];
-        for &a in &vals {
-            for &b in &vals {
+        for a in STEP_RATES {
+            for b in STEP_RATES {
                 for (fr, t) in [(a, -b), (-a, b)] {
                     if fr * t < 0.0 {
                         let want = signed_step(1.0 / fr, t).to_bits();
