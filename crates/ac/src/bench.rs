@@ -181,6 +181,13 @@ impl Registry for Dense {
         let i = (id as usize).checked_sub(1)?;
         (self.0.get(i)?.id == id).then_some(i)
     }
+    // Object `i`'s id finds slot `id - 1` or nothing, and slot `i` holds that id: no
+    // second read of the object.
+    fn finds_itself(&self, i: usize) -> bool {
+        let found = (self.0[i].id as usize).checked_sub(1) == Some(i);
+        debug_assert_eq!(found, self.find(self.0[i].id) == Some(i), "finds_itself");
+        found
+    }
 }
 
 /// The move-to chase workload of `retroanim bench ac-chase`: N chasers run to
@@ -375,6 +382,23 @@ impl BenchWorld for ChaseBench {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_object_finds_itself_only_in_the_slot_its_id_names() {
+        // 20 chasers and 2 targets: ids 1 to 22 in slots 0 to 21.
+        let mut b = ChaseBench::new(20);
+        assert!(b.objects.finds_itself(0));
+        assert!(b.objects.finds_itself(21));
+        // Id 7 names slot 6, which holds id 7: slot 3 is not found by it.
+        b.objects.0[3].id = 7;
+        assert!(!b.objects.finds_itself(3));
+        // Id 0 names no slot; id 99 names one past the end.
+        b.objects.0[4].id = 0;
+        assert!(!b.objects.finds_itself(4));
+        b.objects.0[5].id = 99;
+        assert!(!b.objects.finds_itself(5));
+        assert!(b.objects.finds_itself(6));
+    }
 
     #[test]
     fn sample_compiles_and_objects_move() {

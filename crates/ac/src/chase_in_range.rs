@@ -72,7 +72,7 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
         .as_ref()
         .and_then(|m| m.voyeurs.as_ref())
         .is_some_and(|v| !v.contains(me));
-    if !unwatched || target.id != top || w.find(me) != Some(i) {
+    if !unwatched || target.id != top || !w.finds_itself(i) {
         return Start::Plain;
     }
     let obj = w.at(i);

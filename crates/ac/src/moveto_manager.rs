@@ -232,6 +232,7 @@ impl MoveToManager {
     /// `starting_position` or `movement_params.fail_distance` directly during a move
     /// calls it too, or the forward step keeps testing against the old pair (debug
     /// builds assert that it was called).
+    #[inline(always)]
     pub fn arm_charge_test(&mut self) {
         self.charge = ChargeArm::of(
             self.starting_position.as_ref(),
@@ -546,6 +547,7 @@ impl ChargeArm {
     };
 
     /// The arm for a move's start and fail distance.
+    #[inline(always)]
     pub(crate) fn of(start: Option<&Position>, fail: f32) -> ChargeArm {
         match start {
             Some(s) if fail.to_bits() == f32::MAX.to_bits() && near(s.frame.origin) => ChargeArm {

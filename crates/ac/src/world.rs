@@ -24,6 +24,11 @@ pub trait Registry {
     fn find(&self, id: u32) -> Option<usize> {
         (0..self.count()).find(|&i| self.at(i).id == id)
     }
+    /// Whether object `i`'s own id finds it (`find(at(i).id) == Some(i)`): requests
+    /// addressed to it by id reach it.
+    fn finds_itself(&self, i: usize) -> bool {
+        self.find(self.at(i).id) == Some(i)
+    }
 }
 
 impl Registry for Vec<PhysicsObj> {
