@@ -485,9 +485,16 @@ fn apply_physics_with(
     q: f32,
     sign: f32,
 ) {
-    let q = signed_step(q, sign);
+    apply_step(&velocity, &omega, memo, frame, signed_step(q, sign));
+}
+
+/// `apply_physics` once its step `q` has its sign: the frame moved by `velocity · q`
+/// and turned by `omega · q`. The crossing loops, whose step's sign is known before
+/// the loop, call it with the step they formed once.
+#[inline(always)]
+fn apply_step(velocity: &Vec3, omega: &Vec3, memo: &mut RotateVecMemo, frame: &mut AFrame, q: f32) {
     frame.origin = frame.origin.add(velocity.scale(q));
-    frame.rotate_vec_memo(&omega, q, memo);
+    frame.rotate_vec_memo(omega, q, memo);
 }
 
 /// Whether a frame number `x` (an f32 widened) lies past the frame numbered `last`:
@@ -807,10 +814,13 @@ impl Sequence {
                                 );
                             }
                             Some(pos) => *f = self.combine_memo.combine(f, &pos),
-                            None if fr.abs() > EPSILON => {
-                                f.origin = f.origin.add(self.velocity.scale(q));
-                                f.rotate_vec_memo(&self.omega, q, &mut self.rotation_memo);
-                            }
+                            None if fr.abs() > EPSILON => apply_step(
+                                &self.velocity,
+                                &self.omega,
+                                &mut self.rotation_memo,
+                                f,
+                                q,
+                            ),
                             None => {}
                         }
                     }
@@ -854,8 +864,7 @@ impl Sequence {
                             None => f.subtract_identity(),
                         }
                         if fr.abs() > EPSILON {
-                            f.origin = f.origin.add(self.velocity.scale(q));
-                            f.rotate_vec_memo(&self.omega, q, &mut self.rotation_memo);
+                            apply_step(&self.velocity, &self.omega, &mut self.rotation_memo, f, q);
                         }
                     }
                     fire!(ci, last, -1);
