@@ -74,12 +74,24 @@ fn reach_and_gap(
     oz: f32,
 ) -> (f32, f32) {
     let reach = off.length() - (radius + other_radius);
-    let dz = if pz <= oz {
+    (reach, height_gap(height, pz, other_height, oz))
+}
+
+/// How far apart two cylinders of heights `height` and `other_height` standing at `pz`
+/// and `oz` are in height (negative when they overlap).
+#[inline(always)]
+fn height_gap(height: f32, pz: f32, other_height: f32, oz: f32) -> f32 {
+    if pz <= oz {
         oz - (pz + height)
     } else {
         pz - (oz + other_height)
-    };
-    (reach, dz)
+    }
+}
+
+/// `Vector3.Length` of a vector whose `LengthSquared` is `len_sq`.
+#[inline(always)]
+fn length_of_sq(len_sq: f32) -> f32 {
+    (len_sq as f64).sqrt() as f32
 }
 
 /// The hypotenuse of the two legs: their squares summed in f32, the root in f64.
@@ -103,7 +115,32 @@ pub fn cylinder_distance_by_offset_f32(
     other_height: f32,
     oz: f32,
 ) -> f32 {
-    let (reach, dz) = reach_and_gap(off, radius, height, pz, other_radius, other_height, oz);
+    cylinder_distance_by_sq_f32(
+        off.length_sq(),
+        radius,
+        height,
+        pz,
+        other_radius,
+        other_height,
+        oz,
+    )
+}
+
+/// [`cylinder_distance_by_offset_f32`] given the offset's squared length `len_sq`
+/// (`off.length_sq()`), for a caller that formed it already: the steering's range test
+/// reads its first two terms.
+#[inline(always)]
+pub fn cylinder_distance_by_sq_f32(
+    len_sq: f32,
+    radius: f32,
+    height: f32,
+    pz: f32,
+    other_radius: f32,
+    other_height: f32,
+    oz: f32,
+) -> f32 {
+    let reach = length_of_sq(len_sq) - (radius + other_radius);
+    let dz = height_gap(height, pz, other_height, oz);
     if dz > 0.0 && reach > 0.0 {
         apart(dz, reach) as f32
     } else if dz < 0.0 && reach < 0.0 {
@@ -195,7 +232,22 @@ const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
 /// and every test below compares ∞ with ∞ or forms ∞ − ∞ for such a pair.
 #[inline]
 pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Option<Steer> {
-    if !offset_in_range(dx, dy) {
+    steer_estimate_by_sq(dx, dy, dx * dx + dy * dy, m21, m22, away)
+}
+
+/// [`steer_estimate`] given `xy_sq`, the horizontal offset's squared length in f32
+/// (`dx·dx + dy·dy`, the first two terms of the offset's `LengthSquared`, which a
+/// caller measuring the distance too forms once for both).
+#[inline(always)]
+pub fn steer_estimate_by_sq(
+    dx: f32,
+    dy: f32,
+    xy_sq: f32,
+    m21: f32,
+    m22: f32,
+    away: bool,
+) -> Option<Steer> {
+    if !offset_in_range(xy_sq) {
         return None;
     }
     let (x, y) = (f64::from(dx), f64::from(dy));
@@ -220,20 +272,23 @@ pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Optio
     None
 }
 
-/// Whether the horizontal offset `(dx, dy)` is long enough for its bearing to be the
-/// arctangent's (the bearing of one under EPSILON is 0 by rule) and short enough for
-/// the plain path's f32 normalisation: its longer part in [4·EPSILON, 1e14]. The
-/// offset's length lies between its longer part and √2 times it, so it is then in
-/// [4·EPSILON, 1.5e14]. A NaN part fails the test or, with the other part in range,
-/// makes the cross and dot products NaN, which fail every test of the estimate.
-// The longer part, not the f64 square of the length: two absolute values and a
-// maximum instead of a conversion, two products and a sum.
+/// Whether the horizontal offset whose squared length (`dx·dx + dy·dy` in f32) is
+/// `xy_sq` is long enough for its bearing to be the arctangent's (the bearing of one
+/// under EPSILON is 0 by rule) and short enough for the plain path's f32 normalisation:
+/// `xy_sq` in [(4·EPSILON)², 10²⁸]. The plain bearing normalises `(dx, dy, 0)`, whose
+/// squared length is `xy_sq + 0·0`, that is `xy_sq` itself: its length is then in
+/// [4·EPSILON, 10¹⁴] (up to the roundings of the bounds and the root, far inside both
+/// margins). A NaN or infinite part makes `xy_sq` NaN or +∞, which fails the test.
+// The squared length, not the longer part: the distance's squared length begins with
+// the same two products and their sum, so a step that measures both forms them once.
 #[inline(always)]
-fn offset_in_range(dx: f32, dy: f32) -> bool {
-    let (ax, ay) = (dx.abs(), dy.abs());
-    let longer = if ax > ay { ax } else { ay };
-    (4.0 * EPSILON..=1e14).contains(&longer)
+fn offset_in_range(xy_sq: f32) -> bool {
+    (OFFSET_MIN_SQ..=OFFSET_MAX_SQ).contains(&xy_sq)
 }
+
+/// (4·EPSILON)² and 10²⁸: see [`offset_in_range`].
+const OFFSET_MIN_SQ: f32 = 4.0 * EPSILON * (4.0 * EPSILON);
+const OFFSET_MAX_SQ: f32 = 1e28;
 
 /// Which side of the line through `b` the direction `a` lies on, given `s` and `c`, the
 /// sine and cosine of the angle from `b` to `a` times any one positive factor, as two
@@ -413,28 +468,40 @@ mod tests {
     }
 
     #[test]
-    fn the_steered_offset_is_judged_by_its_longer_part() {
-        // 4·EPSILON is 0.0008: a millimetre ahead is steered, a diagonal offset whose
-        // parts are both 0.5 mm (0.7 mm long) is left to the plain path.
-        assert!(offset_in_range(0.0, 0.001));
-        assert!(offset_in_range(-0.001, 0.0));
-        assert!(!offset_in_range(0.0005, 0.0005));
-        assert!(!offset_in_range(0.0, 0.0));
-        assert!(offset_in_range(1e14, -1e14));
-        assert!(!offset_in_range(2e14, 0.0));
-        assert!(!offset_in_range(f32::INFINITY, 1.0));
-        assert!(!offset_in_range(f32::INFINITY, f32::NAN));
-        assert!(!offset_in_range(f32::NAN, f32::INFINITY));
-        // A NaN part compares false, so the longer part is taken to be the other one
-        // when the NaN is x (which passes here) and the NaN when it is y (which fails);
-        // either way the estimate gives no answer, the products being NaN.
-        assert!(offset_in_range(f32::NAN, 5.0));
-        assert!(!offset_in_range(5.0, f32::NAN));
+    fn the_steered_offset_is_judged_by_its_squared_length() {
+        let in_range = |dx: f32, dy: f32| offset_in_range(dx * dx + dy * dy);
+        // (4·EPSILON)² is 0.0008² = 6.4e-7: a millimetre ahead (1e-6) is steered, a
+        // diagonal offset whose parts are both 0.5 mm (2.5e-7 + 2.5e-7 = 5e-7, 0.71 mm
+        // long) is left to the plain path, one whose parts are both 0.6 mm (7.2e-7,
+        // 0.85 mm long, though neither part reaches 0.8 mm) is steered.
+        assert!(in_range(0.0, 0.001));
+        assert!(in_range(-0.001, 0.0));
+        assert!(!in_range(0.0005, 0.0005));
+        assert!(in_range(0.0006, -0.0006));
+        assert!(!in_range(0.0, 0.0));
+        // 10²⁸ is the ceiling: 7e13 on both axes (4.9e27 + 4.9e27 = 9.8e27) is steered,
+        // 1e14 on both (2e28) and 2e14 on one (4e28) are not.
+        assert!(in_range(7e13, 7e13));
+        assert!(!in_range(1e14, -1e14));
+        assert!(!in_range(2e14, 0.0));
+        // An infinite or NaN part makes the sum +∞ or NaN.
+        assert!(!in_range(f32::INFINITY, 1.0));
+        assert!(!in_range(f32::INFINITY, f32::NAN));
+        assert!(!in_range(f32::NAN, f32::INFINITY));
+        assert!(!in_range(f32::NAN, 5.0));
+        assert!(!in_range(5.0, f32::NAN));
         for away in [false, true] {
             assert_eq!(steer_estimate(f32::NAN, 5.0, 0.0, 1.0, away), None);
             assert_eq!(steer_estimate(5.0, f32::NAN, 0.0, 1.0, away), None);
             assert_eq!(steer_estimate(0.0005, 0.0005, 0.0, 1.0, away), None);
         }
+        // Parts both under 0.8 mm but 0.85 mm long: steered, 45° to the right of a mover
+        // facing north, as the plain path decides.
+        assert_eq!(
+            steer_estimate(0.0006, 0.0006, 0.0, 1.0, false),
+            Some(Steer::Right)
+        );
+        assert_eq!(plain(0.0006, 0.0006, facing(0.0, 0.0), false), Steer::Right);
         // Just inside: 0.001 due north of a mover facing north holds.
         assert_eq!(
             steer_estimate(0.0, 0.001, 0.0, 1.0, false),
