@@ -198,14 +198,15 @@ impl Steer {
     }
 }
 
-// sin and cos of 20.01°, 19.99° and 0.01°: the band's edges moved 0.01° outwards and
-// inwards, and the margin kept from 180°.
-const SIN_OUT: f64 = 0.342_184_145_417_465_5;
-const COS_OUT: f64 = 0.939_632_912_697_782_6;
-const SIN_IN: f64 = 0.341_856_130_815_342_6;
-const COS_IN: f64 = 0.939_752_300_249_360_1;
+// sin and cos of 0.01°, the margin kept from 180° by the turn estimates' `side`.
 const SIN_MARGIN: f64 = 0.000_174_532_924_313_336_8;
 const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
+
+// The steering's edges as tangents: cot 19.99° and tan 20.01° (the band's edge moved
+// 0.01° inwards and outwards), and −tan 0.01° (the margin kept from 180°).
+const COT_IN: f64 = 2.748_970_153_052_418_5;
+const TAN_OUT: f64 = 0.364_167_900_882_717_8;
+const NEG_TAN_MARGIN: f64 = -0.000_174_532_926_971_625_3;
 
 /// [`Steer::of_diff`] of `norm(desired + heading(here, target) − frame heading)`, decided
 /// without the two arctangents when the answer is certain; `None` when it is not.
@@ -228,8 +229,16 @@ const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
 /// values is exact in f64, so the cross and dot products keep their relative accuracy
 /// for a facing of any finite length. A facing of no length (both products 0) fails
 /// both tests below, and so does a NaN one. So does an infinite one: its cross product
-/// is then NaN or infinite, and when infinite its dot product is NaN or infinite too,
-/// and every test below compares ∞ with ∞ or forms ∞ − ∞ for such a pair.
+/// is then NaN or infinite, and when infinite its dot product is NaN or infinite too;
+/// with both infinite the Hold test compares ∞ with ±∞, and the turn's first test
+/// passes only for a dot product of −∞, which its second then fails (∞ against ∞).
+///
+/// Each test compares `|s|` with `c` times one tangent: with `|s| = r·sin φ` and
+/// `c = r·cos φ`, φ in [0°, 180°] the angle between the offset and the facing,
+/// `|s| < c·cot β` holds exactly when φ < β (it needs `c > 0`, as `|s|·cot β ≥ 0`),
+/// and `|s| > c·tan α` exactly when φ > α, for α in (0°, 90°) and any sign of `c`. The
+/// products and the sums round to within 2⁻⁵² of `r`, which moves the edges by about
+/// 1e-14°, far inside the 0.01° margins.
 #[inline]
 pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Option<Steer> {
     steer_estimate_by_sq(dx, dy, dx * dx + dy * dy, m21, m22, away)
@@ -262,11 +271,13 @@ pub fn steer_estimate_by_sq(
         c = -c;
     }
     let a = s.abs();
-    if c > 0.0 && a * COS_IN < c * SIN_IN {
+    // Within 19.99° of the offset.
+    if a * COT_IN < c {
         return Some(Steer::Hold);
     }
-    // Beyond 20.01° from the offset and more than 0.01° short of 180°.
-    if a * COS_OUT - c * SIN_OUT > 0.0 && c * SIN_MARGIN + a * COS_MARGIN > 0.0 {
+    // Beyond 20.01° from the offset and more than 0.01° short of 180° (φ < 179.99° is
+    // |s| > c·tan(−0.01°)).
+    if a > c * TAN_OUT && a > c * NEG_TAN_MARGIN {
         return Some(if s > 0.0 { Steer::Right } else { Steer::Left });
     }
     None
@@ -428,6 +439,38 @@ mod tests {
         // Straight behind (180°) and a target on the mover's spot are left to the plain path.
         assert_eq!(estimate(0.0, -5.0, north, false), None);
         assert_eq!(estimate(0.0001, 0.0, north, false), None);
+    }
+
+    #[test]
+    fn the_steering_edges_lie_a_hundredth_of_a_degree_either_side() {
+        // Facing north, a target at bearing θ clockwise has s = 5·sin θ and c = 5·cos θ:
+        // Hold while tan θ < tan 19.99°, a turn once tan θ > tan 20.01°, and then only
+        // while sin θ > −cos θ · tan 0.01° (θ short of 179.99°).
+        let at = |deg: f64| {
+            let r = deg.to_radians();
+            let (dx, dy) = ((5.0 * r.sin()) as f32, (5.0 * r.cos()) as f32);
+            steer_estimate(dx, dy, 0.0, 1.0, false)
+        };
+        assert_eq!(at(19.98), Some(Steer::Hold));
+        assert_eq!(at(-19.98), Some(Steer::Hold));
+        assert_eq!(at(19.995), None);
+        assert_eq!(at(20.005), None);
+        assert_eq!(at(20.02), Some(Steer::Right));
+        assert_eq!(at(-20.02), Some(Steer::Left));
+        assert_eq!(at(179.98), Some(Steer::Right));
+        assert_eq!(at(-179.98), Some(Steer::Left));
+        assert_eq!(at(179.995), None);
+        assert_eq!(at(180.0), None);
+        // Moving away, the same bearings are measured from behind.
+        let away = |deg: f64| {
+            let r = deg.to_radians();
+            let (dx, dy) = ((5.0 * r.sin()) as f32, (5.0 * r.cos()) as f32);
+            steer_estimate(dx, dy, 0.0, 1.0, true)
+        };
+        assert_eq!(away(180.0 - 19.98), Some(Steer::Hold));
+        assert_eq!(away(180.0 - 20.02), Some(Steer::Left));
+        assert_eq!(away(180.0 + 20.02), Some(Steer::Right));
+        assert_eq!(away(0.005), None);
     }
 
     #[test]
