@@ -198,15 +198,11 @@ impl Steer {
     }
 }
 
-// sin and cos of 0.01°, the margin kept from 180° by the turn estimates' `side`.
-const SIN_MARGIN: f64 = 0.000_174_532_924_313_336_8;
-const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
-
 // The steering's edges as tangents: cot 19.99° and tan 20.01° (the band's edge moved
-// 0.01° inwards and outwards), and −tan 0.01° (the margin kept from 180°).
+// 0.01° inwards and outwards), and tan 0.01° (the margin kept from 0° and 180°).
 const COT_IN: f64 = 2.748_970_153_052_418_5;
 const TAN_OUT: f64 = 0.364_167_900_882_717_8;
-const NEG_TAN_MARGIN: f64 = -0.000_174_532_926_971_625_3;
+const TAN_MARGIN: f64 = 0.000_174_532_926_971_625_3;
 
 /// [`Steer::of_diff`] of `norm(desired + heading(here, target) − frame heading)`, decided
 /// without the two arctangents when the answer is certain; `None` when it is not.
@@ -277,7 +273,7 @@ pub fn steer_estimate_by_sq(
     }
     // Beyond 20.01° from the offset and more than 0.01° short of 180° (φ < 179.99° is
     // |s| > c·tan(−0.01°)).
-    if a > c * TAN_OUT && a > c * NEG_TAN_MARGIN {
+    if a > c * TAN_OUT && a > c * -TAN_MARGIN {
         return Some(if s > 0.0 { Steer::Right } else { Steer::Left });
     }
     None
@@ -305,7 +301,8 @@ const OFFSET_MAX_SQ: f32 = 1e28;
 /// sine and cosine of the angle from `b` to `a` times any one positive factor, as two
 /// flags: whether it answers, and the answer when it does. It answers (true, true) for an
 /// angle in (0°, 180°) clockwise and (true, false) for one in (180°, 360°); within 0.01°
-/// of 0° or 180°, and for NaN, it does not answer (false, …).
+/// of 0° or 180° (`|s| ≤ |c|·tan 0.01°`: the tangent's magnitude that small), and for
+/// NaN, it does not answer (false, …).
 ///
 /// The facings the turn tests pass are f32 pairs: every product of two of them, or of
 /// one and a sine or cosine, is formed in f64 with no overflow or underflow, and within
@@ -316,7 +313,7 @@ const OFFSET_MAX_SQ: f32 = 1e28;
 // the option's three values were formed and compared again.
 #[inline(always)]
 fn side(s: f64, c: f64) -> (bool, bool) {
-    (s.abs() * COS_MARGIN > c.abs() * SIN_MARGIN, s > 0.0)
+    (s.abs() > c.abs() * TAN_MARGIN, s > 0.0)
 }
 
 /// `heading_greater(h, target, turn)` for the frame heading `h` of the facing `(m21, m22)`
