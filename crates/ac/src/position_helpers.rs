@@ -140,14 +140,19 @@ pub fn cylinder_distance_by_sq_f32(
     oz: f32,
 ) -> f32 {
     let reach = length_of_sq(len_sq) - (radius + other_radius);
-    let dz = height_gap(height, pz, other_height, oz);
-    if dz > 0.0 && reach > 0.0 {
-        apart(dz, reach) as f32
-    } else if dz < 0.0 && reach < 0.0 {
-        (-apart(dz, reach)) as f32
-    } else {
-        reach
+    // The reach's sign first: the height gap is formed on the branch that reads it.
+    if reach > 0.0 {
+        let dz = height_gap(height, pz, other_height, oz);
+        if dz > 0.0 {
+            return apart(dz, reach) as f32;
+        }
+    } else if reach < 0.0 {
+        let dz = height_gap(height, pz, other_height, oz);
+        if dz < 0.0 {
+            return (-apart(dz, reach)) as f32;
+        }
     }
+    reach
 }
 
 /// `Position.CylinderDistanceNoZ(r, pos, R, other)`: despite its name the offset
