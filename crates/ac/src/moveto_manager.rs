@@ -21,8 +21,8 @@ use crate::math::{heading_of_facing, heading_sin_cos, rem360, AFrame, Quat, EPSI
 use crate::motion_interp::adjust_motion;
 use crate::physics_obj::PhysicsObj;
 use crate::position_helpers::{
-    cylinder_distance_by_offset, cylinder_distance_by_offset_f32, heading, norm, steer_estimate,
-    turn_progress_parts, turn_reached_parts, Steer,
+    cylinder_distance_by_offset, cylinder_distance_by_sq_f32, heading, norm, steer_estimate,
+    steer_estimate_by_sq, turn_progress_parts, turn_reached_parts, Steer,
 };
 use crate::target_manager::{TargetInfo, TargetStatus};
 
@@ -496,13 +496,28 @@ fn distance_by_offset(
     target: &Position,
     off: Vec3,
 ) -> f32 {
+    distance_by_sq(m, radius, height, here, target, off, off.length_sq())
+}
+
+/// [`distance_by_offset`] given the offset's squared length `len_sq`
+/// (`off.length_sq()`), for a caller that formed it already.
+#[inline(always)]
+fn distance_by_sq(
+    m: &MoveToManager,
+    radius: f32,
+    height: f32,
+    here: &Position,
+    target: &Position,
+    off: Vec3,
+    len_sq: f32,
+) -> f32 {
     if !m.movement_params.use_spheres {
         // `Position.Distance`: the offset's length.
-        return off.length();
+        return (len_sq as f64).sqrt() as f32;
     }
     let (pz, oz) = (here.frame.origin.z, target.frame.origin.z);
     let (r, h) = (m.sought_object_radius, m.sought_object_height);
-    let d = cylinder_distance_by_offset_f32(off, radius, height, pz, r, h, oz);
+    let d = cylinder_distance_by_sq_f32(len_sq, radius, height, pz, r, h, oz);
     debug_assert_eq!(
         d.to_bits(),
         (cylinder_distance_by_offset(off, radius, height, pz, r, h, oz) as f32).to_bits(),
@@ -1149,6 +1164,9 @@ impl PhysicsObj {
         }
         // `offset_but_zero_signs` in one landblock.
         let off = target.frame.origin.sub(self.frame.origin);
+        // The first two terms of its `LengthSquared`, read by the steering's range test
+        // and the distance alike.
+        let xy_sq = off.x * off.x + off.y * off.y;
         // The steering's decision, for the plain step to take up (None while animating,
         // when the step does not steer).
         let mut steered = None;
@@ -1159,7 +1177,7 @@ impl PhysicsObj {
         } else {
             let (_, m21, m22, _) = self.frame.orientation.matrix_elements();
             let away = get_desired_heading(m.current_command, m.moving_away) != 0.0;
-            let steer = steer_estimate(off.x, off.y, m21, m22, away);
+            let steer = steer_estimate_by_sq(off.x, off.y, xy_sq, m21, m22, away);
             let aux = match steer {
                 Some(Steer::Hold) => 0,
                 Some(Steer::Right) => TURN_RIGHT,
@@ -1182,7 +1200,9 @@ impl PhysicsObj {
             "offset but zero signs"
         );
         let (radius, height) = (self.radius * self.scale, self.height * self.scale);
-        let dist = distance_by_offset(m, radius, height, &here, target, off);
+        let len_sq = xy_sq + off.z * off.z;
+        debug_assert_eq!(len_sq.to_bits(), off.length_sq().to_bits());
+        let dist = distance_by_sq(m, radius, height, &here, target, off, len_sq);
         if self.now - m.previous_distance_time > 1.0 || m.fail_progress_count != 0 {
             return Steady::Plain(steered);
         }

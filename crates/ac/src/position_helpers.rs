@@ -74,12 +74,24 @@ fn reach_and_gap(
     oz: f32,
 ) -> (f32, f32) {
     let reach = off.length() - (radius + other_radius);
-    let dz = if pz <= oz {
+    (reach, height_gap(height, pz, other_height, oz))
+}
+
+/// How far apart two cylinders of heights `height` and `other_height` standing at `pz`
+/// and `oz` are in height (negative when they overlap).
+#[inline(always)]
+fn height_gap(height: f32, pz: f32, other_height: f32, oz: f32) -> f32 {
+    if pz <= oz {
         oz - (pz + height)
     } else {
         pz - (oz + other_height)
-    };
-    (reach, dz)
+    }
+}
+
+/// `Vector3.Length` of a vector whose `LengthSquared` is `len_sq`.
+#[inline(always)]
+fn length_of_sq(len_sq: f32) -> f32 {
+    (len_sq as f64).sqrt() as f32
 }
 
 /// The hypotenuse of the two legs: their squares summed in f32, the root in f64.
@@ -103,14 +115,44 @@ pub fn cylinder_distance_by_offset_f32(
     other_height: f32,
     oz: f32,
 ) -> f32 {
-    let (reach, dz) = reach_and_gap(off, radius, height, pz, other_radius, other_height, oz);
-    if dz > 0.0 && reach > 0.0 {
-        apart(dz, reach) as f32
-    } else if dz < 0.0 && reach < 0.0 {
-        (-apart(dz, reach)) as f32
-    } else {
-        reach
+    cylinder_distance_by_sq_f32(
+        off.length_sq(),
+        radius,
+        height,
+        pz,
+        other_radius,
+        other_height,
+        oz,
+    )
+}
+
+/// [`cylinder_distance_by_offset_f32`] given the offset's squared length `len_sq`
+/// (`off.length_sq()`), for a caller that formed it already: the steering's range test
+/// reads its first two terms.
+#[inline(always)]
+pub fn cylinder_distance_by_sq_f32(
+    len_sq: f32,
+    radius: f32,
+    height: f32,
+    pz: f32,
+    other_radius: f32,
+    other_height: f32,
+    oz: f32,
+) -> f32 {
+    let reach = length_of_sq(len_sq) - (radius + other_radius);
+    // The reach's sign first: the height gap is formed on the branch that reads it.
+    if reach > 0.0 {
+        let dz = height_gap(height, pz, other_height, oz);
+        if dz > 0.0 {
+            return apart(dz, reach) as f32;
+        }
+    } else if reach < 0.0 {
+        let dz = height_gap(height, pz, other_height, oz);
+        if dz < 0.0 {
+            return (-apart(dz, reach)) as f32;
+        }
     }
+    reach
 }
 
 /// `Position.CylinderDistanceNoZ(r, pos, R, other)`: despite its name the offset
@@ -161,14 +203,11 @@ impl Steer {
     }
 }
 
-// sin and cos of 20.01°, 19.99° and 0.01°: the band's edges moved 0.01° outwards and
-// inwards, and the margin kept from 180°.
-const SIN_OUT: f64 = 0.342_184_145_417_465_5;
-const COS_OUT: f64 = 0.939_632_912_697_782_6;
-const SIN_IN: f64 = 0.341_856_130_815_342_6;
-const COS_IN: f64 = 0.939_752_300_249_360_1;
-const SIN_MARGIN: f64 = 0.000_174_532_924_313_336_8;
-const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
+// The steering's edges as tangents: cot 19.99° and tan 20.01° (the band's edge moved
+// 0.01° inwards and outwards), and tan 0.01° (the margin kept from 0° and 180°).
+const COT_IN: f64 = 2.748_970_153_052_418_5;
+const TAN_OUT: f64 = 0.364_167_900_882_717_8;
+const TAN_MARGIN: f64 = 0.000_174_532_926_971_625_3;
 
 /// [`Steer::of_diff`] of `norm(desired + heading(here, target) − frame heading)`, decided
 /// without the two arctangents when the answer is certain; `None` when it is not.
@@ -191,11 +230,34 @@ const COS_MARGIN: f64 = 0.999_999_984_769_129_1;
 /// values is exact in f64, so the cross and dot products keep their relative accuracy
 /// for a facing of any finite length. A facing of no length (both products 0) fails
 /// both tests below, and so does a NaN one. So does an infinite one: its cross product
-/// is then NaN or infinite, and when infinite its dot product is NaN or infinite too,
-/// and every test below compares ∞ with ∞ or forms ∞ − ∞ for such a pair.
+/// is then NaN or infinite, and when infinite its dot product is NaN or infinite too;
+/// with both infinite the Hold test compares ∞ with ±∞, and the turn's first test
+/// passes only for a dot product of −∞, which its second then fails (∞ against ∞).
+///
+/// Each test compares `|s|` with `c` times one tangent: with `|s| = r·sin φ` and
+/// `c = r·cos φ`, φ in [0°, 180°] the angle between the offset and the facing,
+/// `|s| < c·cot β` holds exactly when φ < β (it needs `c > 0`, as `|s|·cot β ≥ 0`),
+/// and `|s| > c·tan α` exactly when φ > α, for α in (0°, 90°) and any sign of `c`. The
+/// products and the sums round to within 2⁻⁵² of `r`, which moves the edges by about
+/// 1e-14°, far inside the 0.01° margins.
 #[inline]
 pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Option<Steer> {
-    if !offset_in_range(dx, dy) {
+    steer_estimate_by_sq(dx, dy, dx * dx + dy * dy, m21, m22, away)
+}
+
+/// [`steer_estimate`] given `xy_sq`, the horizontal offset's squared length in f32
+/// (`dx·dx + dy·dy`, the first two terms of the offset's `LengthSquared`, which a
+/// caller measuring the distance too forms once for both).
+#[inline(always)]
+pub fn steer_estimate_by_sq(
+    dx: f32,
+    dy: f32,
+    xy_sq: f32,
+    m21: f32,
+    m22: f32,
+    away: bool,
+) -> Option<Steer> {
+    if !offset_in_range(xy_sq) {
         return None;
     }
     let (x, y) = (f64::from(dx), f64::from(dy));
@@ -210,36 +272,42 @@ pub fn steer_estimate(dx: f32, dy: f32, m21: f32, m22: f32, away: bool) -> Optio
         c = -c;
     }
     let a = s.abs();
-    if c > 0.0 && a * COS_IN < c * SIN_IN {
+    // Within 19.99° of the offset.
+    if a * COT_IN < c {
         return Some(Steer::Hold);
     }
-    // Beyond 20.01° from the offset and more than 0.01° short of 180°.
-    if a * COS_OUT - c * SIN_OUT > 0.0 && c * SIN_MARGIN + a * COS_MARGIN > 0.0 {
+    // Beyond 20.01° from the offset and more than 0.01° short of 180° (φ < 179.99° is
+    // |s| > c·tan(−0.01°)).
+    if a > c * TAN_OUT && a > c * -TAN_MARGIN {
         return Some(if s > 0.0 { Steer::Right } else { Steer::Left });
     }
     None
 }
 
-/// Whether the horizontal offset `(dx, dy)` is long enough for its bearing to be the
-/// arctangent's (the bearing of one under EPSILON is 0 by rule) and short enough for
-/// the plain path's f32 normalisation: its longer part in [4·EPSILON, 1e14]. The
-/// offset's length lies between its longer part and √2 times it, so it is then in
-/// [4·EPSILON, 1.5e14]. A NaN part fails the test or, with the other part in range,
-/// makes the cross and dot products NaN, which fail every test of the estimate.
-// The longer part, not the f64 square of the length: two absolute values and a
-// maximum instead of a conversion, two products and a sum.
+/// Whether the horizontal offset whose squared length (`dx·dx + dy·dy` in f32) is
+/// `xy_sq` is long enough for its bearing to be the arctangent's (the bearing of one
+/// under EPSILON is 0 by rule) and short enough for the plain path's f32 normalisation:
+/// `xy_sq` in [(4·EPSILON)², 10²⁸]. The plain bearing normalises `(dx, dy, 0)`, whose
+/// squared length is `xy_sq + 0·0`, that is `xy_sq` itself: its length is then in
+/// [4·EPSILON, 10¹⁴] (up to the roundings of the bounds and the root, far inside both
+/// margins). A NaN or infinite part makes `xy_sq` NaN or +∞, which fails the test.
+// The squared length, not the longer part: the distance's squared length begins with
+// the same two products and their sum, so a step that measures both forms them once.
 #[inline(always)]
-fn offset_in_range(dx: f32, dy: f32) -> bool {
-    let (ax, ay) = (dx.abs(), dy.abs());
-    let longer = if ax > ay { ax } else { ay };
-    (4.0 * EPSILON..=1e14).contains(&longer)
+fn offset_in_range(xy_sq: f32) -> bool {
+    (OFFSET_MIN_SQ..=OFFSET_MAX_SQ).contains(&xy_sq)
 }
+
+/// (4·EPSILON)² and 10²⁸: see [`offset_in_range`].
+const OFFSET_MIN_SQ: f32 = 4.0 * EPSILON * (4.0 * EPSILON);
+const OFFSET_MAX_SQ: f32 = 1e28;
 
 /// Which side of the line through `b` the direction `a` lies on, given `s` and `c`, the
 /// sine and cosine of the angle from `b` to `a` times any one positive factor, as two
 /// flags: whether it answers, and the answer when it does. It answers (true, true) for an
 /// angle in (0°, 180°) clockwise and (true, false) for one in (180°, 360°); within 0.01°
-/// of 0° or 180°, and for NaN, it does not answer (false, …).
+/// of 0° or 180° (`|s| ≤ |c|·tan 0.01°`: the tangent's magnitude that small), and for
+/// NaN, it does not answer (false, …).
 ///
 /// The facings the turn tests pass are f32 pairs: every product of two of them, or of
 /// one and a sine or cosine, is formed in f64 with no overflow or underflow, and within
@@ -250,7 +318,7 @@ fn offset_in_range(dx: f32, dy: f32) -> bool {
 // the option's three values were formed and compared again.
 #[inline(always)]
 fn side(s: f64, c: f64) -> (bool, bool) {
-    (s.abs() * COS_MARGIN > c.abs() * SIN_MARGIN, s > 0.0)
+    (s.abs() > c.abs() * TAN_MARGIN, s > 0.0)
 }
 
 /// `heading_greater(h, target, turn)` for the frame heading `h` of the facing `(m21, m22)`
@@ -376,6 +444,38 @@ mod tests {
     }
 
     #[test]
+    fn the_steering_edges_lie_a_hundredth_of_a_degree_either_side() {
+        // Facing north, a target at bearing θ clockwise has s = 5·sin θ and c = 5·cos θ:
+        // Hold while tan θ < tan 19.99°, a turn once tan θ > tan 20.01°, and then only
+        // while sin θ > −cos θ · tan 0.01° (θ short of 179.99°).
+        let at = |deg: f64| {
+            let r = deg.to_radians();
+            let (dx, dy) = ((5.0 * r.sin()) as f32, (5.0 * r.cos()) as f32);
+            steer_estimate(dx, dy, 0.0, 1.0, false)
+        };
+        assert_eq!(at(19.98), Some(Steer::Hold));
+        assert_eq!(at(-19.98), Some(Steer::Hold));
+        assert_eq!(at(19.995), None);
+        assert_eq!(at(20.005), None);
+        assert_eq!(at(20.02), Some(Steer::Right));
+        assert_eq!(at(-20.02), Some(Steer::Left));
+        assert_eq!(at(179.98), Some(Steer::Right));
+        assert_eq!(at(-179.98), Some(Steer::Left));
+        assert_eq!(at(179.995), None);
+        assert_eq!(at(180.0), None);
+        // Moving away, the same bearings are measured from behind.
+        let away = |deg: f64| {
+            let r = deg.to_radians();
+            let (dx, dy) = ((5.0 * r.sin()) as f32, (5.0 * r.cos()) as f32);
+            steer_estimate(dx, dy, 0.0, 1.0, true)
+        };
+        assert_eq!(away(180.0 - 19.98), Some(Steer::Hold));
+        assert_eq!(away(180.0 - 20.02), Some(Steer::Left));
+        assert_eq!(away(180.0 + 20.02), Some(Steer::Right));
+        assert_eq!(away(0.005), None);
+    }
+
+    #[test]
     fn the_f32_cylinder_distance_is_the_narrowed_one_on_every_branch() {
         let d = |off: Vec3, pz: f32, oz: f32| {
             let f = cylinder_distance_by_offset_f32(off, 0.5, 1.0, pz, 0.5, 1.0, oz);
@@ -413,28 +513,40 @@ mod tests {
     }
 
     #[test]
-    fn the_steered_offset_is_judged_by_its_longer_part() {
-        // 4·EPSILON is 0.0008: a millimetre ahead is steered, a diagonal offset whose
-        // parts are both 0.5 mm (0.7 mm long) is left to the plain path.
-        assert!(offset_in_range(0.0, 0.001));
-        assert!(offset_in_range(-0.001, 0.0));
-        assert!(!offset_in_range(0.0005, 0.0005));
-        assert!(!offset_in_range(0.0, 0.0));
-        assert!(offset_in_range(1e14, -1e14));
-        assert!(!offset_in_range(2e14, 0.0));
-        assert!(!offset_in_range(f32::INFINITY, 1.0));
-        assert!(!offset_in_range(f32::INFINITY, f32::NAN));
-        assert!(!offset_in_range(f32::NAN, f32::INFINITY));
-        // A NaN part compares false, so the longer part is taken to be the other one
-        // when the NaN is x (which passes here) and the NaN when it is y (which fails);
-        // either way the estimate gives no answer, the products being NaN.
-        assert!(offset_in_range(f32::NAN, 5.0));
-        assert!(!offset_in_range(5.0, f32::NAN));
+    fn the_steered_offset_is_judged_by_its_squared_length() {
+        let in_range = |dx: f32, dy: f32| offset_in_range(dx * dx + dy * dy);
+        // (4·EPSILON)² is 0.0008² = 6.4e-7: a millimetre ahead (1e-6) is steered, a
+        // diagonal offset whose parts are both 0.5 mm (2.5e-7 + 2.5e-7 = 5e-7, 0.71 mm
+        // long) is left to the plain path, one whose parts are both 0.6 mm (7.2e-7,
+        // 0.85 mm long, though neither part reaches 0.8 mm) is steered.
+        assert!(in_range(0.0, 0.001));
+        assert!(in_range(-0.001, 0.0));
+        assert!(!in_range(0.0005, 0.0005));
+        assert!(in_range(0.0006, -0.0006));
+        assert!(!in_range(0.0, 0.0));
+        // 10²⁸ is the ceiling: 7e13 on both axes (4.9e27 + 4.9e27 = 9.8e27) is steered,
+        // 1e14 on both (2e28) and 2e14 on one (4e28) are not.
+        assert!(in_range(7e13, 7e13));
+        assert!(!in_range(1e14, -1e14));
+        assert!(!in_range(2e14, 0.0));
+        // An infinite or NaN part makes the sum +∞ or NaN.
+        assert!(!in_range(f32::INFINITY, 1.0));
+        assert!(!in_range(f32::INFINITY, f32::NAN));
+        assert!(!in_range(f32::NAN, f32::INFINITY));
+        assert!(!in_range(f32::NAN, 5.0));
+        assert!(!in_range(5.0, f32::NAN));
         for away in [false, true] {
             assert_eq!(steer_estimate(f32::NAN, 5.0, 0.0, 1.0, away), None);
             assert_eq!(steer_estimate(5.0, f32::NAN, 0.0, 1.0, away), None);
             assert_eq!(steer_estimate(0.0005, 0.0005, 0.0, 1.0, away), None);
         }
+        // Parts both under 0.8 mm but 0.85 mm long: steered, 45° to the right of a mover
+        // facing north, as the plain path decides.
+        assert_eq!(
+            steer_estimate(0.0006, 0.0006, 0.0, 1.0, false),
+            Some(Steer::Right)
+        );
+        assert_eq!(plain(0.0006, 0.0006, facing(0.0, 0.0), false), Steer::Right);
         // Just inside: 0.001 due north of a mover facing north holds.
         assert_eq!(
             steer_estimate(0.0, 0.001, 0.0, 1.0, false),
