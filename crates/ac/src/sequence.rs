@@ -728,9 +728,189 @@ impl Sequence {
         self.nodes[node].fire_hooks(frame, dir, hooks, fired)
     }
 
-    /// `update_internal`, with ACE's tail recursion on the leftover time as a loop.
+    /// `update_internal`. An update that ends within the current node's frames (most
+    /// do: no end is reached, so the playlist does not move) takes its crossings here,
+    /// inline; any other takes the whole loop ([`Sequence::update_internal_full`]) from
+    /// the same state, out of line. A NaN frame number takes the whole loop too.
+    // The inline path holds no end flag, leftover time or quantum across its crossing
+    // loop, whose calls made the tick's loop keep them on the stack.
     #[inline(always)]
-    fn update_internal(
+    fn update_internal(&mut self, t: f32, frame: Option<&mut AFrame>, hooks: &mut Vec<FiredHook>) {
+        let Some(ci) = self.curr else { return };
+        let (fr, low, high) = {
+            let a = &self.nodes[ci];
+            (a.framerate, a.low_frame, a.high_frame)
+        };
+        let ft = fr * t;
+        let next = self.frame_number + ft;
+        let x = f64::from(next);
+        // `x < high + 1` is `!frame_crossed(x, high)` for a number (a NaN fails both).
+        if ft > 0.0 && x < f64::from(high) + 1.0 {
+            let last = self.floor_of_frame_number();
+            self.frame_number = next;
+            let mut crossings_left = MAX_CROSSINGS_PER_UPDATE + 1;
+            let mut fired = 0usize;
+            if let Some(last) = self.forward_crossings(
+                ci,
+                fr,
+                x,
+                last,
+                frame,
+                hooks,
+                &mut crossings_left,
+                &mut fired,
+            ) {
+                // The loop stops at the floor of the frame number: it starts at the old
+                // number's, and the number only grew.
+                self.floor_memo = (next.to_bits(), last);
+            }
+        } else if ft < 0.0 && x >= f64::from(low) {
+            // `x ≥ low` is `!frame_before(x, low)` for a number (a NaN fails it).
+            let last = self.floor_of_frame_number();
+            self.frame_number = next;
+            let mut crossings_left = MAX_CROSSINGS_PER_UPDATE + 1;
+            let mut fired = 0usize;
+            if let Some(last) = self.backward_crossings(
+                ci,
+                fr,
+                x,
+                last,
+                frame,
+                hooks,
+                &mut crossings_left,
+                &mut fired,
+            ) {
+                // The loop stops at the floor of the frame number (it starts at the old
+                // number's, and the number only fell).
+                self.floor_memo = (next.to_bits(), last);
+            }
+        } else {
+            self.update_internal_full(t, frame, hooks);
+        }
+    }
+
+    /// `floor_i32` of the frame number, from the floor memo when it holds the number.
+    #[inline(always)]
+    fn floor_of_frame_number(&self) -> i32 {
+        let last = if self.frame_number.to_bits() == self.floor_memo.0 {
+            self.floor_memo.1
+        } else {
+            floor_i32(self.frame_number)
+        };
+        debug_assert_eq!(last, floor_i32(self.frame_number), "stale floor memo");
+        last
+    }
+
+    /// The forward crossing loop of node `ci` (framerate `fr`, `fr · t > 0`): every
+    /// frame from `last` while `x` (the new frame number, widened) lies past it, its pos
+    /// frame and step applied to `frame` and its hooks queued. The frame the loop
+    /// stopped at, or None at a work limit (`overrun` set).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn forward_crossings(
+        &mut self,
+        ci: usize,
+        fr: f32,
+        x: f64,
+        mut last: i32,
+        mut frame: Option<&mut AFrame>,
+        hooks: &mut Vec<FiredHook>,
+        crossings_left: &mut u32,
+        fired: &mut usize,
+    ) -> Option<i32> {
+        // The node is looked up once for the whole loop (the loop changes the memos,
+        // the frame and the hook list, never the playlist).
+        let node = &self.nodes[ci];
+        // `apply_physics`' step `signed_step(1 / fr, t)` is `1 / fr` itself here:
+        // `fr · t > 0` makes both non-zero, not NaN and of one sign, so `1 / fr` (±0 for
+        // an infinite `fr`, never NaN) already has `t`'s sign.
+        let q = 1.0 / fr;
+        while frame_crossed(x, last) {
+            *crossings_left -= 1;
+            if *crossings_left == 0 {
+                self.overrun = Some(WorkLimit::Crossings);
+                return None;
+            }
+            if let Some(f) = frame.as_deref_mut() {
+                // ACE combines unconditionally; an out-of-range (identity) pos frame
+                // changes nothing but the sign of a zero, so skip it.
+                match node.pos_frame_in_range(last) {
+                    // The combine and apply_physics through one memo entry.
+                    Some(pos) if fr.abs() > EPSILON => {
+                        self.combine_memo.combine_then_step_in_place(
+                            f,
+                            &pos,
+                            &self.velocity,
+                            &self.omega,
+                            q,
+                            &mut self.rotation_memo,
+                        );
+                    }
+                    Some(pos) => *f = self.combine_memo.combine(f, &pos),
+                    None if fr.abs() > EPSILON => {
+                        apply_step(&self.velocity, &self.omega, &mut self.rotation_memo, f, q)
+                    }
+                    None => {}
+                }
+            }
+            if !node.fire_hooks(last, 1, hooks, fired) {
+                self.overrun = Some(WorkLimit::Hooks);
+                return None;
+            }
+            last += 1;
+        }
+        Some(last)
+    }
+
+    /// The backward crossing loop of node `ci` (framerate `fr`, `fr · t < 0`): every
+    /// frame from `last` while `x` (the new frame number, widened) lies before it, its
+    /// pos frame taken off `frame`, its step applied and its hooks queued. The frame the
+    /// loop stopped at, or None at a work limit (`overrun` set).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn backward_crossings(
+        &mut self,
+        ci: usize,
+        fr: f32,
+        x: f64,
+        mut last: i32,
+        mut frame: Option<&mut AFrame>,
+        hooks: &mut Vec<FiredHook>,
+        crossings_left: &mut u32,
+        fired: &mut usize,
+    ) -> Option<i32> {
+        // `apply_physics`' step `signed_step(1 / fr, t)` is `-(1 / fr)` here: `fr · t <
+        // 0` gives them opposite signs, neither zero nor NaN.
+        let q = backward_step(fr);
+        while frame_before(x, last) {
+            *crossings_left -= 1;
+            if *crossings_left == 0 {
+                self.overrun = Some(WorkLimit::Crossings);
+                return None;
+            }
+            if let Some(f) = frame.as_deref_mut() {
+                // `pos_frame` is the identity out of range (Q12).
+                match self.nodes[ci].pos_frame_in_range(last) {
+                    Some(pos) => f.subtract(&pos),
+                    None => f.subtract_identity(),
+                }
+                if fr.abs() > EPSILON {
+                    apply_step(&self.velocity, &self.omega, &mut self.rotation_memo, f, q);
+                }
+            }
+            if !self.fire_hooks(ci, last, -1, hooks, fired) {
+                self.overrun = Some(WorkLimit::Hooks);
+                return None;
+            }
+            last -= 1;
+        }
+        Some(last)
+    }
+
+    /// `update_internal`, with ACE's tail recursion on the leftover time as a loop: any
+    /// update, out of line ([`Sequence::update_internal`] takes the common one inline).
+    #[inline(never)]
+    fn update_internal_full(
         &mut self,
         mut t: f32,
         mut frame: Option<&mut AFrame>,
@@ -741,23 +921,6 @@ impl Sequence {
         // Hooks queued by this update (the list only grows during it): the same test
         // as against the list's length at the start, without reading it on every tick.
         let mut fired = 0usize;
-        macro_rules! count_crossing {
-            () => {
-                crossings_left -= 1;
-                if crossings_left == 0 {
-                    self.overrun = Some(WorkLimit::Crossings);
-                    return;
-                }
-            };
-        }
-        macro_rules! fire {
-            ($node:expr, $frame:expr, $dir:expr) => {
-                if !self.fire_hooks($node, $frame, $dir, hooks, &mut fired) {
-                    self.overrun = Some(WorkLimit::Hooks);
-                    return;
-                }
-            };
-        }
         loop {
             let Some(ci) = self.curr else { return };
             let (fr, low, high) = {
@@ -765,12 +928,7 @@ impl Sequence {
                 (a.framerate, a.low_frame, a.high_frame)
             };
             let ft = fr * t;
-            let mut last = if self.frame_number.to_bits() == self.floor_memo.0 {
-                self.floor_memo.1
-            } else {
-                floor_i32(self.frame_number)
-            };
-            debug_assert_eq!(last, floor_i32(self.frame_number), "stale floor memo");
+            let last = self.floor_of_frame_number();
             self.frame_number += ft;
             let mut leftover = 0.0f32;
             let mut done = false;
@@ -789,47 +947,18 @@ impl Sequence {
                 }
                 // Nothing in the crossing loop moves `frame_number`.
                 let x = f64::from(self.frame_number);
-                // The node is looked up once for the whole loop (the loop changes
-                // the memos, the frame and the hook list, never the playlist).
-                let node = &self.nodes[ci];
-                // `apply_physics`' step `signed_step(1 / fr, t)` is `1 / fr` itself
-                // here: `fr · t > 0` makes both non-zero, not NaN and of one sign, so
-                // `1 / fr` (±0 for an infinite `fr`, never NaN) already has `t`'s sign.
-                let q = 1.0 / fr;
-                while frame_crossed(x, last) {
-                    count_crossing!();
-                    if let Some(f) = frame.as_deref_mut() {
-                        // ACE combines unconditionally; an out-of-range (identity) pos
-                        // frame changes nothing but the sign of a zero, so skip it.
-                        match node.pos_frame_in_range(last) {
-                            // The combine and apply_physics through one memo entry.
-                            Some(pos) if fr.abs() > EPSILON => {
-                                self.combine_memo.combine_then_step_in_place(
-                                    f,
-                                    &pos,
-                                    &self.velocity,
-                                    &self.omega,
-                                    q,
-                                    &mut self.rotation_memo,
-                                );
-                            }
-                            Some(pos) => *f = self.combine_memo.combine(f, &pos),
-                            None if fr.abs() > EPSILON => apply_step(
-                                &self.velocity,
-                                &self.omega,
-                                &mut self.rotation_memo,
-                                f,
-                                q,
-                            ),
-                            None => {}
-                        }
-                    }
-                    if !node.fire_hooks(last, 1, hooks, &mut fired) {
-                        self.overrun = Some(WorkLimit::Hooks);
-                        return;
-                    }
-                    last += 1;
-                }
+                let Some(last) = self.forward_crossings(
+                    ci,
+                    fr,
+                    x,
+                    last,
+                    frame.as_deref_mut(),
+                    hooks,
+                    &mut crossings_left,
+                    &mut fired,
+                ) else {
+                    return;
+                };
                 // The loop stops at the floor of the frame number: it starts at the old
                 // number's, and the number only grew. A clamped number's floor may lie
                 // below, and a NaN has none: the memo is left as it is there (its entry
@@ -851,25 +980,22 @@ impl Sequence {
                 }
                 // Nothing in the crossing loop moves `frame_number`.
                 let x = f64::from(self.frame_number);
-                // `apply_physics`' step `signed_step(1 / fr, t)` is `-(1 / fr)` here:
-                // `fr · t < 0` gives them opposite signs, neither zero nor NaN.
-                let q = backward_step(fr);
-                debug_assert_eq!(q.to_bits(), signed_step(1.0 / fr, t).to_bits());
-                while frame_before(x, last) {
-                    count_crossing!();
-                    if let Some(f) = frame.as_deref_mut() {
-                        // `pos_frame` is the identity out of range (Q12).
-                        match self.nodes[ci].pos_frame_in_range(last) {
-                            Some(pos) => f.subtract(&pos),
-                            None => f.subtract_identity(),
-                        }
-                        if fr.abs() > EPSILON {
-                            apply_step(&self.velocity, &self.omega, &mut self.rotation_memo, f, q);
-                        }
-                    }
-                    fire!(ci, last, -1);
-                    last -= 1;
-                }
+                debug_assert_eq!(
+                    backward_step(fr).to_bits(),
+                    signed_step(1.0 / fr, t).to_bits()
+                );
+                let Some(last) = self.backward_crossings(
+                    ci,
+                    fr,
+                    x,
+                    last,
+                    frame.as_deref_mut(),
+                    hooks,
+                    &mut crossings_left,
+                    &mut fired,
+                ) else {
+                    return;
+                };
                 // The loop stops at the floor of the frame number (it starts at the old
                 // number's, and the number only fell), but not for a clamped or NaN
                 // number (see the forward loop's memo).
@@ -893,7 +1019,11 @@ impl Sequence {
                 hooks.push(FiredHook::ANIMATION_DONE);
                 fired += 1;
             }
-            count_crossing!();
+            crossings_left -= 1;
+            if crossings_left == 0 {
+                self.overrun = Some(WorkLimit::Crossings);
+                return;
+            }
             self.advance_to_next_animation(t, frame.as_deref_mut());
             t = leftover;
         }
@@ -1230,6 +1360,47 @@ mod tests {
         seq.update(0.5, None, &mut hooks);
         assert_eq!(seq.floor_memo, (0xc010_0000, -3));
         assert!(hooks.is_empty());
+    }
+
+    #[test]
+    fn an_update_within_the_node_stays_inline_and_one_past_its_end_takes_the_whole_loop() {
+        let node = |high_frame| SeqNode {
+            anim: NodeAnimation::new(Arc::new(Animation {
+                num_frames: 10,
+                ..Animation::default()
+            })),
+            framerate: 2.0,
+            low_frame: 0,
+            high_frame,
+        };
+        // A link of frames 0..=3, then a cycle of frames 0..=1, at 2 frames a second.
+        let mut seq = Sequence::new();
+        seq.nodes = vec![node(3), node(1)];
+        seq.curr = Some(0);
+        seq.first_cyclic = Some(1);
+        let mut hooks = Vec::new();
+        // 2.5 → 3.5 (bits 0x4060_0000) stays below high + 1 = 4: frame 2 crossed, floor 3.
+        seq.frame_number = 2.5;
+        seq.update(0.5, None, &mut hooks);
+        assert_eq!((seq.curr, seq.floor_memo), (Some(0), (0x4060_0000, 3)));
+        assert!(hooks.is_empty());
+        // 3.5 → 4.5 reaches the end: clamped to 3, leftover (4.5 − 3 − 1) / 2 = 0.25 s,
+        // AnimationDone (the link is not the first cyclic node), the cycle entered at
+        // 0.0 and stepped to 0.5 (0x3f00_0000, floor 0); then the played link is dropped.
+        seq.update(0.5, None, &mut hooks);
+        assert_eq!(hooks, [FiredHook::ANIMATION_DONE]);
+        assert_eq!(
+            (seq.nodes.len(), seq.curr, seq.first_cyclic),
+            (1, Some(0), Some(0))
+        );
+        assert_eq!(seq.frame_number, 0.5);
+        assert_eq!(seq.floor_memo, (0x3f00_0000, 0));
+        // A NaN frame number crosses nothing and leaves the memo as it is.
+        seq.frame_number = f32::NAN;
+        seq.update(0.5, None, &mut hooks);
+        assert!(seq.frame_number.is_nan());
+        assert_eq!((seq.curr, seq.floor_memo), (Some(0), (0x3f00_0000, 0)));
+        assert_eq!(hooks.len(), 1);
     }
 
     #[test]
