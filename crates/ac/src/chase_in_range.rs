@@ -357,10 +357,17 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     let jump = motion_allows_jump(obj.minterp.interpreted.forward_command);
     obj.reset_to_ready();
     // The first stop's rest stop, with the memo's answer above (the writes since
-    // changed nothing it reads).
+    // changed nothing it reads); when it cut nothing, the second stop's table half too,
+    // with the same cycle. The table's halves touch neither interpreter queue, so both
+    // are made before the interpreter's Ready entries are queued.
     let cut = obj.table_manager.as_mut().is_some_and(|tm| {
         tm.stop_at_rest_hit(&mut obj.sequence, velocity, omega, obj.anims.as_ref());
-        tm.add_zero_to_queue_cut(READY, &mut obj.sequence)
+        if tm.add_zero_to_queue_cut(READY, &mut obj.sequence) {
+            return true;
+        }
+        tm.stop_at_rest_hit_again(&mut obj.sequence, velocity, omega);
+        tm.add_to_uncut_queue(READY, &obj.sequence);
+        false
     });
     obj.mi_queue(0, READY, jump);
     if cut {
@@ -372,10 +379,6 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
             motion_allows_jump(obj.minterp.interpreted.forward_command),
             READY_JUMP
         );
-        if let Some(tm) = obj.table_manager.as_mut() {
-            tm.stop_at_rest_again(&mut obj.sequence);
-            tm.add_to_uncut_queue(READY, &obj.sequence);
-        }
         obj.mi_queue(0, READY, READY_JUMP);
     }
     #[cfg(debug_assertions)]
