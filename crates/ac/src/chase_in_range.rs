@@ -122,6 +122,9 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     }
     #[cfg(debug_assertions)]
     let plain = plain_start_on_clones(w, i, t, mvs);
+    // The target's trace first: its table is apart from the mover, and the target was
+    // just read.
+    crate::world::voyeur_entry_came_and_went(w, t);
     let obj = w.at_mut(i);
     obj.set_active(true);
     // No `reserve_move_buffers`: the buffers are sized for a move that lasts, and this
@@ -141,7 +144,6 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     stop_twice(obj);
     obj.on_move_complete(WeenieError::None);
     debug_assert!(obj.outbox.is_empty(), "an idle mover's stops queue nothing");
-    crate::world::voyeur_entry_came_and_went(w, t);
     #[cfg(debug_assertions)]
     if let Some((pair, r)) = plain {
         debug_assert_eq!(r, WeenieError::None, "chase in range: result");
