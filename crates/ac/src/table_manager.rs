@@ -586,6 +586,9 @@ impl MotionTableManager {
     }
 
     /// `AnimationDone(success)` (Q28).
+    // Always inline: each caller's sink then stays in registers rather than being built
+    // in memory for the call and read back by the loop.
+    #[inline(always)]
     pub fn animation_done<S: MotionDoneSink + ?Sized>(&mut self, success: bool, sink: &mut S) {
         if self.pending.is_empty() {
             return;
