@@ -122,6 +122,9 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     }
     #[cfg(debug_assertions)]
     let plain = plain_start_on_clones(w, i, t, mvs);
+    // The target's trace first: its table is apart from the mover, and the target was
+    // just read.
+    crate::world::voyeur_entry_came_and_went(w, t);
     let obj = w.at_mut(i);
     obj.set_active(true);
     // No `reserve_move_buffers`: the buffers are sized for a move that lasts, and this
@@ -141,7 +144,6 @@ pub(crate) fn start_ending_at_once(w: &mut impl Registry, i: usize, mvs: &Moveme
     stop_twice(obj);
     obj.on_move_complete(WeenieError::None);
     debug_assert!(obj.outbox.is_empty(), "an idle mover's stops queue nothing");
-    crate::world::voyeur_entry_came_and_went(w, t);
     #[cfg(debug_assertions)]
     if let Some((pair, r)) = plain {
         debug_assert_eq!(r, WeenieError::None, "chase in range: result");
@@ -357,10 +359,17 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
     let jump = motion_allows_jump(obj.minterp.interpreted.forward_command);
     obj.reset_to_ready();
     // The first stop's rest stop, with the memo's answer above (the writes since
-    // changed nothing it reads).
+    // changed nothing it reads); when it cut nothing, the second stop's table half too,
+    // with the same cycle. The table's halves touch neither interpreter queue, so both
+    // are made before the interpreter's Ready entries are queued.
     let cut = obj.table_manager.as_mut().is_some_and(|tm| {
         tm.stop_at_rest_hit(&mut obj.sequence, velocity, omega, obj.anims.as_ref());
-        tm.add_zero_to_queue_cut(READY, &mut obj.sequence)
+        if tm.add_zero_to_queue_cut(READY, &mut obj.sequence) {
+            return true;
+        }
+        tm.stop_at_rest_hit_again(&mut obj.sequence, velocity, omega);
+        tm.add_to_uncut_queue(READY, &obj.sequence);
+        false
     });
     obj.mi_queue(0, READY, jump);
     if cut {
@@ -372,10 +381,6 @@ fn stop_twice_while_a_link_plays(obj: &mut PhysicsObj) -> bool {
             motion_allows_jump(obj.minterp.interpreted.forward_command),
             READY_JUMP
         );
-        if let Some(tm) = obj.table_manager.as_mut() {
-            tm.stop_at_rest_again(&mut obj.sequence);
-            tm.add_to_uncut_queue(READY, &obj.sequence);
-        }
         obj.mi_queue(0, READY, READY_JUMP);
     }
     #[cfg(debug_assertions)]

@@ -259,8 +259,10 @@ impl MotionTableManager {
     /// and left the substate speed at 1), so only the stop's arithmetic remains: the
     /// cycle's velocity and omega out and in at speed 1, which is not bitwise
     /// idempotent (the framerate ratio 1/1 changes nothing, see `rest_apply`).
-    // Inline: a handful of additions, cheaper than the call.
+    // Inline: a handful of additions, cheaper than the call. Release builds make the
+    // second stop through `stop_at_rest_hit_again`; this is its plain twin.
     #[inline]
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     pub(crate) fn stop_at_rest_again(&mut self, seq: &mut Sequence) {
         debug_assert!(
             self.rest_hit(seq).is_some(),
@@ -271,6 +273,49 @@ impl MotionTableManager {
         } = *self.rest
         {
             self.rest_apply(seq, velocity, omega);
+        }
+    }
+
+    /// [`MotionTableManager::stop_at_rest_again`] with the cycle that the first stop's
+    /// [`MotionTableManager::rest_hit`] answered (`velocity`, `omega`), rather than the
+    /// memo read again: the first stop left the substate speed at 1, so the cycle goes
+    /// out and in unscaled (the product by 1 is the cycle itself, as in
+    /// [`MotionTableManager::stop_at_rest_twice`]'s second stop). Debug builds check
+    /// each use against `stop_at_rest_again` run on clones.
+    #[inline(always)]
+    pub(crate) fn stop_at_rest_hit_again(
+        &mut self,
+        seq: &mut Sequence,
+        velocity: Vec3,
+        omega: Vec3,
+    ) {
+        debug_assert_eq!(
+            self.state.substate_mod.to_bits(),
+            1.0f32.to_bits(),
+            "rest memo: the first stop left a speed"
+        );
+        debug_assert!(
+            self.rest_hit(seq)
+                .is_some_and(|(v, w)| [v, w].map(|x| [x.x, x.y, x.z].map(f32::to_bits))
+                    == [velocity, omega].map(|x| [x.x, x.y, x.z].map(f32::to_bits))),
+            "rest memo: another cycle"
+        );
+        #[cfg(debug_assertions)]
+        let plain = CLONE_CHECKS.load(Ordering::Relaxed).then(|| {
+            let (mut tm, mut s) = (self.clone(), seq.clone());
+            tm.stop_at_rest_again(&mut s);
+            (tm.state, s)
+        });
+        seq.subtract_physics(velocity, omega);
+        seq.combine_physics(velocity, omega);
+        #[cfg(debug_assertions)]
+        if let Some((state, pseq)) = plain {
+            debug_assert_eq!(state, self.state, "rest memo again: state");
+            debug_assert_eq!(
+                crate::sequence::physics_bits(&pseq),
+                crate::sequence::physics_bits(seq),
+                "rest memo again: sequence"
+            );
         }
     }
 
@@ -541,6 +586,9 @@ impl MotionTableManager {
     }
 
     /// `AnimationDone(success)` (Q28).
+    // Always inline: each caller's sink then stays in registers rather than being built
+    // in memory for the call and read back by the loop.
+    #[inline(always)]
     pub fn animation_done<S: MotionDoneSink + ?Sized>(&mut self, success: bool, sink: &mut S) {
         if self.pending.is_empty() {
             return;
@@ -642,6 +690,37 @@ mod tests {
 
     fn queue(m: &MotionTableManager) -> Vec<(u32, u32)> {
         m.pending.iter().map(|n| (n.motion, n.num_anims)).collect()
+    }
+
+    #[test]
+    fn the_second_rest_stop_re_applies_the_first_stops_cycle_unscaled() {
+        let mut m = manager(&[]);
+        let (velocity, omega) = (Vec3::new(16_777_216.0, 0.0, 0.0), Vec3::new(0.0, 0.0, -0.5));
+        *m.rest = RestMemo::At {
+            table: Arc::as_ptr(&m.table) as usize,
+            style: m.state.style,
+            substate: m.state.substate,
+            velocity,
+            omega,
+        };
+        let mut seq = Sequence::new();
+        let data = crate::sequence::AnimData {
+            anim_id: 0x0300_0001,
+            low_frame: 0,
+            high_frame: -1,
+            framerate: 30.0,
+        };
+        seq.append_animation(data, &crate::sequence::AnimMap::new());
+        // 1 + 2^-23 (the f32 after 1).
+        seq.set_velocity(Vec3::new(f32::from_bits(0x3F80_0001), 2.0, 0.0));
+        seq.set_omega(Vec3::new(0.0, 0.0, 0.25));
+        m.stop_at_rest_hit_again(&mut seq, velocity, omega);
+        // 1 + 2^-23 - 2^24 rounds to -(2^24 - 1) (f32s are 1 apart below 2^24), and
+        // 2^24 added back gives 1: not the velocity the stop started from.
+        assert_eq!(seq.velocity(), Vec3::new(1.0, 2.0, 0.0));
+        // 0.25 + 0.5 - 0.5, exact.
+        assert_eq!(seq.omega(), Vec3::new(0.0, 0.0, 0.25));
+        assert_eq!(m.state.substate_mod, 1.0);
     }
 
     #[test]
