@@ -325,6 +325,9 @@ impl ChaseBench {
     }
 
     /// Object `i`'s next move: a chaser runs to its target, a target walks on.
+    // Inline, with the target's move out of line: most re-issues are chases, which then
+    // call `perform_movement` from the scan without a frame of their own.
+    #[inline(always)]
     fn next_move(&mut self, i: usize) {
         let n = self.chasers;
         if i < n {
@@ -335,6 +338,13 @@ impl ChaseBench {
             world::perform_movement(&mut self.objects, i, &self.chase);
             return;
         }
+        self.next_wander(i);
+    }
+
+    /// Target `i`'s next wander leg.
+    #[inline(never)]
+    fn next_wander(&mut self, i: usize) {
+        let n = self.chasers;
         let t = i - n;
         let leg = self.legs[t];
         self.legs[t] = leg.wrapping_add(1);
