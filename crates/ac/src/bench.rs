@@ -325,6 +325,9 @@ impl ChaseBench {
     }
 
     /// Object `i`'s next move: a chaser runs to its target, a target walks on.
+    // Inline, with the target's move out of line: most re-issues are chases, which then
+    // call `perform_movement` from the scan without a frame of their own.
+    #[inline(always)]
     fn next_move(&mut self, i: usize) {
         let n = self.chasers;
         if i < n {
@@ -335,6 +338,13 @@ impl ChaseBench {
             world::perform_movement(&mut self.objects, i, &self.chase);
             return;
         }
+        self.next_wander(i);
+    }
+
+    /// Target `i`'s next wander leg.
+    #[inline(never)]
+    fn next_wander(&mut self, i: usize) {
+        let n = self.chasers;
         let t = i - n;
         let leg = self.legs[t];
         self.legs[t] = leg.wrapping_add(1);
@@ -346,6 +356,45 @@ impl ChaseBench {
         mvs.position = Position::new(obj.cell, frame);
         world::perform_movement(&mut self.objects, i, &mvs);
     }
+}
+
+/// Whether object `o`'s move has ended (the move-to manager's own state).
+#[inline(always)]
+fn is_idle(o: &PhysicsObj) -> bool {
+    !o.moveto.is_moving_to()
+}
+
+/// The index of the first of `items[from..]` that `pred` accepts, tested in order, as
+/// `position` would (its plain twin, checked on every use in debug builds).
+#[inline(always)]
+fn first_where<T>(items: &[T], from: usize, pred: impl Fn(&T) -> bool) -> Option<usize> {
+    let k = first_where_by_rounds(items, from, &pred);
+    debug_assert_eq!(
+        k,
+        items[from..].iter().position(&pred).map(|p| from + p),
+        "first_where from {from}"
+    );
+    k
+}
+
+/// Items tested per round of [`first_where_by_rounds`].
+const ROUND: usize = 16;
+
+/// [`first_where`] by rounds of [`ROUND`] items, each round's tests written out: the
+/// loop's own test and steps are paid once a round, not once an item. About one
+/// object in seven is idle, so a search starts after every seventh object or so: it
+/// starts from the slice as it is (no count of rounds formed first), and forms the
+/// index only from the slice left where it ends.
+#[inline(always)]
+fn first_where_by_rounds<T>(items: &[T], from: usize, pred: impl Fn(&T) -> bool) -> Option<usize> {
+    let mut rest = items.get(from..)?;
+    while let Some((round, tail)) = rest.split_first_chunk::<ROUND>() {
+        if let Some(k) = round.iter().position(&pred) {
+            return Some(items.len() - rest.len() + k);
+        }
+        rest = tail;
+    }
+    Some(items.len() - rest.len() + rest.iter().position(pred)?)
 }
 
 impl BenchWorld for ChaseBench {
@@ -360,12 +409,9 @@ impl BenchWorld for ChaseBench {
         // indexed loop would; scanning a slice up to the next idle object costs less per
         // object than indexing the vector again after every call that may change it.
         let mut i = 0;
-        while let Some(k) = self.objects.0[i..]
-            .iter()
-            .position(|o| !o.moveto.is_moving_to())
-        {
-            self.next_move(i + k);
-            i += k + 1;
+        while let Some(k) = first_where(&self.objects.0, i, is_idle) {
+            self.next_move(k);
+            i = k + 1;
         }
     }
 
@@ -398,6 +444,34 @@ mod tests {
         b.objects.0[5].id = 99;
         assert!(!b.objects.finds_itself(5));
         assert!(b.objects.finds_itself(6));
+    }
+
+    #[test]
+    fn the_first_item_accepted_is_found_in_a_round_in_the_tail_or_not_at_all() {
+        // 40 items, accepted at 3, 17, 18 and 39. From 19 there are 21 items: one round
+        // of 16 (19 to 34) finds nothing and 39 lies in the tail of 5 (35 to 39).
+        let mut items = [false; 40];
+        for k in [3, 17, 18, 39] {
+            items[k] = true;
+        }
+        let first = |from| first_where(&items, from, |&x| x);
+        assert_eq!(first(0), Some(3));
+        assert_eq!(first(3), Some(3));
+        assert_eq!(first(4), Some(17));
+        assert_eq!(first(18), Some(18));
+        assert_eq!(first(19), Some(39));
+        assert_eq!(first(36), Some(39));
+        assert_eq!(first(39), Some(39));
+        assert_eq!(first(40), None);
+        // Nothing accepted: two full rounds and a tail of 8, then a tail alone.
+        assert_eq!(first_where(&[false; 40], 0, |&x| x), None);
+        assert_eq!(first_where(&[false; 40], 30, |&x| x), None);
+        // The second round's last item and the first round's first.
+        let mut items = [false; 40];
+        items[31] = true;
+        assert_eq!(first_where(&items, 0, |&x| x), Some(31));
+        assert_eq!(first_where(&items, 31, |&x| x), Some(31));
+        assert_eq!(first_where(&items, 32, |&x| x), None);
     }
 
     #[test]
