@@ -746,31 +746,33 @@ impl Sequence {
         let x = f64::from(next);
         // `x < high + 1` is `!frame_crossed(x, high)` for a number (a NaN fails both).
         if ft > 0.0 && x < f64::from(high) + 1.0 {
-            let last = self.floor_of_frame_number();
-            self.frame_number = next;
-            let mut crossings_left = MAX_CROSSINGS_PER_UPDATE + 1;
-            let mut fired = 0usize;
-            if let Some(last) = self.forward_crossings(
-                ci,
-                fr,
-                x,
-                last,
-                frame,
-                hooks,
-                &mut crossings_left,
-                &mut fired,
-            ) {
-                // The loop stops at the floor of the frame number: it starts at the old
-                // number's, and the number only grew.
-                self.floor_memo = (next.to_bits(), last);
-            }
+            self.crossings_within_node::<true>(ci, fr, next, frame, hooks);
         } else if ft < 0.0 && x >= f64::from(low) {
             // `x ≥ low` is `!frame_before(x, low)` for a number (a NaN fails it).
-            let last = self.floor_of_frame_number();
-            self.frame_number = next;
-            let mut crossings_left = MAX_CROSSINGS_PER_UPDATE + 1;
-            let mut fired = 0usize;
-            if let Some(last) = self.backward_crossings(
+            self.crossings_within_node::<false>(ci, fr, next, frame, hooks);
+        } else {
+            self.update_internal_full(t, frame, hooks);
+        }
+    }
+
+    /// The inline update's crossings from the frame number to `next`, which lies within
+    /// node `ci`'s frames, moving forward when `FORWARD` and backward otherwise.
+    #[inline(always)]
+    fn crossings_within_node<const FORWARD: bool>(
+        &mut self,
+        ci: usize,
+        fr: f32,
+        next: f32,
+        frame: Option<&mut AFrame>,
+        hooks: &mut Vec<FiredHook>,
+    ) {
+        let last = self.floor_of_frame_number();
+        self.frame_number = next;
+        let x = f64::from(next);
+        let mut crossings_left = MAX_CROSSINGS_PER_UPDATE + 1;
+        let mut fired = 0usize;
+        let crossed = if FORWARD {
+            self.forward_crossings(
                 ci,
                 fr,
                 x,
@@ -779,13 +781,23 @@ impl Sequence {
                 hooks,
                 &mut crossings_left,
                 &mut fired,
-            ) {
-                // The loop stops at the floor of the frame number (it starts at the old
-                // number's, and the number only fell).
-                self.floor_memo = (next.to_bits(), last);
-            }
+            )
         } else {
-            self.update_internal_full(t, frame, hooks);
+            self.backward_crossings(
+                ci,
+                fr,
+                x,
+                last,
+                frame,
+                hooks,
+                &mut crossings_left,
+                &mut fired,
+            )
+        };
+        if let Some(last) = crossed {
+            // The loop stops at the floor of the new frame number: it starts at the old
+            // number's, and the number only moved in the loop's direction.
+            self.floor_memo = (next.to_bits(), last);
         }
     }
 
