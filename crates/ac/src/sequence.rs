@@ -716,18 +716,6 @@ impl Sequence {
         }
     }
 
-    /// Queue the hooks of one frame; false once more than the limit would be queued.
-    fn fire_hooks(
-        &self,
-        node: usize,
-        frame: i32,
-        dir: i32,
-        hooks: &mut Vec<FiredHook>,
-        fired: &mut usize,
-    ) -> bool {
-        self.nodes[node].fire_hooks(frame, dir, hooks, fired)
-    }
-
     /// `update_internal`. An update that ends within the current node's frames (most
     /// do: no end is reached, so the playlist does not move) takes its crossings here,
     /// inline; any other takes the whole loop ([`Sequence::update_internal_full`]) from
@@ -771,29 +759,17 @@ impl Sequence {
         let x = f64::from(next);
         let mut crossings_left = MAX_CROSSINGS_PER_UPDATE + 1;
         let mut fired = 0usize;
-        let crossed = if FORWARD {
-            self.forward_crossings(
-                ci,
-                fr,
-                x,
-                last,
-                frame,
-                hooks,
-                &mut crossings_left,
-                &mut fired,
-            )
-        } else {
-            self.backward_crossings(
-                ci,
-                fr,
-                x,
-                last,
-                frame,
-                hooks,
-                &mut crossings_left,
-                &mut fired,
-            )
-        };
+        let crossed = self.crossings(
+            FORWARD,
+            ci,
+            fr,
+            x,
+            last,
+            frame,
+            hooks,
+            &mut crossings_left,
+            &mut fired,
+        );
         if let Some(last) = crossed {
             // The loop stops at the floor of the new frame number: it starts at the old
             // number's, and the number only moved in the loop's direction.
@@ -813,14 +789,18 @@ impl Sequence {
         last
     }
 
-    /// The forward crossing loop of node `ci` (framerate `fr`, `fr · t > 0`): every
-    /// frame from `last` while `x` (the new frame number, widened) lies past it, its pos
-    /// frame and step applied to `frame` and its hooks queued. The frame the loop
-    /// stopped at, or None at a work limit (`overrun` set).
+    /// The crossing loop of node `ci` (framerate `fr`) in the update's direction, forward
+    /// when `forward` (`fr · t > 0`), backward otherwise (`fr · t < 0`): every frame from
+    /// `last` that `x` (the new frame number, widened) lies past, or before, its pos frame
+    /// combined into `frame` (backward: taken off it), its step applied and its hooks
+    /// queued. The frame the loop stopped at, or None at a work limit (`overrun` set).
+    // One loop for both directions: the inline update passes a constant direction, so
+    // each of its two copies keeps only its own arm.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn forward_crossings(
+    fn crossings(
         &mut self,
+        forward: bool,
         ci: usize,
         fr: f32,
         x: f64,
@@ -833,88 +813,63 @@ impl Sequence {
         // The node is looked up once for the whole loop (the loop changes the memos,
         // the frame and the hook list, never the playlist).
         let node = &self.nodes[ci];
-        // `apply_physics`' step `signed_step(1 / fr, t)` is `1 / fr` itself here:
+        // `apply_physics`' step `signed_step(1 / fr, t)`. Forward it is `1 / fr` itself:
         // `fr · t > 0` makes both non-zero, not NaN and of one sign, so `1 / fr` (±0 for
-        // an infinite `fr`, never NaN) already has `t`'s sign.
-        let q = 1.0 / fr;
-        while frame_crossed(x, last) {
+        // an infinite `fr`, never NaN) already has `t`'s sign. Backward it is
+        // `-(1 / fr)`: `fr · t < 0` gives them opposite signs, neither zero nor NaN.
+        let (q, dir) = if forward {
+            (1.0 / fr, 1)
+        } else {
+            (backward_step(fr), -1)
+        };
+        while if forward {
+            frame_crossed(x, last)
+        } else {
+            frame_before(x, last)
+        } {
             *crossings_left -= 1;
             if *crossings_left == 0 {
                 self.overrun = Some(WorkLimit::Crossings);
                 return None;
             }
             if let Some(f) = frame.as_deref_mut() {
-                // ACE combines unconditionally; an out-of-range (identity) pos frame
-                // changes nothing but the sign of a zero, so skip it.
-                match node.pos_frame_in_range(last) {
-                    // The combine and apply_physics through one memo entry.
-                    Some(pos) if fr.abs() > EPSILON => {
-                        self.combine_memo.combine_then_step_in_place(
-                            f,
-                            &pos,
-                            &self.velocity,
-                            &self.omega,
-                            q,
-                            &mut self.rotation_memo,
-                        );
+                if forward {
+                    // ACE combines unconditionally; an out-of-range (identity) pos frame
+                    // changes nothing but the sign of a zero, so skip it.
+                    match node.pos_frame_in_range(last) {
+                        // The combine and apply_physics through one memo entry.
+                        Some(pos) if fr.abs() > EPSILON => {
+                            self.combine_memo.combine_then_step_in_place(
+                                f,
+                                &pos,
+                                &self.velocity,
+                                &self.omega,
+                                q,
+                                &mut self.rotation_memo,
+                            );
+                        }
+                        Some(pos) => *f = self.combine_memo.combine(f, &pos),
+                        None if fr.abs() > EPSILON => {
+                            apply_step(&self.velocity, &self.omega, &mut self.rotation_memo, f, q)
+                        }
+                        None => {}
                     }
-                    Some(pos) => *f = self.combine_memo.combine(f, &pos),
-                    None if fr.abs() > EPSILON => {
-                        apply_step(&self.velocity, &self.omega, &mut self.rotation_memo, f, q)
+                } else {
+                    // `pos_frame` is the identity out of range (Q12).
+                    match node.pos_frame_in_range(last) {
+                        Some(pos) => f.subtract(&pos),
+                        None => f.subtract_identity(),
                     }
-                    None => {}
+                    if fr.abs() > EPSILON {
+                        apply_step(&self.velocity, &self.omega, &mut self.rotation_memo, f, q);
+                    }
                 }
             }
-            if !node.fire_hooks(last, 1, hooks, fired) {
+            if !node.fire_hooks(last, dir, hooks, fired) {
                 self.overrun = Some(WorkLimit::Hooks);
                 return None;
             }
-            last += 1;
-        }
-        Some(last)
-    }
-
-    /// The backward crossing loop of node `ci` (framerate `fr`, `fr · t < 0`): every
-    /// frame from `last` while `x` (the new frame number, widened) lies before it, its
-    /// pos frame taken off `frame`, its step applied and its hooks queued. The frame the
-    /// loop stopped at, or None at a work limit (`overrun` set).
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn backward_crossings(
-        &mut self,
-        ci: usize,
-        fr: f32,
-        x: f64,
-        mut last: i32,
-        mut frame: Option<&mut AFrame>,
-        hooks: &mut Vec<FiredHook>,
-        crossings_left: &mut u32,
-        fired: &mut usize,
-    ) -> Option<i32> {
-        // `apply_physics`' step `signed_step(1 / fr, t)` is `-(1 / fr)` here: `fr · t <
-        // 0` gives them opposite signs, neither zero nor NaN.
-        let q = backward_step(fr);
-        while frame_before(x, last) {
-            *crossings_left -= 1;
-            if *crossings_left == 0 {
-                self.overrun = Some(WorkLimit::Crossings);
-                return None;
-            }
-            if let Some(f) = frame.as_deref_mut() {
-                // `pos_frame` is the identity out of range (Q12).
-                match self.nodes[ci].pos_frame_in_range(last) {
-                    Some(pos) => f.subtract(&pos),
-                    None => f.subtract_identity(),
-                }
-                if fr.abs() > EPSILON {
-                    apply_step(&self.velocity, &self.omega, &mut self.rotation_memo, f, q);
-                }
-            }
-            if !self.fire_hooks(ci, last, -1, hooks, fired) {
-                self.overrun = Some(WorkLimit::Hooks);
-                return None;
-            }
-            last -= 1;
+            last += dir;
         }
         Some(last)
     }
@@ -944,42 +899,22 @@ impl Sequence {
             self.frame_number += ft;
             let mut leftover = 0.0f32;
             let mut done = false;
-            if ft > 0.0 {
-                // A NaN frame number crosses nothing (its floor fails every test).
-                if frame_crossed(f64::from(self.frame_number), high) {
-                    let mut off = (self.frame_number - high as f32) - 1.0;
-                    if off < 0.0 {
-                        off = 0.0;
+            let forward = ft > 0.0;
+            if forward || ft < 0.0 {
+                if forward {
+                    // A NaN frame number crosses nothing (its floor fails every test).
+                    if frame_crossed(f64::from(self.frame_number), high) {
+                        let mut off = (self.frame_number - high as f32) - 1.0;
+                        if off < 0.0 {
+                            off = 0.0;
+                        }
+                        if fr.abs() > EPSILON {
+                            leftover = off / fr;
+                        }
+                        self.frame_number = high as f32;
+                        done = true;
                     }
-                    if fr.abs() > EPSILON {
-                        leftover = off / fr;
-                    }
-                    self.frame_number = high as f32;
-                    done = true;
-                }
-                // Nothing in the crossing loop moves `frame_number`.
-                let x = f64::from(self.frame_number);
-                let Some(last) = self.forward_crossings(
-                    ci,
-                    fr,
-                    x,
-                    last,
-                    frame.as_deref_mut(),
-                    hooks,
-                    &mut crossings_left,
-                    &mut fired,
-                ) else {
-                    return;
-                };
-                // The loop stops at the floor of the frame number: it starts at the old
-                // number's, and the number only grew. A clamped number's floor may lie
-                // below, and a NaN has none: the memo is left as it is there (its entry
-                // still holds of its own bits).
-                if !done && !x.is_nan() {
-                    self.floor_memo = (self.frame_number.to_bits(), last);
-                }
-            } else if ft < 0.0 {
-                if frame_before(f64::from(self.frame_number), low) {
+                } else if frame_before(f64::from(self.frame_number), low) {
                     let mut off = self.frame_number - low as f32;
                     if off > 0.0 {
                         off = 0.0;
@@ -992,11 +927,11 @@ impl Sequence {
                 }
                 // Nothing in the crossing loop moves `frame_number`.
                 let x = f64::from(self.frame_number);
-                debug_assert_eq!(
-                    backward_step(fr).to_bits(),
-                    signed_step(1.0 / fr, t).to_bits()
+                debug_assert!(
+                    forward || backward_step(fr).to_bits() == signed_step(1.0 / fr, t).to_bits()
                 );
-                let Some(last) = self.backward_crossings(
+                let Some(last) = self.crossings(
+                    forward,
                     ci,
                     fr,
                     x,
@@ -1008,9 +943,10 @@ impl Sequence {
                 ) else {
                     return;
                 };
-                // The loop stops at the floor of the frame number (it starts at the old
-                // number's, and the number only fell), but not for a clamped or NaN
-                // number (see the forward loop's memo).
+                // The loop stops at the floor of the frame number: it starts at the old
+                // number's, and the number only moved in the loop's direction. A clamped
+                // number's floor may lie beyond, and a NaN has none: the memo is left as
+                // it is there (its entry still holds of its own bits).
                 if !done && !x.is_nan() {
                     self.floor_memo = (self.frame_number.to_bits(), last);
                 }
